@@ -1,0 +1,186 @@
+"""The pitfall entry: its fields, loading from `kb/pitfalls/*.yaml`, and validation.
+
+One YAML file per root cause; the file name is `<id>.yaml`. See docs/KB.md for the
+field reference and how to add an entry by copying one file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+PITFALLS_DIR = Path(__file__).parent / "pitfalls"
+
+LAYERS = (
+    "gpu", "memory", "driver", "nvlink-nvswitch", "pcie", "network", "infiniband",
+    "storage", "cpu-numa", "power-thermal", "container", "framework", "kernel",
+)
+SEVERITIES = ("critical", "high", "medium", "low", "info")
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{2,80}$")
+REQUIRED_TEXT = ("id", "title", "title_zh", "layer", "severity", "summary", "summary_zh", "cause")
+REQUIRED_LISTS = ("symptoms", "signatures", "fix", "references")
+KNOWN_FIELDS = frozenset(REQUIRED_TEXT + REQUIRED_LISTS + ("benign", "checks", "status", "provenance"))
+
+
+@dataclass(frozen=True)
+class CheckRef:
+    """A read-only check named by an entry, with its parameters (see collectors/checks)."""
+
+    check: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Pitfall:
+    """One known root cause."""
+
+    id: str
+    title: str
+    title_zh: str
+    layer: str
+    severity: str
+    summary: str
+    summary_zh: str
+    cause: str
+    symptoms: tuple[str, ...]
+    signatures: tuple[str, ...]
+    fix: tuple[str, ...]
+    references: tuple[str, ...]
+    checks: tuple[CheckRef, ...] = ()
+    benign: bool = False
+    status: str = "curated"  # curated | draft
+    provenance: str = ""
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Pitfall:
+        """Build an entry from parsed YAML (call `validate_entry` first for clear errors)."""
+        return cls(
+            id=str(data["id"]),
+            title=str(data["title"]),
+            title_zh=str(data.get("title_zh") or ""),
+            layer=str(data["layer"]),
+            severity=str(data["severity"]),
+            summary=str(data["summary"]).strip(),
+            summary_zh=str(data.get("summary_zh") or "").strip(),
+            cause=str(data["cause"]).strip(),
+            symptoms=tuple(str(s) for s in data.get("symptoms") or ()),
+            signatures=tuple(str(s) for s in data.get("signatures") or ()),
+            fix=tuple(str(s) for s in data.get("fix") or ()),
+            references=tuple(str(s) for s in data.get("references") or ()),
+            checks=tuple(
+                CheckRef(check=str(c["check"]), params=dict(c.get("params") or {}))
+                for c in data.get("checks") or ()
+            ),
+            benign=bool(data.get("benign", False)),
+            status=str(data.get("status") or "curated"),
+            provenance=str(data.get("provenance") or ""),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The entry as plain data, in the YAML field order."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "title_zh": self.title_zh,
+            "layer": self.layer,
+            "severity": self.severity,
+            "benign": self.benign,
+            "summary": self.summary,
+            "summary_zh": self.summary_zh,
+            "symptoms": list(self.symptoms),
+            "signatures": list(self.signatures),
+            "cause": self.cause,
+            "checks": [{"check": c.check, "params": dict(c.params)} for c in self.checks],
+            "fix": list(self.fix),
+            "references": list(self.references),
+            **({"status": self.status} if self.status != "curated" else {}),
+            **({"provenance": self.provenance} if self.provenance else {}),
+        }
+
+
+def validate_entry(data: Any, source: str = "<entry>") -> list[str]:
+    """Return human-readable problems with one parsed entry (empty when valid)."""
+    if not isinstance(data, dict):
+        return [f"{source}: not a mapping"]
+    problems: list[str] = []
+    for key in REQUIRED_TEXT:
+        if not isinstance(data.get(key), str) or not data[key].strip():
+            problems.append(f"{source}: '{key}' must be a non-empty string")
+    for key in REQUIRED_LISTS:
+        value = data.get(key)
+        if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
+            problems.append(f"{source}: '{key}' must be a non-empty list of strings")
+    for key in sorted(set(data) - KNOWN_FIELDS):
+        problems.append(f"{source}: unknown field '{key}'")
+    if isinstance(data.get("id"), str) and not ID_PATTERN.match(data["id"]):
+        problems.append(f"{source}: id '{data['id']}' must be lowercase letters, digits and dashes")
+    if data.get("layer") not in LAYERS:
+        problems.append(f"{source}: layer '{data.get('layer')}' is not one of {', '.join(LAYERS)}")
+    if data.get("severity") not in SEVERITIES:
+        problems.append(f"{source}: severity '{data.get('severity')}' is not one of {', '.join(SEVERITIES)}")
+    if "benign" in data and not isinstance(data["benign"], bool):
+        problems.append(f"{source}: 'benign' must be true or false")
+    for pattern in data.get("signatures") or ():
+        try:
+            re.compile(str(pattern), re.IGNORECASE)
+        except re.error as exc:
+            problems.append(f"{source}: signature {pattern!r} does not compile: {exc}")
+    checks = data.get("checks") or []
+    if not isinstance(checks, list):
+        problems.append(f"{source}: 'checks' must be a list")
+    else:
+        for item in checks:
+            if not isinstance(item, dict) or not isinstance(item.get("check"), str):
+                problems.append(f"{source}: each check needs a 'check' name: {item!r}")
+            elif not isinstance(item.get("params") or {}, dict):
+                problems.append(f"{source}: params of check '{item['check']}' must be a mapping")
+    return problems
+
+
+def read_entry_file(path: Path) -> Any:
+    """Parse one entry file (YAML)."""
+    with path.open(encoding="utf-8") as handle:
+        return yaml.safe_load(handle)
+
+
+def load_pitfalls(directory: Path = PITFALLS_DIR) -> list[Pitfall]:
+    """Load every entry file in `directory`, sorted by id; raises ValueError listing all problems."""
+    entries: list[Pitfall] = []
+    problems: list[str] = []
+    for path in sorted(directory.glob("*.yaml")):
+        data = read_entry_file(path)
+        found = validate_entry(data, path.name)
+        if not found and data["id"] != path.stem:
+            found.append(f"{path.name}: id '{data['id']}' must equal the file name")
+        problems.extend(found)
+        if not found:
+            entries.append(Pitfall.from_dict(data))
+    if problems:
+        raise ValueError("invalid KB entries:\n" + "\n".join(problems))
+    return entries
+
+
+def check_collection(entries: Iterable[Pitfall], required_ids: Iterable[str] = (),
+                     known_checks: Iterable[str] | None = None) -> list[str]:
+    """Cross-entry problems: duplicate ids, uncovered required ids, unknown check names."""
+    problems: list[str] = []
+    seen: set[str] = set()
+    entries = list(entries)
+    for entry in entries:
+        if entry.id in seen:
+            problems.append(f"duplicate id '{entry.id}'")
+        seen.add(entry.id)
+    for missing in sorted(set(required_ids) - seen):
+        problems.append(f"no entry covers taxonomy slug '{missing}'")
+    if known_checks is not None:
+        known = set(known_checks)
+        for entry in entries:
+            for ref in entry.checks:
+                if ref.check not in known:
+                    problems.append(f"{entry.id}: unknown check '{ref.check}'")
+    return problems

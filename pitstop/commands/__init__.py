@@ -1,0 +1,1 @@
+"""One module per `pitstop` sub-command; see `pitstop.cli.COMMAND_MODULES`."""

@@ -1,0 +1,65 @@
+"""Settings from the environment and an optional `.env` file; nothing else reads os.environ for them."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+def data_dir() -> Path:
+    """Where Pitstop keeps its state by default (`$PITSTOP_HOME`, else `~/.local/share/pitstop`)."""
+    home = os.environ.get("PITSTOP_HOME")
+    if home:
+        return Path(home)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "pitstop"
+
+
+def load_dotenv_file(path: str | os.PathLike[str] = ".env") -> None:
+    """Load `.env` into the environment without overriding variables already set."""
+    if Path(path).is_file():
+        from dotenv import load_dotenv
+
+        load_dotenv(path, override=False)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Every knob Pitstop reads from the environment."""
+
+    db_path: Path
+    inventory_path: Path | None
+    policy_path: Path | None
+    slack_bot_token: str | None
+    slack_app_token: str | None
+    slack_signing_secret: str | None
+    slack_api_url: str | None
+
+    @property
+    def has_slack_tokens(self) -> bool:
+        """True when enough Slack credentials are set to talk to Slack."""
+        return bool(self.slack_bot_token and (self.slack_app_token or self.slack_signing_secret))
+
+    def __repr__(self) -> str:  # never print secrets
+        return f"Settings(db_path={self.db_path!s}, inventory_path={self.inventory_path!s})"
+
+
+def _path_or_none(value: str | None) -> Path | None:
+    return Path(value) if value else None
+
+
+def load_settings(env: dict[str, str] | None = None) -> Settings:
+    """Read settings from `env` (default: the process environment after `.env`)."""
+    if env is None:
+        load_dotenv_file()
+        env = dict(os.environ)
+    return Settings(
+        db_path=Path(env.get("PITSTOP_DB") or data_dir() / "pitstop.db"),
+        inventory_path=_path_or_none(env.get("PITSTOP_INVENTORY")),
+        policy_path=_path_or_none(env.get("PITSTOP_POLICY")),
+        slack_bot_token=env.get("SLACK_BOT_TOKEN") or None,
+        slack_app_token=env.get("SLACK_APP_TOKEN") or None,
+        slack_signing_secret=env.get("SLACK_SIGNING_SECRET") or None,
+        slack_api_url=env.get("SLACK_API_URL") or None,
+    )
