@@ -24,6 +24,7 @@ class CommandResult:
     duration_s: float = 0.0
     truncated: bool = False
     message: str = ""  # a human sentence for anything but "ok"
+    output_bytes: int | None = None  # bytes the command wrote (stdout + stderr) before any cap
 
 
 @dataclass(frozen=True)

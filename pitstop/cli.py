@@ -24,6 +24,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pitstop.commands.incidents",
     "pitstop.commands.stats",
     "pitstop.commands.audit",
+    "pitstop.commands.policy",
     "pitstop.commands.start",
 )
 

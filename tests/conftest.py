@@ -10,6 +10,8 @@ import pytest
 REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("PITSTOP_SHARED", REPO.parent / "shared"))
 
+pytest_plugins = ("tests.collectors.lab.fleet_fixtures",)  # lab_fleet, lab_inventory
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 

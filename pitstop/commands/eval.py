@@ -1,10 +1,97 @@
-"""`pitstop eval` (placeholder until its issue lands)."""
+"""`pitstop eval ...`: measure Pitstop against labelled cases.
+
+Each evaluation is one entry of `EVALUATIONS`: a name and a function that adds its parser.
+`eval retrieval FILE.jsonl [--json] [--mode hybrid|dense|lexical|signature|all]` reports recall@1,
+recall@3 and MRR overall and per language, and lists the misses; `--mode all` puts every mode
+side by side.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pitstop.commands.eval_learning import add_learning
+from pitstop.commands.kbargs import add_db_option, open_kb
+
+if TYPE_CHECKING:
+    from kb.evaluate import Report
+
+MODES = ("hybrid", "dense", "lexical", "signature")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Placeholder registration; replaced by the module's real implementation."""
-    sub.add_parser("eval", help="(not yet implemented)")
+    """Add `eval` and one sub-command per evaluation."""
+    parser = sub.add_parser("eval", help="measure retrieval (and later learning) on labelled cases")
+    kinds = parser.add_subparsers(dest="eval_kind", metavar="KIND", required=True)
+    for _name, add in EVALUATIONS:
+        add(kinds)
+
+
+def _add_retrieval(kinds: argparse._SubParsersAction) -> None:
+    parser = kinds.add_parser("retrieval", help="recall@1, recall@3 and MRR of `ask` on a JSONL case file")
+    parser.add_argument("file", type=Path, metavar="FILE.jsonl")
+    parser.add_argument("--json", action="store_true", help="print JSON (with every case's top 10 ids)")
+    parser.add_argument(
+        "--mode",
+        choices=(*MODES, "all"),
+        default="hybrid",
+        help="retrieval mode, or 'all' for every mode side by side",
+    )
+    add_db_option(parser)
+    parser.set_defaults(func=run_retrieval)
+
+
+def run_retrieval(args: argparse.Namespace) -> int:
+    """Evaluate one mode (or all) over the case file."""
+    from kb.evaluate import RANK_DEPTH, evaluate, load_cases
+
+    cases = load_cases(args.file)
+    kb = open_kb(args)
+    modes = MODES if args.mode == "all" else (args.mode,)
+    reports = [
+        evaluate(cases, lambda q, m=mode: [r.id for r in kb.ask(q, top=RANK_DEPTH, mode=m).results], mode)
+        for mode in modes
+    ]
+    if args.json:
+        data = reports[0].to_json()
+        if len(reports) > 1:
+            data["modes"] = {r.mode: {k: v for k, v in r.to_json().items() if k != "cases"} for r in reports}
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+    else:
+        print(render(reports))
+    return 0
+
+
+def render(reports: list[Report]) -> str:
+    """A side-by-side table of the modes, then the first mode's misses."""
+    langs = sorted({lang for r in reports for lang in r.by_lang()})
+    header = f"{'mode':10} {'n':>4} {'R@1':>6} {'R@3':>6} {'MRR':>6}" + "".join(
+        f" {lang + ' R@1':>8} {lang + ' R@3':>8}" for lang in langs
+    )
+    lines = [header]
+    for report in reports:
+        o, per = report.overall, report.by_lang()
+        row = f"{report.mode:10} {o.n:>4} {o.recall_at_1:>6.3f} {o.recall_at_3:>6.3f} {o.mrr:>6.3f}"
+        for lang in langs:
+            m = per.get(lang)
+            row += f" {m.recall_at_1:>8.3f} {m.recall_at_3:>8.3f}" if m else f" {'-':>8} {'-':>8}"
+        lines.append(row)
+    misses = reports[0].misses()
+    lines.append(f"\n{reports[0].mode} misses (correct entry not in the top 3): {len(misses)}")
+    for miss in misses:
+        where = f"rank {miss.rank}" if miss.rank else "not in top 10"
+        lines.append(
+            f"  {miss.case.id} [{miss.case.lang}] want {', '.join(miss.case.slugs)} ({where}); "
+            f"got {', '.join(miss.ranked[:3])}"
+        )
+    return "\n".join(lines)
+
+
+EVALUATIONS: tuple[tuple[str, Callable[[argparse._SubParsersAction], None]], ...] = (
+    ("retrieval", _add_retrieval),
+    ("learning", add_learning),
+)

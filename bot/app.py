@@ -1,0 +1,56 @@
+"""Build the Bolt app: `create_app(settings, services, client=None)`; nothing happens at import time."""
+
+from __future__ import annotations
+
+import logging
+
+from slack_bolt import App
+from slack_sdk import WebClient
+from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler
+
+from bot.dedupe import Seen
+from bot.listeners import Deps, register
+from bot.services import Services
+from pitstop.config import Settings
+
+DEFAULT_API_URL = "https://slack.com/api/"
+
+
+class _NoRequestBodies(logging.Filter):
+    """Bolt logs the whole request body on a failed signature check; keep the first words only."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        if "body:" in message or "signature:" in message:
+            record.msg, record.args = "Invalid request signature detected (details withheld)", ()
+        return True
+
+
+_FILTER = _NoRequestBodies()
+
+
+def make_client(settings: Settings) -> WebClient:
+    """A Web API client for `settings` (SLACK_API_URL respected) that waits out 429s and retries."""
+    base = settings.slack_api_url or DEFAULT_API_URL
+    return WebClient(
+        token=settings.slack_bot_token,
+        base_url=base if base.endswith("/") else base + "/",
+        retry_handlers=[RateLimitErrorRetryHandler(max_retry_count=3), ConnectionErrorRetryHandler()],
+    )
+
+
+def create_app(
+    settings: Settings, services: Services, client: WebClient | None = None, *, update_interval_s: float = 1.5
+) -> App:
+    """The Pitstop Bolt app with every listener registered; the caller chooses Socket Mode or HTTP."""
+    logging.getLogger("slack_bolt.RequestVerification").addFilter(_FILTER)  # no-op when already there
+    secret = settings.slack_signing_secret
+    app = App(
+        client=client or make_client(settings),
+        signing_secret=secret or "",
+        request_verification_enabled=bool(secret),
+        # Listeners only acknowledge and queue work on `services.jobs`; Bolt answers Slack at once.
+        process_before_response=False,
+    )
+    register(app, Deps(services=services, seen=Seen(), update_interval_s=update_interval_s))
+    return app

@@ -1,0 +1,202 @@
+"""`pitstop console`: the bot's handlers in a terminal, with the buttons as commands.
+
+Paste an error and end it with an empty line; type `:help` for the commands. Works with a
+script on stdin too (each paste ends at an empty line or at the next command), so tests drive it.
+"""
+
+from __future__ import annotations
+
+import getpass
+import itertools
+import time
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TextIO
+
+from bot import flows
+from bot.errors import describe
+from bot.render import text as render
+from bot.render.model import AnswerCard, DiagnosisCard, Notice
+from bot.services import Services
+from pitstop.errors import UsageError
+
+CHANNEL = "console"
+HELP = """\
+Paste an error (end it with an empty line) to get the likely causes. Commands:
+  /diagnose HOSTS [error text]   run the read-only checks on HOSTS (names, groups, gpu[1-4])
+  :run HOST                      "Run checks on HOST" for the last answer
+  :this N | :notit N             "This was it" / "Not it" for cause N (or its id) of the last answer
+  :resolve                       list the causes to pick from; :resolve SLUG [notes] records it
+  :resolve-new TITLE | WHAT WAS WRONG | HOW FIXED | SYMPTOM; SYMPTOM | NOTES
+  :search WORDS                  search the whole knowledge base for a cause
+  :help  :quit"""
+
+
+@dataclass
+class Session:
+    """What the buttons of the last answer refer to: its incident, thread, causes and language."""
+
+    thread: str | None = None
+    incident: int | None = None
+    causes: tuple[str, ...] = ()
+    lang: str = "en"
+    text: str | None = None
+    threads: Iterator[int] = field(default_factory=lambda: itertools.count(1))
+
+
+class Console:
+    """Reads pastes and commands, calls `bot.flows`, prints `bot.render.text`."""
+
+    def __init__(self, services: Services, out: TextIO, user: str | None = None) -> None:
+        self.services = services
+        self.out = out
+        self.user = user or getpass.getuser()
+        self.session = Session()
+        self._epoch = f"{time.time():.0f}"
+        self._commands: dict[str, Callable[[str], str]] = {
+            "/diagnose": self._diagnose,
+            ":run": self._run,
+            ":this": lambda a: self._feedback(a, True),
+            ":notit": lambda a: self._feedback(a, False),
+            ":resolve": self._resolve,
+            ":resolve-new": self._resolve_new,
+            ":search": self._search,
+            ":help": lambda _: HELP,
+        }
+
+    def run(self, lines: Iterable[str], prompt: bool = False) -> None:
+        """Process `lines` until EOF or `:quit`."""
+        paste: list[str] = []
+        if prompt:
+            self._print(HELP)
+        for raw in lines:
+            line = raw.rstrip("\n")
+            word = line.strip().split(" ", 1)[0]
+            if paste and (not line.strip() or word in self._commands or word == ":quit"):
+                self._print(self.handle("\n".join(paste)))
+                paste = []
+            if word == ":quit":
+                return
+            if word in self._commands or (word[:1] == ":" and not paste):
+                self._print(self.handle(line.strip()))
+            elif line.strip():
+                paste.append(line)
+        if paste:
+            self._print(self.handle("\n".join(paste)))
+
+    def handle(self, entry: str) -> str:
+        """One paste or one command; returns what to print (errors become a sentence)."""
+        word, _, rest = entry.partition(" ")
+        try:
+            if word in self._commands:
+                return self._commands[word](rest.strip())
+            if word.startswith(":"):
+                raise UsageError(f"Unknown command {word}; type :help for the list.")
+            return self._answer(entry)
+        except Exception as exc:  # noqa: BLE001 - the console never shows a traceback
+            return render.notice_text(Notice(describe(exc)))
+
+    def _print(self, text: str) -> None:
+        print(text, file=self.out, flush=True)
+
+    def _new_thread(self) -> str:
+        return f"{self._epoch}.{next(self.session.threads):06d}"
+
+    def _answer(self, paste: str) -> str:
+        thread = self._new_thread()
+        card: AnswerCard = flows.answer(
+            self.services, paste, channel=CHANNEL, thread_ts=thread, user=self.user
+        )
+        self.session = Session(
+            thread,
+            card.incident,
+            tuple(c.pitfall for c in card.causes),
+            card.lang,
+            paste,
+            self.session.threads,
+        )
+        return render.answer_text(card)
+
+    def _diagnose(self, args: str) -> str:
+        target, _, error_text = args.partition(" ")
+        self.session = Session(
+            self._new_thread(), None, (), self.session.lang, error_text.strip() or None, self.session.threads
+        )
+        return self._checks(target)
+
+    def _run(self, args: str) -> str:
+        if not args:
+            raise UsageError("Say which host: :run HOST")
+        if self.session.thread is None:
+            self.session.thread = self._new_thread()
+        return self._checks(args.split()[0])
+
+    def _checks(self, target: str) -> str:
+        hosts = flows.authorize(self.services, target, user=self.user, channel=CHANNEL, origin="console")
+
+        def progress(card: DiagnosisCard) -> None:
+            done = [h for h in card.hosts if h.status != "pending"]
+            self._print(f"  … {done[-1].host if done else ''}: {len(done)}/{len(card.hosts)} hosts done")
+
+        self._print(f"Checking {target} ({len(hosts)} host{'s' if len(hosts) != 1 else ''})…")
+        result = flows.diagnose(
+            self.services,
+            hosts,
+            target,
+            self.session.text,
+            user=self.user,
+            channel=CHANNEL,
+            thread_ts=self.session.thread,
+            origin="console",
+            on_progress=progress,
+            lang=self.session.lang,
+        )
+        self.session.incident = result.card.incident
+        return render.diagnosis_text(result.card)
+
+    def _incident(self) -> int:
+        if self.session.incident is None:
+            raise UsageError("Paste an error first: the buttons refer to the last answer.")
+        return self.session.incident
+
+    def _cause(self, ref: str) -> str:
+        ref = ref.strip()
+        if ref.isdigit() and 1 <= int(ref) <= len(self.session.causes):
+            return self.session.causes[int(ref) - 1]
+        if not ref:
+            raise UsageError("Say which cause: its number in the last answer or its id.")
+        return ref
+
+    def _feedback(self, args: str, helpful: bool) -> str:
+        notice = flows.feedback(
+            self.services, self._incident(), user=self.user, pitfall=self._cause(args), helpful=helpful
+        )
+        return render.notice_text(notice)
+
+    def _resolve(self, args: str) -> str:
+        incident = self._incident()
+        if not args:
+            return render.resolution_text(flows.resolution_form(self.services, incident, self.session.lang))
+        ref, _, notes = args.partition(" ")
+        notice = flows.resolve(
+            self.services, incident, user=self.user, cause_id=self._cause(ref), notes=notes
+        )
+        return render.notice_text(notice)
+
+    def _resolve_new(self, args: str) -> str:
+        from kb.incidents import NewCause
+
+        parts = [p.strip() for p in args.split("|")] + [""] * 5
+        title, what, fix, symptoms, notes = parts[:5]
+        cause = NewCause(
+            title=title,
+            what=what,
+            fix=fix,
+            symptoms=tuple(s.strip() for s in symptoms.split(";") if s.strip()),
+        )
+        notice = flows.resolve(self.services, self._incident(), user=self.user, new_cause=cause, notes=notes)
+        return render.notice_text(notice)
+
+    def _search(self, args: str) -> str:
+        choices = flows.search_causes(self.services, args, self.session.incident, self.session.lang)
+        return "\n".join(f"  {c.pitfall}: {c.title}" for c in choices) or "Nothing found."

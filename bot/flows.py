@@ -1,0 +1,284 @@
+"""What the bot does, independent of Slack or the terminal: each function returns content-model values.
+
+Slack listeners and the console call these same functions; they raise `PitstopError`s that
+`bot.errors.describe` turns into text.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.hosts import mentioned_hosts
+from bot.render.model import (
+    AnswerCard,
+    Cause,
+    CauseFindings,
+    Choice,
+    DiagnosisCard,
+    Finding,
+    HostState,
+    Notice,
+    ResolutionForm,
+)
+from bot.services import Services
+from pitstop.errors import NotAllowed, UsageError
+from pitstop.redact import redact
+
+TOP_CAUSES = 3
+MAX_HOST_CHOICES = 100
+VERDICT_ORDER = {"confirmed": 0, "ruled_out": 1, "inconclusive": 2}
+
+
+def answer(services: Services, text: str, *, channel: str, thread_ts: str, user: str) -> AnswerCard:
+    """Ask the KB about a paste, open/update the thread's incident, and offer checks on a host."""
+    if not text.strip():
+        raise UsageError("Paste an error message (or describe the symptom) and I will look it up.")
+    result = services.kb.ask(text, top=TOP_CAUSES)
+    iid = services.incidents.record_answer(
+        channel=channel, thread_ts=thread_ts, user=user, text=text, answer=result
+    )
+    names = list(services.inventory.hosts)
+    named = mentioned_hosts(text, names)
+    return AnswerCard(
+        lang=result.lang,
+        causes=tuple(_cause(rank, m, result.lang) for rank, m in enumerate(result.results, start=1)),
+        incident=iid,
+        host=named[0] if named else None,
+        host_choices=() if named else tuple(sorted(names)[:MAX_HOST_CHOICES]),
+    )
+
+
+def _cause(rank: int, match: Any, lang: str) -> Cause:
+    zh = lang == "zh"
+    return Cause(
+        rank=rank,
+        pitfall=match.id,
+        title=(match.title_zh if zh and match.title_zh else match.title),
+        confidence=match.confidence,
+        score=float(match.score),
+        why=tuple(match.why),
+        summary=(match.summary_zh if zh and match.summary_zh else match.summary),
+        checks=tuple(check_text(ref) for ref in match.checks),
+        fix=match.fix or "",
+        draft=bool(match.draft),
+    )
+
+
+def check_text(ref: Any) -> str:
+    """A human line for a check reference: its documented purpose, else its name."""
+    name = getattr(ref, "check", None) or getattr(ref, "name", None) or str(ref)
+    try:
+        from collectors.checks.registry import CHECKS
+    except ImportError:
+        return name
+    spec = CHECKS.get(name)
+    doc = (getattr(spec, "doc", "") or "").strip().splitlines()
+    return doc[0] if doc else name
+
+
+@dataclass(frozen=True)
+class Diagnosis:
+    """A finished diagnosis: the card to show and the full command outputs for a file."""
+
+    card: DiagnosisCard
+    outputs: str
+    down: tuple[HostState, ...]
+
+
+class Progress:
+    """Tracks host states while a diagnosis runs and reports each change to `on_change`."""
+
+    def __init__(
+        self, target: str, lang: str, hosts: Iterable[str], on_change: Callable[[DiagnosisCard], None]
+    ) -> None:
+        self._target, self._lang, self._on_change = target, lang, on_change
+        self._states = {h: HostState(h, "pending") for h in hosts}
+        self._lock = threading.Lock()
+
+    def card(self) -> DiagnosisCard:
+        """The current progress card."""
+        with self._lock:
+            return DiagnosisCard(self._lang, self._target, tuple(self._states.values()))
+
+    def __call__(self, report: Any, done: int = 0, total: int = 0) -> None:
+        """The `progress` callback of `collectors.diagnose.diagnose`: one host's report arrived."""
+        if report.host not in self._states:
+            return
+        with self._lock:
+            self._states[report.host] = HostState(report.host, str(report.status), str(report.error or ""))
+        self._on_change(self.card())
+
+
+def diagnose(
+    services: Services,
+    hosts: tuple[Any, ...],
+    target: str,
+    error_text: str | None,
+    *,
+    user: str,
+    channel: str,
+    thread_ts: str | None,
+    origin: str,
+    on_progress: Callable[[DiagnosisCard], None],
+    lang: str | None = None,
+) -> Diagnosis:
+    """Check `hosts` (already authorized by `authorize(target)`), reporting progress; record the incident."""
+    from collectors.diagnose import DiagnoseRequest
+    from kb.preprocess import detect_lang
+
+    lang = lang or (detect_lang(error_text) if error_text else "en")
+    progress = Progress(target, lang, (h.name for h in hosts), on_progress)
+    request = DiagnoseRequest(
+        hosts=target, error_text=error_text or None, since=None, requester=user, origin=f"{origin}:{channel}"
+    )
+    report = services.run_diagnose(request, progress)
+    data = report.to_json()
+    iid = None
+    if thread_ts:
+        iid = services.incidents.record_diagnosis(
+            channel=channel,
+            thread_ts=thread_ts,
+            user=user,
+            hosts=[h.name for h in hosts],
+            report=report,
+            text=error_text,
+        )
+    states = tuple(
+        HostState(str(h.get("host")), str(h.get("status")), str(h.get("error") or ""))
+        for h in data.get("hosts", ())
+    )
+    lang = getattr(report, "lang", None) or lang
+    card = DiagnosisCard(lang, target, states, _group_by_cause(services, data, lang), done=True, incident=iid)
+    return Diagnosis(card, outputs_text(report), tuple(s for s in states if s.status != "ok"))
+
+
+def authorize(services: Services, target: str, *, user: str, channel: str, origin: str) -> tuple[Any, ...]:
+    """The inventory hosts named by `target`, if the policy lets `user` check them; else NotAllowed."""
+    if not target.strip():
+        raise UsageError("Name the hosts to check, e.g. `/diagnose gpu-node-3 nccl unknown error`.")
+    hosts = services.inventory.select(target)
+    decision = services.policy.authorize(
+        user=user, user_groups=(), channel=channel, hosts=list(hosts), origin=origin
+    )
+    if not decision.allowed:
+        raise NotAllowed(decision.reason)
+    return hosts
+
+
+def _group_by_cause(services: Services, data: Mapping[str, Any], lang: str) -> tuple[CauseFindings, ...]:
+    findings: dict[str, list[Finding]] = {}
+    for host in data.get("hosts", ()):
+        for v in host.get("verdicts", ()) or ():
+            evidence = tuple(
+                (str(e.get("command", "")), tuple(str(x) for x in e.get("lines", ())))
+                for e in v.get("evidence", ()) or ()
+            )
+            findings.setdefault(v["pitfall"], []).append(
+                Finding(
+                    host=str(host.get("host")),
+                    verdict=str(v.get("verdict")),
+                    reason=str(v.get("reason", "") or ""),
+                    evidence=evidence,
+                    benign=bool(v.get("benign", False)),
+                )
+            )
+    groups = []
+    for pitfall, items in findings.items():
+        items.sort(key=lambda f: (VERDICT_ORDER.get(f.verdict, 3), f.host))
+        groups.append(CauseFindings(pitfall, title_of(services, pitfall, lang), tuple(items)))
+    # Confirmed first; within a verdict, the report's order (the KB's ranking of the candidates).
+    groups.sort(key=lambda g: VERDICT_ORDER.get(g.findings[0].verdict, 3))
+    return tuple(groups)
+
+
+def title_of(services: Services, pitfall: str, lang: str) -> str:
+    """A pitfall's title in `lang`, or its id when the KB does not know it."""
+    try:
+        entry = services.kb.get(pitfall)
+    except Exception:  # noqa: BLE001 - an unknown id still deserves a line
+        return pitfall
+    title_zh = getattr(entry, "title_zh", "")
+    return title_zh if lang == "zh" and title_zh else getattr(entry, "title", pitfall)
+
+
+def outputs_text(report: Any) -> str:
+    """Every command's full output, per host, redacted: the content of the file posted in the thread."""
+    lines: list[str] = []
+    for host in report.hosts:
+        lines.append(f"===== {host.host} ({host.status}{': ' + host.error if host.error else ''}) =====")
+        for result in host.commands:
+            lines.append(f"$ {' '.join(result.argv)}   [{result.outcome}, exit {result.exit}]")
+            lines.append(result.stdout.rstrip())
+            if result.stderr.strip():
+                lines.append("[stderr] " + result.stderr.rstrip())
+            if result.message:
+                lines.append(f"[{result.message}]")
+            lines.append("")
+    return redact("\n".join(lines))
+
+
+def feedback(services: Services, incident: int, *, user: str, pitfall: str, helpful: bool) -> Notice:
+    """Record "This was it" / "Not it" for one cause."""
+    services.incidents.feedback(incident, user=user, pitfall_id=pitfall, helpful=helpful)
+    verb = "marked as the cause" if helpful else "marked as not the cause"
+    return Notice(f"Thanks: {pitfall} {verb} for incident #{incident}.", ok=True)
+
+
+def resolution_form(services: Services, incident: int, lang: str = "en") -> ResolutionForm:
+    """The choices for resolving `incident`: confirmed verdicts first, then the KB's candidates."""
+    record = services.incidents.get(incident)
+    choices: dict[str, Choice] = {}
+    for v in record.verdicts:
+        if v.verdict == "confirmed" and v.pitfall_id not in choices:
+            choices[v.pitfall_id] = Choice(
+                v.pitfall_id, title_of(services, v.pitfall_id, lang), f"confirmed on {v.host}"
+            )
+    for c in record.candidates:
+        if c.pitfall_id not in choices:
+            choices[c.pitfall_id] = Choice(
+                c.pitfall_id, title_of(services, c.pitfall_id, lang), f"candidate {c.rank}"
+            )
+    return ResolutionForm(incident, tuple(choices.values()))
+
+
+def search_causes(
+    services: Services, query: str, incident: int | None, lang: str = "en"
+) -> tuple[Choice, ...]:
+    """Causes for the picker: the incident's choices when `query` is empty, else KB-wide matches."""
+    query = query.strip()
+    if not query:
+        return resolution_form(services, incident, lang).choices if incident is not None else ()
+    needle = query.lower()
+    found: dict[str, Choice] = {}
+    for entry in services.kb.all():
+        if needle in entry.id.lower() or needle in entry.title.lower() or needle in (entry.title_zh or ""):
+            found[entry.id] = Choice(
+                entry.id, entry.title_zh if lang == "zh" and entry.title_zh else entry.title
+            )
+    for match in services.kb.ask(query, top=10).results:
+        found.setdefault(match.id, Choice(match.id, match.title))
+    return tuple(found.values())
+
+
+def resolve(
+    services: Services,
+    incident: int,
+    *,
+    user: str,
+    cause_id: str | None = None,
+    new_cause: Any = None,
+    notes: str = "",
+) -> Notice:
+    """Record how an incident ended (one path for Slack and the console); the KB learns from it."""
+    record = services.incidents.resolve(
+        incident, user=user, cause_id=cause_id, new_cause=new_cause, notes=notes
+    )
+    resolution = record.resolution
+    learned = f" {resolution.learned}" if resolution and resolution.learned else ""
+    return Notice(
+        f"Incident #{incident} resolved as {resolution.cause_id if resolution else cause_id}.{learned}",
+        ok=True,
+    )

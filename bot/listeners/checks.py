@@ -1,0 +1,84 @@
+"""Run checks from Slack: one message posted, updated as hosts finish, outputs attached in its thread."""
+
+from __future__ import annotations
+
+from slack_sdk import WebClient
+
+from bot import flows
+from bot.errors import describe
+from bot.listeners import Deps
+from bot.render import blocks
+from bot.render.model import DiagnosisCard, HostState, Notice
+from bot.slack_io import ThrottledUpdater, post, tell, upload_text
+
+
+def start_checks(
+    deps: Deps,
+    client: WebClient,
+    *,
+    target: str,
+    error_text: str | None,
+    user: str,
+    channel: str,
+    thread_ts: str | None,
+    lang: str | None = None,
+) -> None:
+    """Queue a diagnosis of `target`; refusals and a full queue are told to `user` alone."""
+    if not deps.services.jobs.submit(_run, deps, client, target, error_text, user, channel, thread_ts, lang):
+        tell(
+            client,
+            channel,
+            user,
+            "Pitstop is busy with other checks; try again in a minute.",
+            thread_ts=thread_ts,
+        )
+
+
+def _run(
+    deps: Deps,
+    client: WebClient,
+    target: str,
+    error_text: str | None,
+    user: str,
+    channel: str,
+    thread_ts: str | None,
+    lang: str | None,
+) -> None:
+    services = deps.services
+    try:
+        hosts = flows.authorize(services, target, user=user, channel=channel, origin="slack")
+    except Exception as exc:  # noqa: BLE001 - every refusal becomes a sentence for the requester
+        tell(client, channel, user, describe(exc), thread_ts=thread_ts)
+        return
+    first = DiagnosisCard(lang or "en", target, tuple(HostState(h.name, "pending") for h in hosts))
+    ts = post(client, channel, blocks.diagnosis_message(first), thread_ts=thread_ts)
+    updater = ThrottledUpdater(client, channel, ts, deps.update_interval_s)
+    try:
+        result = flows.diagnose(
+            services,
+            hosts,
+            target,
+            error_text,
+            user=user,
+            channel=channel,
+            thread_ts=thread_ts or ts,
+            origin="slack",
+            on_progress=lambda card: updater.update(blocks.diagnosis_message(card)),
+            lang=lang,
+        )
+    except Exception as exc:  # noqa: BLE001 - the posted message must not stay "running" forever
+        updater.finish(blocks.notice_message(Notice(describe(exc))))
+        return
+    updater.finish(blocks.diagnosis_message(result.card))
+    if result.outputs:
+        upload_text(
+            client, channel, thread_ts or ts, result.outputs, f"pitstop-{ts}.txt", "Full command outputs"
+        )
+    for state in result.down:
+        tell(
+            client,
+            channel,
+            user,
+            f"{state.host} could not be checked ({state.status}): {state.error}",
+            thread_ts=thread_ts or ts,
+        )

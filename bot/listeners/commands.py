@@ -1,0 +1,45 @@
+"""Slash commands: `/diagnose HOSTS [error text]` acknowledges at once and runs in the background."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slack_bolt import Ack, App
+from slack_sdk import WebClient
+
+from bot.listeners import Deps
+from bot.listeners.checks import start_checks
+
+COMMANDS: tuple[str, ...] = ("/diagnose",)
+USAGE = (
+    "Usage: `/diagnose HOSTS [error text]`, where HOSTS is a host, a group, a list or a range "
+    "such as `gpu[01-04]`, e.g. `/diagnose gpu-node-3 nccl unknown error after FP16`."
+)
+
+
+def parse(text: str) -> tuple[str, str | None]:
+    """Split the command text into the host expression and the optional error text."""
+    target, _, rest = (text or "").strip().partition(" ")
+    return target, (rest.strip() or None)
+
+
+def register(app: App, deps: Deps) -> None:
+    """Register the slash-command listeners."""
+
+    @app.command("/diagnose")
+    def on_diagnose(ack: Ack, command: dict[str, Any], client: WebClient) -> None:
+        target, error_text = parse(command.get("text", ""))
+        if not target or target in ("help", "-h", "--help"):
+            ack(USAGE)
+            return
+        ack()
+        # Slash commands cannot be typed in threads, so the answer goes where it was typed.
+        start_checks(
+            deps,
+            client,
+            target=target,
+            error_text=error_text,
+            user=command["user_id"],
+            channel=command["channel_id"],
+            thread_ts=None,
+        )

@@ -1,0 +1,268 @@
+"""Render the content model as Slack Block Kit within Slack's limits.
+
+Every string that came from a person, the KB or a host is redacted, then escaped (`&`, `<`, `>`),
+then cut to fit: at most 50 blocks per message and 3,000 characters per section text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from bot import ids
+from bot.render.labels import VERDICT_ICONS, label
+from bot.render.model import AnswerCard, CauseFindings, Choice, DiagnosisCard, Notice, ResolutionForm
+from pitstop.redact import redact
+
+MAX_BLOCKS = 50
+MAX_SECTION = 3000
+MAX_FALLBACK = 3000
+MAX_OPTIONS = 100
+EVIDENCE_LINES = 6
+
+Block = dict[str, Any]
+_USER_ID = re.compile(r"[UW][A-Z0-9]{2,20}")
+
+
+@dataclass(frozen=True)
+class SlackMessage:
+    """Fallback text plus blocks, ready for chat.postMessage / chat.update."""
+
+    text: str
+    blocks: tuple[Block, ...]
+
+    def kwargs(self) -> dict[str, Any]:
+        """The `text` and `blocks` arguments of a Web API call."""
+        return {"text": self.text, "blocks": list(self.blocks)}
+
+
+def escape(text: str) -> str:
+    """Escape the three characters Slack's mrkdwn reserves."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def clean(text: str) -> str:
+    """Redact then escape text from outside (KB, paste, host output)."""
+    return escape(redact(text))
+
+
+def clip(text: str, limit: int) -> str:
+    """Cut `text` to `limit` characters, marking the cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def section(mrkdwn: str) -> Block:
+    """A section block whose (already escaped) text fits Slack's 3,000-character limit."""
+    return {"type": "section", "text": {"type": "mrkdwn", "text": clip(mrkdwn, MAX_SECTION)}}
+
+
+def context(mrkdwn: str) -> Block:
+    """A small grey line."""
+    return {"type": "context", "elements": [{"type": "mrkdwn", "text": clip(mrkdwn, MAX_SECTION)}]}
+
+
+def button(text: str, action_id: str, value: str, style: str | None = None) -> dict[str, Any]:
+    """A button element."""
+    element: dict[str, Any] = {
+        "type": "button",
+        "text": {"type": "plain_text", "text": clip(text, 75), "emoji": True},
+        "action_id": action_id,
+        "value": value,
+    }
+    if style:
+        element["style"] = style
+    return element
+
+
+def code(lines: Iterable[str]) -> str:
+    """A mrkdwn code block; triple backticks inside are broken so they cannot close it."""
+    body = "\n".join(clean(line).replace("```", "`\u200b``") for line in lines)
+    return f"```{body}```"
+
+
+def fit(blocks: list[Block], lang: str) -> tuple[Block, ...]:
+    """Keep at most MAX_BLOCKS blocks, replacing the overflow by one context line."""
+    if len(blocks) <= MAX_BLOCKS:
+        return tuple(blocks)
+    kept = blocks[: MAX_BLOCKS - 1]
+    return (*kept, context(escape(label(lang, "more", n=len(blocks) - len(kept)))))
+
+
+def _fallback(text: str) -> str:
+    return clip(clean(text), MAX_FALLBACK)
+
+
+def answer_message(card: AnswerCard) -> SlackMessage:
+    """The thread reply to a pasted error."""
+    lang = card.lang
+    if not card.causes:
+        return SlackMessage(_fallback(label(lang, "no_causes")), (section(escape(label(lang, "no_causes"))),))
+    blocks: list[Block] = [section(f"*{escape(label(lang, 'causes'))}*")]
+    for cause in card.causes:
+        head = f"*{cause.rank}. {clean(cause.title)}*  _{escape(cause.confidence)}_"
+        if cause.draft:
+            head += f"  :construction: _{escape(label(lang, 'draft'))}_"
+        lines = [head]
+        if cause.why:
+            lines.append(f"*{label(lang, 'why')}:* " + clean("; ".join(cause.why)))
+        if cause.checks:
+            lines.append(f"*{label(lang, 'check')}:* " + clean("; ".join(cause.checks)))
+        if cause.fix:
+            lines.append(f"*{label(lang, 'fix')}:* " + clean(cause.fix))
+        blocks.append(section("\n".join(lines)))
+        if card.incident is not None:
+            value = ids.pack(i=card.incident, p=cause.pitfall)
+            blocks.append(
+                {
+                    "type": "actions",
+                    "block_id": f"cause-{cause.rank}",
+                    "elements": [
+                        button(label(lang, "this"), ids.ACTION_THIS, value, "primary"),
+                        button(label(lang, "not_it"), ids.ACTION_NOT_IT, value),
+                    ],
+                }
+            )
+    blocks.append(_next_steps(card))
+    summary = "; ".join(f"{c.rank}. {c.title}" for c in card.causes)
+    return SlackMessage(_fallback(f"{label(lang, 'causes')}: {summary}"), fit(blocks, lang))
+
+
+def _next_steps(card: AnswerCard) -> Block:
+    lang = card.lang
+    elements: list[dict[str, Any]] = []
+    if card.host:
+        elements.append(
+            button(
+                label(lang, "run", host=card.host),
+                ids.ACTION_RUN,
+                ids.pack(i=card.incident, h=card.host),
+                "primary",
+            )
+        )
+    elif card.host_choices:
+        elements.append(
+            {
+                "type": "static_select",
+                "action_id": ids.ACTION_PICK_HOST,
+                "placeholder": {"type": "plain_text", "text": label(lang, "pick_host")},
+                "options": [
+                    _option(host, ids.pack(i=card.incident, h=host))
+                    for host in card.host_choices[:MAX_OPTIONS]
+                ],
+            }
+        )
+    if card.incident is not None:
+        elements.append(button(label(lang, "resolve"), ids.ACTION_RESOLVE, ids.pack(i=card.incident)))
+    if not elements:
+        return context(escape(label(lang, "no_verdicts")))
+    return {"type": "actions", "block_id": "next", "elements": elements}
+
+
+def _option(text: str, value: str) -> dict[str, Any]:
+    return {"text": {"type": "plain_text", "text": clip(text, 75)}, "value": value}
+
+
+def diagnosis_message(card: DiagnosisCard) -> SlackMessage:
+    """The one /diagnose message: progress while hosts run, verdicts per cause at the end."""
+    lang = card.lang
+    done = sum(1 for h in card.hosts if h.status != "pending")
+    key = "diagnosed" if card.done else "diagnosing"
+    head = label(lang, key, target=card.target, done=done, total=len(card.hosts))
+    lines = [f"*{clean(head)}*"]
+    bad = [h for h in card.hosts if h.status not in ("ok", "pending")]
+    lines += [f"• `{escape(h.host)}` {escape(h.status)}: {clean(h.error)}" for h in bad]
+    blocks: list[Block] = [section("\n".join(lines))]
+    for cause in card.causes:
+        blocks.append(section(_cause_findings(cause, lang)))
+    if card.done and not card.causes and not bad:
+        blocks.append(context(escape(label(lang, "no_verdicts"))))
+    if card.done and card.incident is not None:
+        blocks.append(
+            {
+                "type": "actions",
+                "block_id": "next",
+                "elements": [button(label(lang, "resolve"), ids.ACTION_RESOLVE, ids.pack(i=card.incident))],
+            }
+        )
+    return SlackMessage(_fallback(head), fit(blocks, lang))
+
+
+def _cause_findings(cause: CauseFindings, lang: str) -> str:
+    by_verdict: dict[str, list[str]] = {}
+    for finding in cause.findings:
+        by_verdict.setdefault(finding.verdict, []).append(finding.host)
+    best = cause.findings[0]
+    icon = VERDICT_ICONS.get(best.verdict, "")
+    parts = [
+        f"{label(lang, v)}: " + ", ".join(f"`{escape(h)}`" for h in hosts) for v, hosts in by_verdict.items()
+    ]
+    benign = f" ({label(lang, 'benign')})" if best.benign else ""
+    text = f"{icon} *{clean(cause.title)}*{benign}\n" + " · ".join(parts)
+    if best.reason:
+        text += f"\n_{clean(best.reason)}_"
+    for command, lines in best.evidence[:2]:
+        text += f"\n`{clean(command)}`\n" + code(lines[:EVIDENCE_LINES])
+    return text
+
+
+def notice_message(notice: Notice) -> SlackMessage:
+    """A one-line reply (ephemeral refusals, confirmations)."""
+    icon = ":white_check_mark: " if notice.ok else ":warning: "
+    who = f"<@{notice.mention}> " if _USER_ID.fullmatch(notice.mention) else ""
+    return SlackMessage(_fallback(notice.text), (section(icon + who + clean(notice.text)),))
+
+
+def cause_options(choices: Iterable[Choice]) -> list[dict[str, Any]]:
+    """Options for the cause picker (external_select / options load)."""
+    out = []
+    for choice in list(choices)[:MAX_OPTIONS]:
+        text = choice.title if not choice.note else f"{choice.title} ({choice.note})"
+        out.append(_option(redact(text), choice.pitfall))
+    return out
+
+
+def resolution_modal(form: ResolutionForm, lang: str, metadata: str) -> dict[str, Any]:
+    """The "Record resolution" modal: pick a known cause (searchable) or describe a new one."""
+    select: dict[str, Any] = {
+        "type": "external_select",
+        "action_id": ids.CAUSE_SELECT,
+        "min_query_length": 0,
+        "placeholder": {"type": "plain_text", "text": "Search the knowledge base"},
+    }
+    if form.choices:
+        select["initial_option"] = cause_options(form.choices[:1])[0]
+    return {
+        "type": "modal",
+        "callback_id": ids.VIEW_RESOLUTION,
+        "private_metadata": metadata,
+        "title": {"type": "plain_text", "text": "Record resolution"},
+        "submit": {"type": "plain_text", "text": "Save"},
+        "close": {"type": "plain_text", "text": "Cancel"},
+        "blocks": [
+            {
+                "type": "input",
+                "block_id": ids.FIELD_CAUSE[0],
+                "optional": True,
+                "element": select,
+                "label": {"type": "plain_text", "text": "The real cause (known)"},
+            },
+            context("…or describe a new cause (title, what was wrong and how it was fixed are needed):"),
+            _text_input(ids.FIELD_NEW_TITLE, "New cause: title", multiline=False),
+            _text_input(ids.FIELD_NEW_WHAT, "What was wrong"),
+            _text_input(ids.FIELD_NEW_FIX, "How it was fixed"),
+            _text_input(ids.FIELD_NEW_SYMPTOMS, "Symptom lines (one per line)"),
+            _text_input(ids.FIELD_NOTES, "Notes"),
+        ],
+    }
+
+
+def _text_input(field: tuple[str, str], text: str, multiline: bool = True) -> Block:
+    return {
+        "type": "input",
+        "block_id": field[0],
+        "optional": True,
+        "label": {"type": "plain_text", "text": text},
+        "element": {"type": "plain_text_input", "action_id": field[1], "multiline": multiline},
+    }

@@ -1,0 +1,99 @@
+"""What the bot says, independent of where it is shown: built by `bot.flows`, rendered by `blocks`/`text`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Cause:
+    """One candidate root cause in an answer."""
+
+    rank: int
+    pitfall: str
+    title: str
+    confidence: str
+    score: float
+    why: tuple[str, ...]
+    summary: str
+    checks: tuple[str, ...]
+    fix: str
+    draft: bool = False
+
+
+@dataclass(frozen=True)
+class AnswerCard:
+    """The reply to a pasted error: ranked causes plus what the reader can do next."""
+
+    lang: str
+    causes: tuple[Cause, ...]
+    incident: int | None
+    host: str | None = None
+    host_choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class HostState:
+    """Where one host stands in a running diagnosis."""
+
+    host: str
+    status: str  # "pending", "ok", "unreachable", "auth_failed", "host_key_mismatch", "error"
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One verdict on one cause for one host, with the lines that decided it."""
+
+    host: str
+    verdict: str  # "confirmed" | "ruled_out" | "inconclusive"
+    reason: str
+    evidence: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (command, lines)
+    benign: bool = False
+
+
+@dataclass(frozen=True)
+class CauseFindings:
+    """All hosts' verdicts on one cause."""
+
+    pitfall: str
+    title: str
+    findings: tuple[Finding, ...]
+
+
+@dataclass(frozen=True)
+class DiagnosisCard:
+    """A diagnosis in progress or finished: host states, then verdicts grouped by cause."""
+
+    lang: str
+    target: str
+    hosts: tuple[HostState, ...]
+    causes: tuple[CauseFindings, ...] = ()
+    done: bool = False
+    incident: int | None = None
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A short sentence for one person: a refusal, an error, an acknowledgement."""
+
+    text: str
+    ok: bool = False
+    mention: str = ""  # a Slack user id to address the notice to, when it goes to a channel
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One selectable cause in the resolution form."""
+
+    pitfall: str
+    title: str
+    note: str = ""  # "confirmed on gpu-node-3", "candidate 1", ...
+
+
+@dataclass(frozen=True)
+class ResolutionForm:
+    """What the "Record resolution" modal (or the console prompt) offers."""
+
+    incident: int
+    choices: tuple[Choice, ...]

@@ -1,0 +1,79 @@
+"""Render the content model for a terminal: the same content as `blocks`, with buttons as commands."""
+
+from __future__ import annotations
+
+from bot.render.labels import VERDICT_ICONS, label
+from bot.render.model import AnswerCard, DiagnosisCard, Notice, ResolutionForm
+from pitstop.redact import redact
+
+EVIDENCE_LINES = 6
+
+
+def answer_text(card: AnswerCard) -> str:
+    """The console reply to a pasted error."""
+    lang = card.lang
+    if not card.causes:
+        return label(lang, "no_causes")
+    out = [f"{label(lang, 'causes')}:"]
+    for cause in card.causes:
+        draft = f"  [{label(lang, 'draft')}]" if cause.draft else ""
+        out.append(f"  {cause.rank}. {cause.title}  ({cause.confidence}, {cause.pitfall}){draft}")
+        if cause.why:
+            out.append(f"     {label(lang, 'why')}: " + "; ".join(cause.why))
+        if cause.checks:
+            out.append(f"     {label(lang, 'check')}: " + "; ".join(cause.checks))
+        if cause.fix:
+            out.append(f"     {label(lang, 'fix')}: {cause.fix}")
+    if card.incident is not None:
+        out.append(
+            f"  [:this N] {label(lang, 'this')}   [:notit N] {label(lang, 'not_it')}   "
+            f"[:resolve SLUG | :resolve-new] {label(lang, 'resolve')}"
+        )
+    if card.host:
+        out.append(f"  [:run {card.host}] {label(lang, 'run', host=card.host)}")
+    elif card.host_choices:
+        out.append(f"  [:run HOST] {label(lang, 'pick_host')} " + ", ".join(card.host_choices[:20]))
+    return redact("\n".join(out))
+
+
+def diagnosis_text(card: DiagnosisCard) -> str:
+    """A diagnosis for the terminal (progress line or final verdicts)."""
+    lang = card.lang
+    done = sum(1 for h in card.hosts if h.status != "pending")
+    key = "diagnosed" if card.done else "diagnosing"
+    out = [label(lang, key, target=card.target, done=done, total=len(card.hosts))]
+    out += [
+        f"  {h.host}: {h.status} {h.error}".rstrip() for h in card.hosts if h.status not in ("ok", "pending")
+    ]
+    for cause in card.causes:
+        best = cause.findings[0]
+        hosts = ", ".join(f"{f.host} {label(lang, f.verdict)}" for f in cause.findings)
+        benign = f" ({label(lang, 'benign')})" if best.benign else ""
+        out.append(
+            f"  {VERDICT_ICONS.get(best.verdict, '')} {cause.title} [{cause.pitfall}]{benign}: {hosts}"
+        )
+        if best.reason:
+            out.append(f"     {best.reason}")
+        for command, lines in best.evidence[:2]:
+            out.append(f"     $ {command}")
+            out += [f"       | {line}" for line in lines[:EVIDENCE_LINES]]
+    if card.done and not card.causes:
+        out.append("  " + label(lang, "no_verdicts"))
+    if card.done and card.incident is not None:
+        out.append(f"  [:resolve SLUG | :resolve-new] {label(lang, 'resolve')}")
+    return redact("\n".join(out))
+
+
+def notice_text(notice: Notice) -> str:
+    """A one-line message."""
+    return redact(notice.text)
+
+
+def resolution_text(form: ResolutionForm) -> str:
+    """The choices the console offers for `:resolve`."""
+    lines = [
+        "Pick the real cause with :resolve SLUG, or describe a new one with :resolve-new "
+        "TITLE | WHAT WAS WRONG | HOW FIXED | SYMPTOM; SYMPTOM | NOTES"
+    ]
+    lines += [f"  {c.pitfall}: {c.title}" + (f" ({c.note})" if c.note else "") for c in form.choices]
+    return redact("\n".join(lines))

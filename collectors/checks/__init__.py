@@ -1,0 +1,1 @@
+"""Read-only checks: pure functions (facts, params, context) -> Verdict, registered in `registry.CHECKS`."""

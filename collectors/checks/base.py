@@ -1,0 +1,143 @@
+"""What every check module shares: the spec record, verdict constructors, the time window, GPU access."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from collectors.facts import Facts
+from collectors.model import CheckContext, Evidence, Verdict
+from collectors.parsers.gpu import Gpu
+
+CheckFn = Callable[[Facts, Mapping[str, Any], CheckContext], Verdict]
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    """A registered check: its name, the catalog collectors it needs, the function, and its documentation."""
+
+    name: str
+    needs: tuple[str, ...]
+    fn: CheckFn
+    doc: str
+    params: Mapping[str, str] = field(default_factory=dict)  # parameter -> what it means
+
+
+def spec(fn: CheckFn, needs: tuple[str, ...], params: Mapping[str, str] | None = None) -> CheckSpec:
+    """Register `fn` under its own name, documented by its docstring."""
+    return CheckSpec(fn.__name__, needs, fn, inspect.getdoc(fn) or "", dict(params or {}))
+
+
+def confirmed(reason: str, *evidence: Evidence) -> Verdict:
+    """The cause is present."""
+    return Verdict(pitfall="", verdict="confirmed", reason=reason, evidence=evidence)
+
+
+def ruled_out(reason: str, *evidence: Evidence) -> Verdict:
+    """The facts were read and the cause is absent."""
+    return Verdict(pitfall="", verdict="ruled_out", reason=reason, evidence=evidence)
+
+
+def inconclusive(reason: str, *evidence: Evidence) -> Verdict:
+    """The facts could not be read or do not decide."""
+    return Verdict(pitfall="", verdict="inconclusive", reason=reason, evidence=evidence)
+
+
+def by_outcome(outcome: str, reason: str, *evidence: Evidence) -> Verdict:
+    """A verdict named by a parameter ("confirmed" | "ruled_out" | "inconclusive")."""
+    makers = {"confirmed": confirmed, "ruled_out": ruled_out, "inconclusive": inconclusive}
+    return makers.get(outcome, inconclusive)(reason, *evidence)
+
+
+def as_list(value: Any) -> list[Any]:
+    """A parameter that may be one value or a list."""
+    if value is None:
+        return []
+    return list(value) if isinstance(value, list | tuple | set) else [value]
+
+
+def utc(value: datetime | None) -> datetime | None:
+    """Treat naive datetimes as UTC."""
+    if value is None:
+        return None
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class Window:
+    """The time span a log check looks at; `since` None means the whole current boot."""
+
+    since: datetime | None
+    now: datetime | None
+
+    def contains(self, when: datetime | None) -> bool:
+        """Untimed lines count: the catalog's commands read the current boot only."""
+        if when is None:
+            return True
+        if self.since is not None and when < self.since:
+            return False
+        return not (self.now is not None and when > self.now + timedelta(minutes=5))
+
+    def describe(self) -> str:
+        """ "since boot" or "since 2026-01-02 03:04 UTC"."""
+        return "since boot" if self.since is None else f"since {self.since:%Y-%m-%d %H:%M} UTC"
+
+
+def window(ctx: CheckContext, hours: float | None = None) -> Window:
+    """The context's window; `hours` gives a default look-back when the context has no `since`."""
+    now = utc(ctx.now)
+    since = utc(ctx.since)
+    if since is None and hours is not None:
+        since = (now or datetime.now(UTC)) - timedelta(hours=hours)
+    return Window(since=since, now=now)
+
+
+def gpus_or_reason(facts: Facts) -> tuple[str, tuple[Gpu, ...]] | Verdict:
+    """GPU records and their collector, or an inconclusive verdict saying why there are none."""
+    collector, gpus = facts.gpus()
+    if collector is not None:
+        return collector, gpus
+    probe = facts.get("nvml_probe")
+    reasons = []
+    if probe is not None:
+        if probe.smi_error is not None:
+            reasons.append(f"nvidia-smi: {probe.smi_error.line}")
+        if probe.message:
+            reasons.append(probe.message)
+        if probe.smi_missing:
+            reasons.append("nvidia-smi not installed")
+    reason = "; ".join(reasons) or facts.why_missing("nvml_probe", "nvidia_smi_q")
+    return inconclusive(f"no GPU facts: {reason}")
+
+
+def per_gpu(
+    facts: Facts, test: Callable[[Gpu], bool | None], fields: Iterable[str], found: str, absent: str
+) -> Verdict:
+    """Confirmed when `test` is True on some GPU, ruled out when False on all, else inconclusive."""
+    got = gpus_or_reason(facts)
+    if isinstance(got, Verdict):
+        return got
+    collector, gpus = got
+    fields = tuple(fields)
+    hits = [g for g in gpus if test(g) is True]
+    unknown = [g for g in gpus if test(g) is None]
+    if hits:
+        lines = [
+            f"GPU {g.label} ({g.name or 'unknown model'}): {g.line(f)}"
+            for g in hits
+            for f in fields
+            if f in g.lines or g.value(f) is not None
+        ]
+        return confirmed(
+            f"{found} on GPU {', '.join(g.label for g in hits)}", facts.evidence(collector, lines)
+        )
+    if unknown:
+        why = "; ".join(f"GPU {g.label}: {g.error or 'value not readable'}" for g in unknown)
+        return inconclusive(f"cannot tell for every GPU ({why})")
+    lines = [
+        f"GPU {g.label}: {g.line(f)}" for g in gpus for f in fields if f in g.lines or g.value(f) is not None
+    ]
+    return ruled_out(f"{absent} ({len(gpus)} GPU(s) read)", facts.evidence(collector, lines[:8]))

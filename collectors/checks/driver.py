@@ -1,0 +1,180 @@
+"""Driver and framework checks: nvidia-smi error text, driver branch, NVML mismatch, torch build, CUDA."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from collectors.checks.base import as_list, confirmed, inconclusive, ruled_out, spec
+from collectors.facts import Facts
+from collectors.model import CheckContext, Verdict
+from collectors.parsers._text import version_tuple
+
+
+def nvidia_smi_error(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """nvidia-smi prints a known failure (its text is the evidence)."""
+    kinds = as_list(params.get("kind")) or ["no_driver"]
+    collector, table = facts.first("nvidia_smi", "nvidia_smi_q")
+    if table is None:
+        return inconclusive(facts.why_missing("nvidia_smi", "nvidia_smi_q"))
+    if table.error is not None:
+        evidence = facts.evidence(collector, [table.error.line])
+        if table.error.kind in kinds:
+            return confirmed(f"nvidia-smi fails: {table.error.line}", evidence)
+        return ruled_out(f"nvidia-smi fails differently: {table.error.line}", evidence)
+    if table.gpus:
+        return ruled_out(
+            f"nvidia-smi works and lists {len(table.gpus)} GPU(s)",
+            facts.evidence(collector, [getattr(table, "header_line", "") or f"{len(table.gpus)} GPU(s)"]),
+        )
+    return inconclusive("nvidia-smi printed neither GPUs nor a known error")
+
+
+def _installed_versions(facts: Facts) -> dict[str, tuple[str, str]]:
+    """Driver versions seen by each source: name -> (version, evidence line)."""
+    seen: dict[str, tuple[str, str]] = {}
+    module = facts.get("driver_version")
+    if module and module.version:
+        seen["driver_version"] = (module.version, module.line)
+    table = facts.get("nvidia_smi")
+    if table and table.driver_version:
+        seen["nvidia_smi"] = (table.driver_version, table.header_line)
+    probe = facts.get("nvml_probe")
+    if probe and probe.driver_version:
+        seen["nvml_probe"] = (probe.driver_version, f"NVML driver version {probe.driver_version}")
+    return seen
+
+
+def nvml_version_mismatch(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """NVML/kernel-module version mismatch, by error text or by comparing /proc and user-space versions."""
+    table = facts.get("nvidia_smi")
+    probe = facts.get("nvml_probe")
+    for collector, error in (
+        ("nvidia_smi", table.error if table else None),
+        ("nvml_probe", probe.smi_error if probe else None),
+    ):
+        if error is not None and error.kind == "version_mismatch":
+            lines = [error.line] + (
+                [f"NVML library version: {error.nvml_library_version}"] if error.nvml_library_version else []
+            )
+            module = facts.get("driver_version")
+            extra = [module.line] if module and module.line else []
+            return confirmed(
+                "NVML reports a driver/library version mismatch", facts.evidence(collector, lines + extra)
+            )
+    if probe is not None and probe.nvml_error == "lib_rm_version_mismatch":
+        return confirmed(probe.message, facts.evidence("nvml_probe", [probe.message]))
+    seen = _installed_versions(facts)
+    versions = {v for v, _ in seen.values()}
+    if len(versions) > 1:
+        return confirmed(
+            "loaded kernel module and user-space driver differ: " + ", ".join(sorted(versions)),
+            *[facts.evidence(c, [line]) for c, (_, line) in seen.items()],
+        )
+    if len(seen) >= 2 or (table is not None and table.gpus):
+        return ruled_out(
+            f"driver {next(iter(versions))} everywhere" if versions else "nvidia-smi works",
+            *[facts.evidence(c, [line]) for c, (_, line) in seen.items()],
+        )
+    return inconclusive("cannot compare: " + facts.why_missing("driver_version", "nvidia_smi"))
+
+
+def driver_versions_mixed(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """The loaded kernel module and the user-space driver/NVML report different versions."""
+    seen = _installed_versions(facts)
+    table = facts.get("nvidia_smi")
+    library = table.error.nvml_library_version if table and table.error else None
+    if library:
+        seen["nvidia_smi"] = (library, f"NVML library version: {library}")
+    evidence = [facts.evidence(c, [line]) for c, (_, line) in seen.items()]
+    if len(seen) < 2:
+        return inconclusive(
+            "fewer than two driver versions readable: " + facts.why_missing("driver_version", "nvidia_smi"),
+            *evidence,
+        )
+    versions = {v for v, _ in seen.values()}
+    if len(versions) > 1:
+        return confirmed("driver components disagree: " + ", ".join(sorted(versions)), *evidence)
+    return ruled_out(f"kernel module and user-space driver are both {versions.pop()}", *evidence)
+
+
+def driver_branch(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """Installed driver is below the inventory's required branch (e.g. 515 where 535 is required)."""
+    required = params.get("min_branch") or ctx.expectations.get("driver_branch")
+    if not required:
+        return inconclusive("no required driver branch in the inventory for this host")
+    seen = _installed_versions(facts)
+    if not seen:
+        return inconclusive(
+            "installed driver unknown: " + facts.why_missing("driver_version", "nvidia_smi", "nvml_probe")
+        )
+    collector, (version, line) = next(iter(seen.items()))
+    have, need = version_tuple(version), version_tuple(str(required))
+    if have is None or need is None:
+        return inconclusive(f"cannot compare driver {version} with {required}")
+    if have[: len(need)] < need:
+        return confirmed(
+            f"driver {version} is below the required {required}", facts.evidence(collector, [line])
+        )
+    return ruled_out(f"driver {version} meets the required {required}", facts.evidence(collector, [line]))
+
+
+def torch_build(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """The host's torch is a CPU-only build (`+cpu`, CUDA None)."""
+    torch = facts.get("torch_probe")
+    if torch is None:
+        return inconclusive(facts.why_missing("torch_probe"))
+    if torch.not_installed:
+        return inconclusive(
+            "torch is not installed for the host's python3 (the job may use another environment)"
+        )
+    if torch.cpu_only is None:
+        return inconclusive("the torch probe printed no version")
+    evidence = facts.evidence("torch_probe", [torch.line])
+    if torch.cpu_only:
+        return confirmed(f"CPU-only torch build {torch.version} (torch.version.cuda is None)", evidence)
+    if torch.cuda_available is False:
+        return inconclusive(
+            f"CUDA build {torch.version} but CUDA is not available (driver or container problem)", evidence
+        )
+    return ruled_out(f"torch {torch.version} is built for CUDA {torch.cuda}", evidence)
+
+
+def cuda_driver_compat(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """The CUDA runtime (torch's) is newer than what the driver supports."""
+    torch = facts.get("torch_probe")
+    runtime = params.get("runtime_cuda") or (torch.cuda if torch else None)
+    probe = facts.get("nvml_probe")
+    table = facts.get("nvidia_smi")
+    driver_cuda = (probe.cuda_driver_version if probe else None) or (table.cuda_version if table else None)
+    if not runtime:
+        return inconclusive("CUDA runtime version unknown: " + facts.why_missing("torch_probe"))
+    if not driver_cuda:
+        return inconclusive("driver's CUDA version unknown: " + facts.why_missing("nvidia_smi", "nvml_probe"))
+    lines = [f"torch CUDA runtime {runtime}", f"driver supports CUDA {driver_cuda}"]
+    evidence = facts.evidence("nvidia_smi" if table else "nvml_probe", lines)
+    if version_tuple(str(runtime))[:2] > version_tuple(str(driver_cuda))[:2]:  # type: ignore[operator]
+        return confirmed(f"CUDA {runtime} is newer than the driver's CUDA {driver_cuda}", evidence)
+    return ruled_out(f"driver CUDA {driver_cuda} covers runtime CUDA {runtime}", evidence)
+
+
+SPECS = (
+    spec(
+        nvidia_smi_error,
+        ("nvidia_smi",),
+        {"kind": "no_driver | no_devices | version_mismatch | gpu_lost | nvml_init_failed (one or a list)"},
+    ),
+    spec(nvml_version_mismatch, ("nvidia_smi", "driver_version", "nvml_probe")),
+    spec(driver_versions_mixed, ("driver_version", "nvidia_smi", "nvml_probe")),
+    spec(
+        driver_branch,
+        ("driver_version", "nvidia_smi"),
+        {"min_branch": "overrides expectations.driver_branch"},
+    ),
+    spec(torch_build, ("torch_probe",)),
+    spec(
+        cuda_driver_compat,
+        ("torch_probe", "nvidia_smi"),
+        {"runtime_cuda": "overrides the torch probe's CUDA version"},
+    ),
+)

@@ -1,0 +1,118 @@
+"""NVLink and Fabric Manager checks."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from collectors.checks.base import confirmed, inconclusive, ruled_out, spec
+from collectors.checks.gpu import form_factor
+from collectors.facts import Facts
+from collectors.model import CheckContext, Verdict
+
+
+def fabric_manager_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """nvidia-fabricmanager is not active (running)."""
+    status = facts.get("fabricmanager_status")
+    if status is None:
+        return inconclusive(facts.why_missing("fabricmanager_status"))
+    if status.not_found:
+        return inconclusive(
+            "nvidia-fabricmanager is not installed (needed only on NVSwitch systems)",
+            facts.evidence("fabricmanager_status", [status.line]),
+        )
+    if status.active is None:
+        return inconclusive("service state not shown")
+    evidence = facts.evidence("fabricmanager_status", [status.line])
+    if status.active == "active" and status.sub in (None, "running"):
+        return ruled_out("nvidia-fabricmanager is active (running)", evidence)
+    return confirmed(
+        f"nvidia-fabricmanager is {status.active}" + (f" ({status.sub})" if status.sub else ""), evidence
+    )
+
+
+def nvlink_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """Some NVLink is down/inactive, or fewer links than expected are up."""
+    expected = params.get("count") or ctx.expectations.get("nvlink_count")
+    status = facts.get("nvidia_smi_nvlink")
+    if status is not None and status.gpus:
+        per_gpu = [(f"GPU {g.index}", g.links, g.line) for g in status.gpus if g.supported]
+        collector = "nvidia_smi_nvlink"
+    else:
+        _, gpus = facts.gpus()
+        per_gpu = [(f"GPU {g.label}", g.nvlinks, g.label) for g in gpus or () if g.nvlinks]
+        collector = "nvml_probe"
+    if not per_gpu:
+        if status is not None and status.error is not None:
+            return inconclusive(f"nvidia-smi fails: {status.error.line}")
+        if status is None and collector == "nvml_probe" and not facts.gpus()[1]:
+            return inconclusive(facts.why_missing("nvidia_smi_nvlink", "nvml_probe"))
+        shown = [f"GPU {g.index}: {g.name}: no NVLink" for g in status.gpus] if status else []
+        evidence = facts.evidence(
+            collector if status is None else "nvidia_smi_nvlink", shown or ["(no GPU reports an NVLink)"]
+        )
+        if expected:
+            return confirmed(f"no NVLink reported, {expected} links per GPU expected", evidence)
+        return inconclusive("no NVLink-capable GPU reported", evidence)
+    lines = []
+    bad = []
+    for name, links, head in per_gpu:
+        down = [link for link in links if link.state != "up"]
+        short = expected is not None and len(links) - len(down) < int(expected)
+        if down or short:
+            bad.append(name)
+            lines.append(
+                f"{head}: {len(links) - len(down)}/{len(links)} links up"
+                + (f", {expected} expected" if expected else "")
+            )
+            lines.extend(link.line or f"link {link.link}: {link.state}" for link in down[:6])
+    if bad:
+        return confirmed(f"NVLinks down or missing on {', '.join(bad)}", facts.evidence(collector, lines))
+    return ruled_out(
+        f"all NVLinks up on {len(per_gpu)} GPU(s)",
+        facts.evidence(collector, [f"{n}: {len(links)} links up" for n, links, _ in per_gpu]),
+    )
+
+
+def nvlink_topology(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """GPU pairs without the expected NV# connection in `topo -m` (SXM systems)."""
+    topo = facts.get("nvidia_smi_topo")
+    if topo is None:
+        return inconclusive(facts.why_missing("nvidia_smi_topo"))
+    gpus = [g.name for g in topo.gpus]
+    if len(gpus) < 2:
+        return inconclusive("fewer than two GPUs: no GPU-to-GPU path to judge")
+    expected = params.get("count") or ctx.expectations.get("nvlink_count")
+    wants_nvlink = expected or str(ctx.expectations.get("form_factor", "")).upper().startswith("SXM")
+    if not wants_nvlink:
+        return inconclusive("no NVLink expectation (nvlink_count or form_factor SXM) for this host")
+    _, facts_gpus = facts.gpus()
+    wants_sxm = str(ctx.expectations.get("form_factor", "")).upper().startswith("SXM")
+    if wants_sxm and facts_gpus and all(form_factor(g) == "PCIe" for g in facts_gpus):
+        return inconclusive(
+            "the GPUs are PCIe cards although SXM was expected: missing NVLinks follow from "
+            "the SKU (see wrong-gpu-sku-delivered)"
+        )
+    pairs = [(a, b, topo.nvlinks_between(a, b)) for i, a in enumerate(gpus) for b in gpus[i + 1 :]]
+    weak = [(a, b, n) for a, b, n in pairs if n is not None and (n == 0 or (expected and n < int(expected)))]
+    lines = [topo.header_line, *[d.line for d in topo.gpus]]
+    if weak:
+        sample = ", ".join(f"{a}-{b}: {'NV' + str(n) if n else 'PCIe only'}" for a, b, n in weak[:6])
+        return confirmed(
+            f"{len(weak)} GPU pair(s) below the expected NVLink connectivity ({sample})",
+            facts.evidence("nvidia_smi_topo", lines),
+        )
+    return ruled_out(
+        "every GPU pair is connected by NVLink as expected", facts.evidence("nvidia_smi_topo", lines)
+    )
+
+
+SPECS = (
+    spec(fabric_manager_state, ("fabricmanager_status",)),
+    spec(nvlink_state, ("nvidia_smi_nvlink",), {"count": "links per GPU (or expectations.nvlink_count)"}),
+    spec(
+        nvlink_topology,
+        ("nvidia_smi_topo", "nvml_probe"),
+        {"count": "NVLinks per pair (or expectations.nvlink_count)"},
+    ),
+)

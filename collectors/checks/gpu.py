@@ -1,0 +1,500 @@
+"""GPU-state checks over NVML probe records (or `nvidia-smi -q`): throttling, memory health, modes, SKU."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from collectors.checks.base import (
+    as_list,
+    confirmed,
+    gpus_or_reason,
+    inconclusive,
+    per_gpu,
+    ruled_out,
+    spec,
+)
+from collectors.facts import Facts
+from collectors.model import CheckContext, Verdict
+from collectors.parsers.gpu import CLOCK_EVENT_BITS, Gpu
+
+GPU = ("nvml_probe",)
+# Architecture rank by model name: first match wins. bf16/TF32 need rank >= 8 (Ampere).
+GENERATIONS: tuple[tuple[re.Pattern[str], str, int], ...] = tuple(
+    (re.compile(p, re.I), name, rank)
+    for p, name, rank in (
+        (r"\b(B100|B200|GB200|B300|RTX PRO 6000|RTX 50\d\d)\b", "blackwell", 10),
+        (r"\b(H100|H200|H800|H20|GH200)\b", "hopper", 9),
+        (r"\b(L40S?|L4|L20|RTX 40\d\d|RTX \d000 Ada|Ada)\b", "ada", 8),
+        (r"\b(A100|A800|A40|A30|A16|A10G?|A2|RTX A\d000|RTX 30\d\d)\b", "ampere", 8),
+        (r"\b(T4|TITAN RTX|Quadro RTX|RTX 20\d\d|GTX 16\d\d)\b", "turing", 7),
+        (r"\b(V100|TITAN V)\b", "volta", 7),
+        (r"\b(P100|P40|P4|GTX 10\d\d|TITAN Xp)\b", "pascal", 6),
+        (r"\b(K80|K40|M40|M60)\b", "older", 5),
+    )
+)
+
+
+def generation(name: str | None) -> tuple[str, int] | None:
+    """(architecture, rank) from a product name, None when unknown."""
+    for pattern, arch, rank in GENERATIONS:
+        if name and pattern.search(name):
+            return arch, rank
+    return None
+
+
+def form_factor(gpu: Gpu) -> str | None:
+    """'PCIe' or 'SXM' from the name, else from the power envelope (SXM5 H100: 700 W; PCIe: 350 W)."""
+    name = gpu.name or ""
+    if re.search(r"PCIe|\bNVL\b", name, re.I):
+        return "PCIe"
+    if re.search(r"SXM|HBM3", name, re.I):
+        return "SXM"
+    limit = gpu.max_power_limit_w or gpu.power_limit_w
+    if limit is not None and re.search(r"H100|H200|A100|H800", name):
+        return "SXM" if limit >= 500 else "PCIe"
+    return None
+
+
+def gpu_clock_event(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """A clock event (throttle) reason is active on some GPU."""
+    reasons = as_list(params.get("reason")) or ["hw_thermal_slowdown", "sw_thermal_slowdown"]
+    unless = as_list(params.get("unless_reason"))
+    unknown = [r for r in reasons + unless if r not in CLOCK_EVENT_BITS]
+    if unknown:
+        return inconclusive(f"unknown clock event reason(s): {', '.join(unknown)}")
+
+    def test(g: Gpu) -> bool | None:
+        if g.clock_events is None:
+            return None
+        explained = any(g.clock_events.get(r) for r in unless)  # e.g. HW Slowdown caused by temperature
+        return any(g.clock_events.get(r) for r in reasons) and not explained
+
+    fields = [f"clock_events.{r}" for r in reasons + unless] + ["temperature_c", "power_draw_w"]
+    return per_gpu(
+        facts,
+        test,
+        fields,
+        f"clock event reason {'/'.join(reasons)} active",
+        f"no GPU reports {'/'.join(reasons)}" + (f" without {'/'.join(unless)}" if unless else ""),
+    )
+
+
+def gpu_temperature(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """Some GPU is at or above a temperature."""
+    above = float(params.get("above_c", 85))
+
+    def test(g: Gpu) -> bool | None:
+        return None if g.temperature_c is None else g.temperature_c >= above
+
+    return per_gpu(
+        facts,
+        test,
+        ["temperature_c", "power_draw_w"],
+        f"temperature at or above {above:g} C",
+        f"every GPU below {above:g} C",
+    )
+
+
+def gpu_temperature_outlier(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """One GPU runs much hotter than the median of its peers (consistent with a cooling defect)."""
+    delta = float(params.get("delta_c", 15))
+    got = gpus_or_reason(facts)
+    if isinstance(got, Verdict):
+        return got
+    collector, gpus = got
+    temps = sorted(g.temperature_c for g in gpus if g.temperature_c is not None)
+    if len(temps) < 3:
+        return inconclusive("an outlier needs at least three GPUs with a readable temperature")
+    median = temps[len(temps) // 2]
+    hot = [g for g in gpus if g.temperature_c is not None and g.temperature_c - median >= delta]
+    lines = [f"GPU {g.label}: {g.line('temperature_c')} / {g.line('power_draw_w')}" for g in gpus]
+    if hot:
+        return confirmed(
+            f"GPU {', '.join(g.label for g in hot)} runs {delta:g}+ C above the median {median:g} C "
+            "(consistent with a cooling defect on that GPU)",
+            facts.evidence(collector, lines),
+        )
+    return ruled_out(f"no GPU is {delta:g} C above the median {median:g} C", facts.evidence(collector, lines))
+
+
+def gpu_remapped_rows(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """Row remapping state on Ampere and newer."""
+    state = str(params.get("state", "pending"))
+    field = {
+        "pending": "remap_pending",
+        "failure": "remap_failure",
+        "uncorrectable": "remap_uncorrectable",
+        "correctable": "remap_correctable",
+    }.get(state)
+    if field is None:
+        return inconclusive(f"unknown remapped-rows state '{state}'")
+
+    def test(g: Gpu) -> bool | None:
+        value = getattr(g, field)
+        return None if value is None else bool(value)
+
+    return per_gpu(facts, test, [field], f"remapped rows {state}", f"no remapped rows {state}")
+
+
+def ecc_uncorrected(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """Uncorrectable ECC errors counted."""
+    counter = str(params.get("counter", "volatile"))
+    field = f"ecc_{counter}_uncorrected"
+
+    def test(g: Gpu) -> bool | None:
+        value = getattr(g, field, None)
+        return None if value is None else value > 0
+
+    return per_gpu(
+        facts,
+        test,
+        [field],
+        f"uncorrectable ECC errors ({counter})",
+        f"no uncorrectable ECC errors ({counter})",
+    )
+
+
+def ecc_corrected(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """Many corrected (single-bit) ECC errors counted."""
+    counter = str(params.get("counter", "aggregate"))
+    minimum = int(params.get("min", 100))
+    field = f"ecc_{counter}_corrected"
+
+    def test(g: Gpu) -> bool | None:
+        value = getattr(g, field, None)
+        return None if value is None else value >= minimum
+
+    return per_gpu(
+        facts,
+        test,
+        [field],
+        f"{minimum}+ corrected ECC errors ({counter}; read again later to see the rate)",
+        f"fewer than {minimum} corrected ECC errors ({counter})",
+    )
+
+
+def gpu_retired_pages(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """Dynamic page retirement on pre-Ampere GPUs."""
+    state = str(params.get("state", "pending"))
+
+    def test(g: Gpu) -> bool | None:
+        if state == "pending":
+            return g.retired_pending
+        if g.retired_dbe is None and g.retired_sbe is None:
+            return None
+        return bool((g.retired_dbe or 0) + (g.retired_sbe if state == "any" else 0))
+
+    verdict = per_gpu(
+        facts,
+        test,
+        ["retired_pending", "retired_sbe", "retired_dbe"],
+        f"retired pages ({state})",
+        f"no retired pages ({state})",
+    )
+    if verdict.verdict == "inconclusive":
+        return inconclusive(verdict.reason + "; GPUs from Ampere on use row remapping, not page retirement")
+    return verdict
+
+
+def gpu_persistence(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """Persistence mode is disabled on some GPU."""
+    return per_gpu(
+        facts,
+        lambda g: None if g.persistence_mode is None else not g.persistence_mode,
+        ["persistence_mode"],
+        "persistence mode disabled",
+        "persistence mode enabled everywhere",
+    )
+
+
+def gpu_compute_mode(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """Compute mode is not Default (or is the given mode)."""
+    wanted = [m.lower() for m in as_list(params.get("mode"))]
+
+    def test(g: Gpu) -> bool | None:
+        if g.compute_mode is None:
+            return None
+        mode = g.compute_mode.lower().replace(" ", "_").replace(".", "")
+        return (
+            mode != "default" if not wanted else any(w.replace(" ", "_") in mode or mode in w for w in wanted)
+        )
+
+    return per_gpu(
+        facts, test, ["compute_mode"], "compute mode is not Default", "compute mode Default everywhere"
+    )
+
+
+def gpu_mig_mode(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """MIG mode is enabled on some GPU."""
+
+    def test(g: Gpu) -> bool | None:
+        return None if g.mig_mode is None else g.mig_mode.lower() == "enabled"
+
+    verdict = per_gpu(facts, test, ["mig_mode"], "MIG mode enabled", "MIG mode disabled everywhere")
+    if verdict.verdict == "inconclusive" and "not readable" in verdict.reason:
+        return inconclusive(verdict.reason + " (GPUs without MIG support report N/A)")
+    return verdict
+
+
+def gpu_memory_held(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """An idle GPU holds memory (stale process or leak)."""
+    minimum = int(params.get("min_mib", 1024))
+    busy = float(params.get("idle_below_pct", 5))
+
+    def test(g: Gpu) -> bool | None:
+        if g.memory_used_mib is None:
+            return None
+        return g.memory_used_mib >= minimum and (g.utilization_pct is None or g.utilization_pct < busy)
+
+    verdict = per_gpu(
+        facts,
+        test,
+        ["memory_used_mib", "utilization_pct"],
+        f"{minimum}+ MiB held while the GPU is idle",
+        f"no idle GPU holds {minimum}+ MiB",
+    )
+    if verdict.verdict != "confirmed":
+        return verdict
+    _, gpus = facts.gpus()
+    procs = [
+        f"GPU {g.label}: pid {p.pid} {p.name} {p.used_mib} MiB" for g in gpus or () for p in g.processes or ()
+    ]
+    extra = facts.evidence(
+        "nvml_probe", procs or ["no process listed (held from another PID namespace or a zombie)"]
+    )
+    return confirmed(verdict.reason, *verdict.evidence, extra)
+
+
+def gpu_sku(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """GPU model and form factor differ from the inventory's (H100 PCIe vs SXM5: name, then power limit)."""
+    model = params.get("gpu_model") or ctx.expectations.get("gpu_model")
+    wanted_ff = params.get("form_factor") or ctx.expectations.get("form_factor")
+    if not model and not wanted_ff:
+        return inconclusive("no expected GPU model or form factor in the inventory for this host")
+    got = gpus_or_reason(facts)
+    if isinstance(got, Verdict):
+        return got
+    collector, gpus = got
+    wrong = []
+    for g in gpus:
+        actual_ff = form_factor(g)
+        name_ok = not model or (
+            g.name is not None and str(model).lower().replace("nvidia ", "") in g.name.lower()
+        )
+        ff_ok = not wanted_ff or actual_ff is None or str(wanted_ff).upper().startswith(actual_ff.upper())
+        if not (name_ok and ff_ok):
+            wrong.append(
+                f"GPU {g.label}: {g.name} (form factor {actual_ff or 'unknown'}, "
+                f"power limit {g.max_power_limit_w or g.power_limit_w} W)"
+            )
+    expected = " ".join(str(x) for x in (model, wanted_ff) if x)
+    if wrong:
+        return confirmed(f"expected {expected}, found otherwise", facts.evidence(collector, wrong))
+    if wanted_ff and all(form_factor(g) is None for g in gpus):
+        return inconclusive(f"cannot tell the form factor of {gpus[0].name}")
+    return ruled_out(
+        f"every GPU matches {expected}", facts.evidence(collector, [f"GPU {g.label}: {g.name}" for g in gpus])
+    )
+
+
+def gpu_count(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """Fewer usable GPUs than expected."""
+    expected = params.get("count") or ctx.expectations.get("gpu_count")
+    if expected is None:
+        return inconclusive("no expected GPU count in the inventory for this host")
+    got = gpus_or_reason(facts)
+    if isinstance(got, Verdict):
+        return got
+    collector, gpus = got
+    healthy = [g for g in gpus if not g.lost]
+    lines = [f"GPU {g.label}: {g.name}{' (LOST)' if g.lost else ''}" for g in gpus]
+    if len(healthy) < int(expected):
+        return confirmed(
+            f"{len(healthy)} usable GPU(s), {expected} expected", facts.evidence(collector, lines)
+        )
+    return ruled_out(f"{len(healthy)} GPU(s) as expected", facts.evidence(collector, lines))
+
+
+def gpu_lost(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """A GPU is lost to NVML or shows ERR! in nvidia-smi."""
+    table = facts.get("nvidia_smi")
+    err_rows = [r.line for r in (table.gpus if table else ()) if set(r.errors) & {"fan", "mig", "ecc", "pwr"}]
+    if err_rows:
+        return confirmed(
+            "nvidia-smi shows ERR! for GPU(s) (GPU in a bad state)", facts.evidence("nvidia_smi", err_rows)
+        )
+    return per_gpu(facts, lambda g: g.lost, ["error"], "GPU lost (NVML_ERROR_GPU_IS_LOST)", "no GPU is lost")
+
+
+def gpu_generation(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """Some GPU predates an architecture (bf16 needs Ampere)."""
+    below = str(params.get("below", "ampere"))
+    floor = {"ampere": 8, "hopper": 9, "volta": 7, "blackwell": 10}.get(below, 8)
+
+    def test(g: Gpu) -> bool | None:
+        gen = generation(g.name)
+        return None if gen is None else gen[1] < floor
+
+    return per_gpu(
+        facts,
+        test,
+        ["name"],
+        f"GPU older than {below.capitalize()}",
+        f"every GPU is {below.capitalize()} or newer",
+    )
+
+
+def gpu_mixed_models(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """The host mixes GPU models (device order matters)."""
+    got = gpus_or_reason(facts)
+    if isinstance(got, Verdict):
+        return got
+    collector, gpus = got
+    names = {g.name for g in gpus if g.name}
+    lines = [f"GPU {g.label}: {g.name}" for g in gpus]
+    if len(names) > 1:
+        return confirmed(
+            f"{len(names)} different GPU models: CUDA's default order (fastest first) differs from "
+            "nvidia-smi's PCI order unless CUDA_DEVICE_ORDER=PCI_BUS_ID",
+            facts.evidence(collector, lines),
+        )
+    return ruled_out(
+        "all GPUs are the same model, so device order cannot change the model used",
+        facts.evidence(collector, lines[:4]),
+    )
+
+
+def pcie_idle_downclock(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """Benign: lower PCIe generation only while idle, at full width."""
+    got = gpus_or_reason(facts)
+    if isinstance(got, Verdict):
+        return got
+    collector, gpus = got
+    fields = ("pcie_gen_current", "pcie_gen_max", "pcie_width_current", "pcie_width_max")
+    lines = [f"GPU {g.label}: {g.line(f)}" for g in gpus for f in fields] + [
+        f"GPU {g.label}: utilization {g.utilization_pct}%, idle={(g.clock_events or {}).get('gpu_idle')}"
+        for g in gpus
+    ]
+    down = [
+        g
+        for g in gpus
+        if None not in (g.pcie_gen_current, g.pcie_gen_max) and g.pcie_gen_current < g.pcie_gen_max
+    ]
+    if not down:
+        if all(g.pcie_gen_current is None for g in gpus):
+            return inconclusive("PCIe generation not readable")
+        return ruled_out("every GPU link runs at its maximum generation", facts.evidence(collector, lines))
+    idle = [
+        g
+        for g in down
+        if (g.clock_events or {}).get("gpu_idle") or (g.utilization_pct is not None and g.utilization_pct < 5)
+    ]
+    narrow = [
+        g
+        for g in down
+        if None not in (g.pcie_width_current, g.pcie_width_max) and g.pcie_width_current < g.pcie_width_max
+    ]
+    if len(idle) == len(down) and not narrow:
+        return confirmed(
+            "lower PCIe generation only on idle GPUs with full width: normal power saving",
+            facts.evidence(collector, lines),
+        )
+    return ruled_out(
+        "a GPU is downclocked while busy or at reduced width: not the benign idle case",
+        facts.evidence(collector, lines),
+    )
+
+
+def gpu_processes_crowded(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """One GPU (usually GPU 0) carries extra processes: ranks that never called set_device."""
+    extra = int(params.get("extra", 2))
+    got = gpus_or_reason(facts)
+    if isinstance(got, Verdict):
+        return got
+    collector, gpus = got
+    counts = {g.label: len(g.processes) for g in gpus if g.processes is not None}
+    if len(counts) < 2:
+        return inconclusive("process lists of at least two GPUs are needed")
+    lines = [
+        f"GPU {g.label}: {len(g.processes or ())} process(es): "
+        + ", ".join(f"{p.pid} {p.name} {p.used_mib} MiB" for p in g.processes or ())
+        for g in gpus
+    ]
+    ordered = sorted(counts.values())
+    median = ordered[len(ordered) // 2]
+    crowded = [label for label, n in counts.items() if n >= median + extra]
+    if crowded:
+        return confirmed(
+            f"GPU {', '.join(crowded)} carries {extra}+ more processes than its peers (ranks "
+            "creating a context on the wrong GPU)",
+            facts.evidence(collector, lines),
+        )
+    return ruled_out("processes are spread evenly over the GPUs", facts.evidence(collector, lines[:8]))
+
+
+def pcie_system_limit(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """PCIe generation max for this system below the GPU's own maximum (nvidia-smi 'Max' < 'Device Max')."""
+
+    def test(g: Gpu) -> bool | None:
+        if g.pcie_gen_max is None or g.pcie_gen_device_max is None:
+            return None
+        return g.pcie_gen_max < g.pcie_gen_device_max
+
+    verdict = per_gpu(
+        facts,
+        test,
+        ["pcie_gen_max", "pcie_gen_device_max", "pcie_gen_current"],
+        "the platform caps the PCIe generation below the GPU's own maximum (BIOS/slot setting)",
+        "the platform allows each GPU's own maximum PCIe generation",
+    )
+    if verdict.verdict == "inconclusive" and "not readable" in verdict.reason:
+        return inconclusive(verdict.reason + " (older drivers print no 'Device Max')")
+    return verdict
+
+
+SPECS = (
+    spec(
+        gpu_clock_event,
+        GPU,
+        {
+            "reason": "one or a list of: " + ", ".join(CLOCK_EVENT_BITS),
+            "unless_reason": "reasons that explain it away (HW Slowdown caused by HW Thermal Slowdown)",
+        },
+    ),
+    spec(gpu_temperature, GPU, {"above_c": "threshold in C (default 85)"}),
+    spec(gpu_temperature_outlier, GPU, {"delta_c": "degrees above the median (default 15)"}),
+    spec(gpu_remapped_rows, GPU, {"state": "pending | failure | uncorrectable | correctable"}),
+    spec(ecc_uncorrected, GPU, {"counter": "volatile (since reboot, default) | aggregate (lifetime)"}),
+    spec(ecc_corrected, GPU, {"counter": "aggregate (default) | volatile", "min": "count (default 100)"}),
+    spec(gpu_retired_pages, GPU, {"state": "pending (default) | dbe | any"}),
+    spec(gpu_persistence, GPU),
+    spec(gpu_compute_mode, GPU, {"mode": "optional: Exclusive_Process | Prohibited | Exclusive_Thread"}),
+    spec(gpu_mig_mode, GPU),
+    spec(
+        gpu_memory_held,
+        GPU,
+        {
+            "min_mib": "memory held (default 1024)",
+            "idle_below_pct": "utilization counted as idle (default 5)",
+        },
+    ),
+    spec(
+        gpu_sku,
+        GPU,
+        {
+            "gpu_model": "overrides expectations.gpu_model",
+            "form_factor": "overrides expectations.form_factor",
+        },
+    ),
+    spec(gpu_count, GPU, {"count": "overrides expectations.gpu_count"}),
+    spec(gpu_lost, ("nvml_probe", "nvidia_smi")),
+    spec(gpu_generation, GPU, {"below": "ampere (default) | volta | hopper | blackwell"}),
+    spec(gpu_mixed_models, GPU),
+    spec(
+        gpu_processes_crowded, GPU, {"extra": "processes above the median that count as crowded (default 2)"}
+    ),
+    spec(pcie_system_limit, GPU),
+    spec(pcie_idle_downclock, GPU),
+)

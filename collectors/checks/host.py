@@ -1,0 +1,157 @@
+"""Host checks: CPU governor, kernel command line, NUMA layout and GPU/NIC affinity, BMC sensors."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from collectors.checks.base import by_outcome, confirmed, inconclusive, ruled_out, spec
+from collectors.facts import Facts
+from collectors.model import CheckContext, Verdict
+
+_NEAR = ("PIX", "PXB", "PHB", "NODE")
+
+
+def cpu_governor(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """The CPU frequency governor is not the expected one."""
+    freq = facts.get("cpupower")
+    if freq is None:
+        return inconclusive(facts.why_missing("cpupower"))
+    expect = str(params.get("expect", "performance"))
+    if freq.no_driver:
+        return inconclusive(
+            "no cpufreq driver active (a VM, or the BIOS owns frequency control)",
+            facts.evidence("cpupower", [freq.driver_line]),
+        )
+    if freq.governor is None:
+        return inconclusive("governor not shown")
+    lines = [line for line in (freq.driver_line, freq.governor_line) if line]
+    if freq.governor != expect:
+        return confirmed(
+            f"governor {freq.governor} (driver {freq.driver}), not {expect}",
+            facts.evidence("cpupower", lines),
+        )
+    return ruled_out(f"governor {expect}", facts.evidence("cpupower", lines))
+
+
+def cmdline_flag(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """A kernel parameter is present or absent."""
+    cmd = facts.get("cmdline")
+    if cmd is None:
+        return inconclusive(facts.why_missing("cmdline"))
+    flag = str(params.get("flag", ""))
+    if not flag:
+        return inconclusive("cmdline_flag needs a 'flag' parameter")
+    value = params.get("value")
+    present = flag in cmd.params and (value is None or str(cmd.params[flag]) == str(value))
+    shown = f"{flag}={value}" if value is not None else flag
+    evidence = facts.evidence("cmdline", [cmd.line])
+    unless_name, _, unless_value = str(params.get("unless", "")).partition("=")
+    if (
+        present
+        and unless_name
+        and unless_name in cmd.params
+        and str(cmd.params[unless_name]) == (unless_value or "True")
+    ):
+        return ruled_out(f"kernel command line has {shown} but also {params['unless']}", evidence)
+    if present:
+        return by_outcome(
+            str(params.get("when_present", "confirmed")), f"kernel command line has {shown}", evidence
+        )
+    return by_outcome(
+        str(params.get("when_absent", "ruled_out")), f"kernel command line lacks {shown}", evidence
+    )
+
+
+def numa_topology(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """NUMA layout and GPU affinity; rules out a single-node host, otherwise shows what to compare."""
+    numa = facts.get("numactl")
+    topo = facts.get("nvidia_smi_topo")
+    if numa is None and topo is None:
+        return inconclusive(facts.why_missing("numactl", "nvidia_smi_topo"))
+    lines = []
+    if numa is not None:
+        lines.append(numa.available_line)
+        if numa.available == 1:
+            return ruled_out(
+                "one NUMA node: CPU/memory binding cannot be on the wrong node",
+                facts.evidence("numactl", lines),
+            )
+    nodes = {}
+    if topo is not None:
+        for gpu in topo.gpus:
+            nodes[gpu.name] = gpu.numa_node
+            lines.append(f"{gpu.name}: CPU affinity {gpu.cpu_affinity}, NUMA node {gpu.numa_node}")
+    spread = sorted({n for n in nodes.values() if n is not None})
+    reason = (
+        f"{numa.available if numa else '?'} NUMA nodes; GPUs attached to node(s) {spread or 'unknown'}. "
+        "Whether the job is bound to the far node is not visible from here: compare the job's "
+        "numactl/taskset binding (or /proc/<pid>/status Cpus_allowed_list) with the GPU's CPU affinity"
+    )
+    return inconclusive(reason, facts.evidence("nvidia_smi_topo" if topo else "numactl", lines))
+
+
+def gpu_nic_numa(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """Some GPU reaches every NIC only across sockets (SYS) in `topo -m`."""
+    topo = facts.get("nvidia_smi_topo")
+    if topo is None:
+        return inconclusive(facts.why_missing("nvidia_smi_topo"))
+    nics = [n for n in topo.nics if re.match(str(params.get("nic", r"mlx|NIC|ib|bnxt|eth")), n)]
+    if not topo.gpus or not nics:
+        return inconclusive("no GPU/NIC pairs in the topology matrix")
+    far = [g for g in topo.gpus if not any(g.links.get(n) in _NEAR for n in nics)]
+    lines = [g.line for g in (far or topo.gpus)]
+    if far:
+        return confirmed(
+            f"{', '.join(g.name for g in far)} reach every NIC only across the CPU interconnect (SYS)",
+            facts.evidence("nvidia_smi_topo", [topo.header_line, *lines]),
+        )
+    return ruled_out(
+        "every GPU has a NIC on its own PCIe switch or NUMA node",
+        facts.evidence("nvidia_smi_topo", [topo.header_line, *lines[:4]]),
+    )
+
+
+def ipmi_sensor_alarm(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """BMC sensors matching a pattern are outside thresholds (nc/cr/nr)."""
+    sensors = facts.get("ipmi_sensor")
+    if sensors is None:
+        return inconclusive(facts.why_missing("ipmi_sensor"))
+    pattern = re.compile(str(params.get("pattern", "fan")), re.I)
+    rows = [s for s in sensors.sensors if pattern.search(f"{s.name} {s.unit or ''}")]
+    if not rows:
+        return inconclusive(f"no sensor matches /{pattern.pattern}/")
+    bad = [s for s in rows if s.alarming]
+    if bad:
+        return confirmed(
+            f"sensor(s) {', '.join(s.name for s in bad)} outside thresholds",
+            facts.evidence("ipmi_sensor", [s.line for s in bad]),
+        )
+    if all(s.status is None for s in rows):
+        return inconclusive(
+            "matching sensors read 'na' (absent)", facts.evidence("ipmi_sensor", [s.line for s in rows])
+        )
+    return ruled_out(
+        "matching sensors within thresholds", facts.evidence("ipmi_sensor", [s.line for s in rows[:6]])
+    )
+
+
+_OUTCOMES = "confirmed | ruled_out | inconclusive"
+SPECS = (
+    spec(cpu_governor, ("cpupower",), {"expect": "governor (default performance)"}),
+    spec(
+        cmdline_flag,
+        ("cmdline",),
+        {
+            "flag": "parameter name",
+            "value": "optional value",
+            "when_present": _OUTCOMES,
+            "when_absent": _OUTCOMES,
+            "unless": "flag or flag=value that, when also present, rules out (e.g. iommu=pt)",
+        },
+    ),
+    spec(numa_topology, ("numactl", "nvidia_smi_topo")),
+    spec(gpu_nic_numa, ("nvidia_smi_topo",), {"nic": "NIC name regex"}),
+    spec(ipmi_sensor_alarm, ("ipmi_sensor",), {"pattern": "regex over name and unit (default fan)"}),
+)

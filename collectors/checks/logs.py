@@ -1,0 +1,194 @@
+"""Log checks: kernel log (Xid/SXid and patterns) within the time window, Fabric Manager log, BMC SEL."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Mapping
+from typing import Any
+
+from collectors.checks.base import as_list, by_outcome, inconclusive, ruled_out, spec, window
+from collectors.facts import RERUN, Facts
+from collectors.model import CheckContext, Verdict
+from collectors.parsers.kernel_log import KernelEvent
+
+
+def _compile(pattern: Any) -> re.Pattern[str] | None:
+    return re.compile(str(pattern), re.I) if pattern else None
+
+
+def _label(params: Mapping[str, Any]) -> str:
+    if params.get("label"):
+        return str(params["label"])
+    parts = []
+    if params.get("xid"):
+        parts.append("Xid " + "/".join(str(x) for x in as_list(params["xid"])))
+    if params.get("pattern"):
+        parts.append(f"/{params['pattern']}/")
+    return " or ".join(parts) or "the pattern"
+
+
+def _matches(event: KernelEvent, xids: list[int], pattern: re.Pattern[str] | None) -> bool:
+    if xids and event.xid in xids:
+        return True
+    return bool(pattern and pattern.search(event.message))
+
+
+def _sample(lines: list[str], limit: int = 10) -> list[str]:
+    return (
+        lines
+        if len(lines) <= limit
+        else [*lines[: limit // 2], f"... {len(lines) - limit} more ...", *lines[-limit // 2 :]]
+    )
+
+
+def _grep_rerun(collector: str, xids: list[int], pattern: Any) -> str:
+    """The log command piped through the same match, for a person to look again."""
+    parts = [rf"Xid \(.*\): ({'|'.join(str(x) for x in xids)})\b"] if xids else []
+    parts += [str(pattern)] if pattern else []
+    return f"{RERUN[collector]} | grep -iP {shlex.quote('|'.join(parts))}"
+
+
+def kernel_log_match(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """Kernel log lines in the window (default: this boot) carry an Xid or match a pattern."""
+    if not params.get("xid") and not params.get("pattern"):
+        return inconclusive("kernel_log_match needs an 'xid' or a 'pattern' parameter")
+    collector, log = facts.kernel_log()
+    if log is None:
+        return inconclusive(facts.why_missing("kernel_log", "dmesg"))
+    win = window(ctx, params.get("hours"))
+    xids = [int(x) for x in as_list(params.get("xid"))]
+    pattern = _compile(params.get("pattern"))
+    label = _label(params)
+    events = [e for e in log.events if win.contains(e.time)]
+    hits = [e for e in events if _matches(e, xids, pattern)]
+    rerun = _grep_rerun(collector, xids, params.get("pattern"))
+    older = [e for e in log.events if not win.contains(e.time) and _matches(e, xids, pattern)]
+    if len(hits) >= int(params.get("min_count", 1)):
+        unless = [int(x) for x in as_list(params.get("unless_xid"))]
+        unless_pattern = _compile(params.get("unless_pattern"))
+        gpus = {h.pci for h in hits}
+        prior = [  # a cause counts on the same GPU (or when either side names none)
+            e
+            for e in events
+            if (e.xid in unless or (unless_pattern and unless_pattern.search(e.message)))
+            and (e.pci is None or None in gpus or e.pci in gpus)
+        ]
+        if prior:
+            causes = sorted(
+                {f"Xid {e.xid}" if e.xid in unless else f"/{unless_pattern.pattern}/" for e in prior}
+            )
+            return ruled_out(
+                f"{label} present but {', '.join(causes)} also occurred "
+                f"{win.describe()}: follow that one, this is a consequence",
+                facts.evidence(collector, _sample([line for e in prior + hits for line in e.lines]), rerun),
+            )
+        untimed = sum(1 for e in hits if e.time is None)
+        note = (
+            f" ({untimed} without a wall-clock time, counted as this boot)" if untimed and win.since else ""
+        )
+        pcis = sorted({e.pci for e in hits if e.pci})
+        where = f" on PCI {', '.join(pcis)}" if pcis else ""
+        return by_outcome(
+            str(params.get("when_found", "confirmed")),
+            f"{len(hits)} kernel log line(s) {win.describe()} match {label}{where}{note}",
+            facts.evidence(collector, _sample([line for e in hits for line in e.lines]), rerun),
+        )
+    reason = f"no {label} in the kernel log {win.describe()}"
+    if older:
+        reason += f" ({len(older)} older line(s) outside the window ignored)"
+    return by_outcome(
+        str(params.get("when_absent", "ruled_out")),
+        reason,
+        facts.evidence(collector, _sample([line for e in older for line in e.lines], 4), rerun),
+    )
+
+
+def fabricmanager_log_match(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """Fabric Manager log lines of a kind (see `parsers.fabricmanager.LOG_KINDS`) or matching a pattern."""
+    kinds = as_list(params.get("kind"))
+    pattern = _compile(params.get("pattern"))
+    if not kinds and pattern is None:
+        return inconclusive("fabricmanager_log_match needs a 'kind' or a 'pattern' parameter")
+    log = facts.get("fabricmanager_log")
+    if log is None:
+        return inconclusive(facts.why_missing("fabricmanager_log"))
+    hits = [line for kind, line in log.entries if kind in kinds or (pattern and pattern.search(line))]
+    label = params.get("label") or "/".join(kinds) or str(params.get("pattern"))
+    if hits:
+        return by_outcome(
+            str(params.get("when_found", "confirmed")),
+            f"{len(hits)} Fabric Manager log line(s) show {label}",
+            facts.evidence("fabricmanager_log", _sample(hits)),
+        )
+    return by_outcome(str(params.get("when_absent", "ruled_out")), f"no {label} in the Fabric Manager log")
+
+
+def ipmi_sel_match(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """BMC SEL events matching a pattern within the window (default 7 days)."""
+    sel = facts.get("ipmi_sel")
+    if sel is None:
+        return inconclusive(facts.why_missing("ipmi_sel"))
+    pattern = _compile(params.get("pattern")) or re.compile(r"power|voltage|AC lost", re.I)
+    win = window(ctx, params.get("hours", 24 * 7))
+    hits = [e for e in sel.events if pattern.search(f"{e.sensor} {e.event}") and e.direction != "Deasserted"]
+    current = [e for e in hits if win.contains(e.time)]
+    label = params.get("label") or f"/{pattern.pattern}/"
+    if current:
+        return by_outcome(
+            str(params.get("when_found", "confirmed")),
+            f"{len(current)} BMC event(s) {win.describe()} match {label}"
+            + (f"; {params['consistent_with']}" if params.get("consistent_with") else ""),
+            facts.evidence("ipmi_sel", _sample([e.line for e in current])),
+        )
+    reason = f"no BMC event matching {label} {win.describe()}"
+    if hits:
+        reason += f" ({len(hits)} older event(s) ignored; the BMC clock may be wrong)"
+    return by_outcome(
+        str(params.get("when_absent", "ruled_out")),
+        reason,
+        facts.evidence("ipmi_sel", _sample([e.line for e in hits], 4)),
+    )
+
+
+_OUTCOMES = "confirmed | ruled_out | inconclusive"
+SPECS = (
+    spec(
+        kernel_log_match,
+        ("kernel_log",),
+        {
+            "xid": "Xid number or list",
+            "pattern": "Python regex over the message (case-insensitive)",
+            "min_count": "lines needed (default 1)",
+            "unless_xid": "Xids that, when present, make this one a consequence (ruled out)",
+            "unless_pattern": "regex; a matching line makes this one a consequence (ruled out)",
+            "hours": "look-back when no --since (default: whole boot)",
+            "when_found": f"verdict when found (default confirmed; {_OUTCOMES})",
+            "when_absent": f"verdict when absent (default ruled_out; {_OUTCOMES})",
+            "label": "words for reasons",
+        },
+    ),
+    spec(
+        fabricmanager_log_match,
+        ("fabricmanager_log",),
+        {
+            "kind": "one or a list of kinds",
+            "pattern": "regex",
+            "when_found": _OUTCOMES,
+            "when_absent": _OUTCOMES,
+            "label": "words for reasons",
+        },
+    ),
+    spec(
+        ipmi_sel_match,
+        ("ipmi_sel",),
+        {
+            "pattern": "regex over sensor and event (default power/voltage/AC lost)",
+            "hours": "look-back",
+            "consistent_with": "phrase appended to the reason",
+            "when_found": _OUTCOMES,
+            "when_absent": _OUTCOMES,
+            "label": "words for reasons",
+        },
+    ),
+)

@@ -1,0 +1,166 @@
+"""Network and InfiniBand checks: NIC driver version, interface errors and MTU, IB port state and rate."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from collectors.checks.base import confirmed, inconclusive, ruled_out, spec
+from collectors.facts import Facts
+from collectors.model import CheckContext, Verdict
+from collectors.parsers._text import version_tuple
+
+
+def nic_driver(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """A NIC driver older than a minimum version."""
+    info = facts.get("ethtool_i")
+    if info is None:
+        return inconclusive(facts.why_missing("ethtool_i"))
+    driver = str(params.get("driver", "i40e"))
+    minimum = params.get("min_version") or (ctx.expectations.get("nic_driver_min") or {}).get(driver)
+    nics = [n for n in info.nics if n.driver == driver]
+    if not nics:
+        return ruled_out(
+            f"no interface uses {driver}",
+            facts.evidence("ethtool_i", [f"driver: {n.driver} {n.version}" for n in info.nics]),
+        )
+    lines = [line for n in nics for line in n.lines]
+    if not minimum:
+        return inconclusive(
+            f"{driver} in use; no minimum version given to compare with", facts.evidence("ethtool_i", lines)
+        )
+    old = [n for n in nics if (v := version_tuple(n.version)) is not None and v < version_tuple(str(minimum))]
+    if old:
+        return confirmed(
+            f"{driver} {old[0].version} is older than {minimum}", facts.evidence("ethtool_i", lines)
+        )
+    return ruled_out(f"{driver} is {nics[0].version} (>= {minimum})", facts.evidence("ethtool_i", lines))
+
+
+def link_errors(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """RX/TX errors on active interfaces (ip -s link)."""
+    links = facts.get("ip_link")
+    if links is None:
+        return inconclusive(facts.why_missing("ip_link"))
+    minimum = int(params.get("min", 1))
+    pattern = re.compile(str(params.get("iface", r"^(?!lo$|docker|veth|virbr|cali|br-).*")))
+    up = [i for i in links.interfaces if i.state == "UP" and pattern.search(i.name)]
+    known = [i for i in up if i.rx_errors is not None]
+    if not known:
+        return inconclusive("no error counters (ip -s link statistics missing)")
+    bad = [i for i in known if (i.rx_errors or 0) + (i.tx_errors or 0) >= minimum]
+    lines = [line for i in (bad or known) for line in (i.line, *i.stats_lines)]
+    if bad:
+        return confirmed(
+            f"errors counted on {', '.join(i.name for i in bad)} (cumulative since boot: read twice to "
+            "see if they grow)",
+            facts.evidence("ip_link", lines),
+        )
+    return ruled_out("no RX/TX errors on active interfaces", facts.evidence("ip_link", lines[:6]))
+
+
+def link_mtu(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """Active interfaces' MTU differs from the expected one."""
+    links = facts.get("ip_link")
+    if links is None:
+        return inconclusive(facts.why_missing("ip_link"))
+    expected = params.get("expect") or ctx.expectations.get("mtu")
+    pattern = re.compile(str(params.get("iface", r"^(?!lo$|docker|veth|virbr|cali|br-).*")))
+    up = [i for i in links.interfaces if i.state == "UP" and pattern.search(i.name) and i.mtu is not None]
+    if not up:
+        return inconclusive("no active interface with a known MTU")
+    lines = [i.line for i in up]
+    if not expected:
+        return inconclusive(
+            "no expected MTU in the inventory; compare these across nodes and switches",
+            facts.evidence("ip_link", lines),
+        )
+    wrong = [i for i in up if i.mtu != int(expected)]
+    if wrong:
+        return confirmed(
+            f"MTU differs from {expected} on {', '.join(i.name for i in wrong)}",
+            facts.evidence("ip_link", [i.line for i in wrong]),
+        )
+    return ruled_out(f"MTU {expected} on every active interface", facts.evidence("ip_link", lines))
+
+
+_PORT_TESTS = {
+    "not_active": lambda state, phys: state not in ("Active", "PORT_ACTIVE"),
+    "init": lambda state, phys: (
+        state in ("Initializing", "Init", "PORT_INIT", "Armed", "PORT_ARMED")
+        and phys in (None, "LinkUp", "LINK_UP")
+    ),
+    "down": lambda state, phys: (
+        state in ("Down", "PORT_DOWN") or phys in ("Polling", "POLLING", "Disabled", "DISABLED")
+    ),
+}
+
+
+def ib_port_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """InfiniBand ports not Active (init: no subnet manager; down: physical/polling)."""
+    which = str(params.get("state", "not_active"))
+    test = _PORT_TESTS.get(which)
+    if test is None:
+        return inconclusive(f"unknown port state '{which}'")
+    collector, info = facts.first("ibstat", "ibv_devinfo")
+    if info is None:
+        return inconclusive(facts.why_missing("ibstat", "ibv_devinfo"))
+    layer = str(params.get("link_layer", "InfiniBand")).lower()
+    ports = [p for p in info.ports if (p.link_layer or "infiniband").lower() == layer]
+    if not ports:
+        return inconclusive(f"no {layer} port found")
+    bad = [p for p in ports if test(p.state, p.physical_state)]
+    name = (
+        (lambda p: f"{p.ca} port {p.port}") if collector == "ibstat" else (lambda p: f"{p.hca} port {p.port}")
+    )
+    lines = [f"{name(p)}: {' '.join(p.lines)}" for p in (bad or ports)]
+    errors = list(getattr(info, "errors", ()))
+    if bad:
+        return confirmed(
+            f"{len(bad)} {layer} port(s) {which.replace('_', ' ')}: " + ", ".join(name(p) for p in bad),
+            facts.evidence(collector, lines + errors),
+        )
+    return ruled_out(
+        f"all {len(ports)} {layer} port(s) are fine for '{which}'",
+        facts.evidence(collector, lines[:6] + errors),
+    )
+
+
+def ib_rate(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """Active InfiniBand ports below the expected (or the best seen) rate."""
+    info = facts.get("ibstat")
+    if info is None:
+        return inconclusive(facts.why_missing("ibstat"))
+    ports = [p for p in info.ports if (p.link_layer or "").lower() == "infiniband" and p.state == "Active"]
+    rates = [p.rate_gbps for p in ports if p.rate_gbps is not None]
+    if not rates:
+        return inconclusive("no active InfiniBand port with a rate")
+    minimum = float(params.get("min_gbps") or ctx.expectations.get("ib_rate_gbps") or max(rates))
+    slow = [p for p in ports if p.rate_gbps is not None and p.rate_gbps < minimum]
+    lines = [f"{p.ca} port {p.port}: rate {p.rate_gbps:g}" for p in (slow or ports)]
+    if slow:
+        return confirmed(
+            f"{len(slow)} port(s) below {minimum:g} Gb/s (degraded link width or speed)",
+            facts.evidence("ibstat", lines),
+        )
+    return ruled_out(
+        f"every active InfiniBand port at {minimum:g} Gb/s or more", facts.evidence("ibstat", lines[:6])
+    )
+
+
+SPECS = (
+    spec(
+        nic_driver,
+        ("ethtool_i",),
+        {"driver": "driver name (default i40e)", "min_version": "or expectations.nic_driver_min[driver]"},
+    ),
+    spec(link_errors, ("ip_link",), {"min": "errors (default 1)", "iface": "interface regex"}),
+    spec(link_mtu, ("ip_link",), {"expect": "MTU (or expectations.mtu)", "iface": "interface regex"}),
+    spec(
+        ib_port_state,
+        ("ibstat",),
+        {"state": "not_active (default) | init | down", "link_layer": "InfiniBand (default) | Ethernet"},
+    ),
+    spec(ib_rate, ("ibstat",), {"min_gbps": "or expectations.ib_rate_gbps"}),
+)

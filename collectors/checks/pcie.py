@@ -1,0 +1,99 @@
+"""PCIe checks over `lspci -vv`: link downtraining, ACS redirection, which kernel driver owns the GPU."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from collectors.checks.base import confirmed, inconclusive, ruled_out, spec
+from collectors.facts import Facts
+from collectors.model import CheckContext, Verdict
+from collectors.parsers.lspci import PciDevice
+
+DEVICE_FILTERS: Mapping[str, re.Pattern[str]] = {
+    "gpu": re.compile(r"NVIDIA.*|3D controller|VGA compatible controller", re.I),
+    "nic": re.compile(r"Ethernet controller|Infiniband controller|Network controller", re.I),
+    "any": re.compile(r".*"),
+}
+
+
+def _selected(device: PciDevice, kind: str) -> bool:
+    if kind == "gpu":
+        return device.vendor == "nvidia" and device.device_class in (
+            "3D controller",
+            "VGA compatible controller",
+        )
+    return bool(DEVICE_FILTERS.get(kind, DEVICE_FILTERS["any"]).search(device.device_class))
+
+
+def pcie_link_downgraded(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """LnkSta speed or width below LnkCap for GPUs (default), NICs or any device."""
+    pci = facts.get("lspci")
+    if pci is None:
+        return inconclusive(facts.why_missing("lspci"))
+    kind = str(params.get("device", "gpu"))
+    devices = [d for d in pci.devices if _selected(d, kind)]
+    if not devices:
+        return inconclusive(f"no {kind} device in lspci output")
+    down = [d for d in devices if d.downgraded]
+    lines = [f"{d.slot} {d.description}: {d.cap_line} | {d.sta_line}" for d in (down or devices)]
+    if down:
+        return confirmed(
+            f"{len(down)} {kind} link(s) run below capability (re-check under load: idle GPUs "
+            "lower the speed on purpose)",
+            facts.evidence("lspci", lines),
+        )
+    if all(d.downgraded is None for d in devices):
+        why = (
+            "access denied (needs root)"
+            if any(d.access_denied for d in devices)
+            else "no LnkCap/LnkSta lines"
+        )
+        return inconclusive(f"link status unreadable: {why}")
+    return ruled_out(f"every {kind} link runs at its capability", facts.evidence("lspci", lines[:8]))
+
+
+def pci_acs_redirect(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """ACS ReqRedir+/CmpltRedir+ on PCIe bridges (blocks direct GPU P2P)."""
+    pci = facts.get("lspci")
+    if pci is None:
+        return inconclusive(facts.why_missing("lspci"))
+    acs = [d for d in pci.devices if d.acs_redirect is not None]
+    if not acs:
+        return inconclusive("no ACSCtl lines (no ACS-capable bridge shown, or lspci not run as root)")
+    on = [d for d in acs if d.acs_redirect]
+    lines = [f"{d.slot} {d.description}: {d.acs_line}" for d in (on or acs)]
+    if on:
+        return confirmed(
+            "ACS request/completion redirect enabled on PCIe bridges: GPU peer-to-peer traffic "
+            "goes through the root complex",
+            facts.evidence("lspci", lines),
+        )
+    return ruled_out("ACS redirection disabled on every bridge shown", facts.evidence("lspci", lines[:6]))
+
+
+def pci_kernel_driver(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """Which kernel driver owns the NVIDIA GPUs (nouveau conflict)."""
+    pci = facts.get("lspci")
+    if pci is None:
+        return inconclusive(facts.why_missing("lspci"))
+    wanted = str(params.get("driver", "nouveau"))
+    gpus = [d for d in pci.devices if _selected(d, "gpu")]
+    if not gpus:
+        return inconclusive("no NVIDIA GPU in lspci output")
+    lines = [f"{d.slot} {d.description}: Kernel driver in use: {d.driver or 'none'}" for d in gpus]
+    if any(d.driver == wanted for d in gpus):
+        return confirmed(f"an NVIDIA GPU is bound to {wanted}", facts.evidence("lspci", lines))
+    if all(d.driver is None for d in gpus):
+        return inconclusive(
+            "no kernel driver bound to the GPUs (module not loaded?)", facts.evidence("lspci", lines)
+        )
+    return ruled_out(f"no GPU is bound to {wanted}", facts.evidence("lspci", lines))
+
+
+SPECS = (
+    spec(pcie_link_downgraded, ("lspci",), {"device": "gpu (default) | nic | any"}),
+    spec(pci_acs_redirect, ("lspci",)),
+    spec(pci_kernel_driver, ("lspci",), {"driver": "driver that confirms (default nouveau)"}),
+)

@@ -1,0 +1,99 @@
+"""The registry of checks and `evaluate`, which combines an entry's check references into one verdict.
+
+Combination: any check confirmed -> confirmed (with the confirming evidence); otherwise any
+inconclusive -> inconclusive (with every reason); otherwise ruled out. A benign entry that is
+confirmed is reported as confirmed with `benign=True`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from collectors.checks import container, driver, fabric, gpu, host, logs, network, pcie, storage
+from collectors.checks.base import CheckSpec
+from collectors.facts import Facts
+from collectors.model import CheckContext, CommandResult, Verdict
+from kb.schema import Pitfall
+
+CHECKS: dict[str, CheckSpec] = {
+    spec.name: spec
+    for spec in (
+        *gpu.SPECS,
+        *driver.SPECS,
+        *logs.SPECS,
+        *pcie.SPECS,
+        *network.SPECS,
+        *storage.SPECS,
+        *host.SPECS,
+        *fabric.SPECS,
+        *container.SPECS,
+    )
+}
+
+__all__ = ["CHECKS", "WHEN_CONFIRMED", "CheckSpec", "evaluate", "needs_of"]
+
+
+def needs_of(pitfall: Pitfall) -> tuple[str, ...]:
+    """The catalog collectors an entry's checks need, in order, without duplicates."""
+    seen: dict[str, None] = {}
+    for ref in pitfall.checks:
+        spec = CHECKS.get(ref.check)
+        for collector in spec.needs if spec else ():
+            seen.setdefault(collector, None)
+    return tuple(seen)
+
+
+# A parameter every check accepts, applied here: what a confirmation by this check may at most mean.
+# `when_confirmed: inconclusive` keeps physical causes the host cannot see (a heat pipe, a dusty slot)
+# at "consistent with", and single readings of growing counters at "read again".
+WHEN_CONFIRMED = "when_confirmed"
+
+
+def _run(spec: CheckSpec, facts: Facts, params: Mapping[str, object], ctx: CheckContext) -> Verdict:
+    cap = params.get(WHEN_CONFIRMED)
+    own = {k: v for k, v in params.items() if k != WHEN_CONFIRMED}
+    try:
+        verdict = spec.fn(facts, own, ctx)
+    except Exception as exc:  # a check bug must not hide the other verdicts; say so instead of a traceback
+        return Verdict(pitfall="", verdict="inconclusive", reason=f"check {spec.name} failed: {exc!r}")
+    if verdict.verdict == "confirmed" and cap == "inconclusive":
+        reason = f"consistent with this cause: {verdict.reason}"
+        return replace(verdict, verdict="inconclusive", reason=reason)
+    return verdict
+
+
+def evaluate(pitfall: Pitfall, results: Mapping[str, CommandResult], ctx: CheckContext) -> Verdict:
+    """Run every check the entry names on one host's results and combine them."""
+    facts = Facts(results, now=ctx.now)
+    commands = tuple(facts.command(c) for c in needs_of(pitfall) if c in results)
+    if not pitfall.checks:
+        return Verdict(
+            pitfall=pitfall.id,
+            verdict="inconclusive",
+            commands=commands,
+            reason="no read-only check is defined for this cause",
+        )
+    verdicts = []
+    for ref in pitfall.checks:
+        spec = CHECKS.get(ref.check)
+        if spec is None:
+            verdicts.append(
+                Verdict(pitfall="", verdict="inconclusive", reason=f"unknown check '{ref.check}'")
+            )
+        else:
+            verdicts.append(_run(spec, facts, ref.params, ctx))
+    for name in ("confirmed", "inconclusive", "ruled_out"):
+        chosen = [v for v in verdicts if v.verdict == name]
+        if chosen:
+            break
+    reason = "; ".join(dict.fromkeys(v.reason for v in chosen))
+    evidence = tuple(e for v in chosen for e in v.evidence if e.lines)
+    return Verdict(
+        pitfall=pitfall.id,
+        verdict=name,
+        reason=reason,
+        evidence=evidence,
+        commands=commands,  # type: ignore[arg-type]
+        benign=pitfall.benign and name == "confirmed",
+    )

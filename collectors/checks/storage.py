@@ -1,0 +1,176 @@
+"""Storage checks: RAID cache policy, BBU/CacheVault, virtual drive state, disk space, /dev/shm."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from collectors.checks.base import as_list, by_outcome, confirmed, inconclusive, ruled_out, spec
+from collectors.facts import Facts
+from collectors.model import CheckContext, Verdict
+from collectors.parsers.df import size_bytes
+
+RAID = ("storcli", "megacli")
+
+
+def _raid(facts: Facts) -> tuple[str, Any] | Verdict:
+    for collector in RAID:
+        parsed = facts.get(collector)
+        if parsed is not None and (parsed.vds or getattr(parsed, "controllers", ())):
+            return collector, parsed
+    return inconclusive("no RAID controller CLI output: " + facts.why_missing(*RAID))
+
+
+def raid_cache_policy(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """A RAID virtual drive's current write policy is write-through (storcli, else MegaCli)."""
+    got = _raid(facts)
+    if isinstance(got, Verdict):
+        return got
+    collector, raid = got
+    if collector == "storcli":
+        rows = [(vd.vd, vd.write_policy, (vd.line,)) for vd in raid.vds]
+    else:
+        rows = [
+            (
+                str(vd.vd),
+                {"WriteThrough": "WT", "WriteBack": "WB"}.get(vd.current_write or ""),
+                vd.lines,
+            )
+            for vd in raid.vds
+        ]
+    if not rows:
+        return inconclusive("no virtual drive listed")
+    wt = [r for r in rows if r[1] == "WT"]
+    if wt:
+        return confirmed(
+            f"virtual drive(s) {', '.join(r[0] for r in wt)} in write-through",
+            facts.evidence(collector, [line for r in wt for line in r[2]]),
+        )
+    if all(r[1] is None for r in rows):
+        return inconclusive(
+            "write policy not shown", facts.evidence(collector, [line for r in rows for line in r[2]])
+        )
+    return ruled_out(
+        "every virtual drive uses write-back",
+        facts.evidence(collector, [line for r in rows for line in r[2]]),
+    )
+
+
+def raid_bbu(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """BBU/CacheVault not optimal, or the controller fell back from write-back to write-through."""
+    got = _raid(facts)
+    if isinstance(got, Verdict):
+        return got
+    collector, raid = got
+    if collector == "megacli":
+        forced = [
+            vd for vd in raid.vds if vd.default_write == "WriteBack" and vd.current_write == "WriteThrough"
+        ]
+        if forced:
+            return confirmed(
+                "default write-back but current write-through: the controller fell back (BBU/CacheVault)",
+                facts.evidence(collector, [line for vd in forced for line in vd.lines]),
+            )
+        return inconclusive(
+            "MegaCli -LDInfo does not show the battery; current policy matches the default",
+            facts.evidence(collector, [line for vd in raid.vds for line in vd.lines]),
+        )
+    states = [(c.bbu, c.line) for c in raid.controllers if c.bbu] + list(raid.cachevault_states)
+    if not states:
+        return inconclusive("no BBU/CacheVault state in storcli output")
+    bad = [(s, line) for s, line in states if s not in ("Opt", "Optimal")]
+    if bad:
+        return confirmed("BBU/CacheVault not optimal", facts.evidence(collector, [line for _, line in bad]))
+    return ruled_out("BBU/CacheVault optimal", facts.evidence(collector, [line for _, line in states]))
+
+
+def raid_vd_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """A RAID virtual drive is not optimal (degraded, rebuilding...)."""
+    got = _raid(facts)
+    if isinstance(got, Verdict):
+        return got
+    collector, raid = got
+    rows = [
+        (
+            str(vd.vd),
+            vd.state or "",
+            getattr(vd, "line", "")
+            or " ".join(getattr(vd, "lines", ()))
+            or f"Virtual Drive {vd.vd}: State {vd.state}",
+        )
+        for vd in raid.vds
+    ]
+    if not rows:
+        return inconclusive("no virtual drive listed")
+    bad = [r for r in rows if r[1] not in ("Optl", "Optimal")]
+    if bad:
+        return confirmed(
+            f"virtual drive(s) {', '.join(r[0] for r in bad)} not optimal ({', '.join(r[1] for r in bad)})",
+            facts.evidence(collector, [r[2] for r in bad]),
+        )
+    return ruled_out("every virtual drive optimal", facts.evidence(collector, [r[2] for r in rows]))
+
+
+def disk_full(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """A filesystem is (nearly) full; loop/snap mounts ignored."""
+    free = facts.get("df")
+    if free is None:
+        return inconclusive(facts.why_missing("df"))
+    threshold = int(params.get("min_use_pct", 95))
+    mounts = as_list(params.get("mounts"))
+    rows = [
+        f
+        for f in free.filesystems
+        if f.use_pct is not None
+        and not f.source.startswith("/dev/loop")
+        and (not mounts or f.mount in mounts)
+    ]
+    if not rows:
+        return inconclusive("no filesystem with a usage figure")
+    full = [f for f in rows if f.use_pct >= threshold]
+    if full:
+        return confirmed(
+            f"{', '.join(f.mount for f in full)} at {threshold}%+ use",
+            facts.evidence("df", [f.line for f in full]),
+        )
+    return ruled_out(
+        f"every filesystem below {threshold}% (inodes not checked: df -i)",
+        facts.evidence("df", [f.line for f in rows[:6]]),
+    )
+
+
+def shm_size(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """/dev/shm is smaller than needed for NCCL/dataloaders."""
+    free = facts.get("df")
+    if free is None:
+        return inconclusive(facts.why_missing("df"))
+    minimum = float(params.get("min_mib", 1024))
+    shm = next((f for f in free.filesystems if f.mount == "/dev/shm"), None)
+    if shm is None or size_bytes(shm.size) is None:
+        return inconclusive("/dev/shm not listed by df")
+    mib = size_bytes(shm.size) / 2**20  # type: ignore[operator]
+    if mib < minimum:
+        return confirmed(f"/dev/shm is only {mib:.0f} MiB", facts.evidence("df", [shm.line]))
+    return by_outcome(
+        str(params.get("when_large", "ruled_out")),
+        f"/dev/shm is {mib:.0f} MiB on the host "
+        "(a container gets its own, 64 MiB unless --shm-size or --ipc=host)",
+        facts.evidence("df", [shm.line]),
+    )
+
+
+SPECS = (
+    spec(raid_cache_policy, RAID),
+    spec(raid_bbu, RAID),
+    spec(raid_vd_state, RAID),
+    spec(disk_full, ("df",), {"min_use_pct": "threshold (default 95)", "mounts": "only these mount points"}),
+    spec(
+        shm_size,
+        ("df",),
+        {
+            "min_mib": "default 1024",
+            "when_large": "verdict when the host's /dev/shm is large enough "
+            "(default ruled_out; inconclusive for container entries)",
+        },
+    ),
+)

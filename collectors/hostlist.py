@@ -1,0 +1,122 @@
+"""Slurm/pdsh host-list expressions: `gpu[01-16]`, `node[1-3,7]`, `a,b,@group`.
+
+Expansion counts first and generates later, so `gpu[1-99999999]` is refused before a
+single name is built.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from pitstop.errors import UsageError
+
+_NAME = re.compile(r"^@?[A-Za-z0-9][A-Za-z0-9._-]{0,252}$")
+_RANGE = re.compile(r"^(\d+)(?:-(\d+))?$")
+_BRACKET = re.compile(r"\[([^\[\]]*)\]")
+
+
+@dataclass(frozen=True)
+class _Span:
+    """One `lo-hi` item inside brackets; `width` keeps zero padding (`01-16`)."""
+
+    lo: int
+    hi: int
+    width: int
+
+    def __len__(self) -> int:
+        return self.hi - self.lo + 1
+
+    def __iter__(self) -> Iterator[str]:
+        return (str(n).zfill(self.width) for n in range(self.lo, self.hi + 1))
+
+
+def _show(text: str, limit: int = 60) -> str:
+    """`text` quoted for an error message, cut to `limit` characters (input can be 10,000 long)."""
+    return repr(text[:limit] + ("..." if len(text) > limit else ""))
+
+
+def split_terms(expr: str) -> list[str]:
+    """Split on commas outside brackets; blank terms are dropped."""
+    terms, depth, start = [], 0, 0
+    for i, ch in enumerate(expr):
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            terms.append(expr[start:i])
+            start = i + 1
+        if depth not in (0, 1):
+            raise UsageError(f"unbalanced brackets in host list {_show(expr)}")
+    if depth:
+        raise UsageError(f"unbalanced brackets in host list {_show(expr)}")
+    terms.append(expr[start:])
+    return [t.strip() for t in terms if t.strip()]
+
+
+def _spans(body: str, term: str) -> list[_Span]:
+    spans = []
+    for item in body.split(","):
+        m = _RANGE.match(item.strip())
+        if not m:
+            raise UsageError(f"bad range {_show(item)} in host list term {_show(term)}")
+        lo_s, hi_s = m.group(1), m.group(2) or m.group(1)
+        lo, hi = int(lo_s), int(hi_s)
+        if hi < lo:
+            raise UsageError(f"range {_show(item)} in {_show(term)} runs backwards")
+        width = len(lo_s) if lo_s.startswith("0") and len(lo_s) > 1 else 0
+        spans.append(_Span(lo, hi, width))
+    return spans
+
+
+def _parse(term: str) -> tuple[list[str], list[list[_Span]]]:
+    """Split a term into literal pieces and bracket span lists (pieces has one more item)."""
+    pieces, groups, pos = [], [], 0
+    for m in _BRACKET.finditer(term):
+        pieces.append(term[pos:m.start()])
+        groups.append(_spans(m.group(1), term))
+        pos = m.end()
+    pieces.append(term[pos:])
+    skeleton = "0".join(pieces)
+    if not _NAME.match(skeleton) or "[" in skeleton or "]" in skeleton:
+        raise UsageError(f"not a host name or host-list expression: {_show(term)}")
+    return pieces, groups
+
+
+def count(term: str) -> int:
+    """How many names `term` expands to, without expanding it."""
+    total = 1
+    for spans in _parse(term)[1]:
+        total *= sum(len(s) for s in spans)
+    return total
+
+
+def _expand(pieces: list[str], groups: list[list[_Span]]) -> Iterator[str]:
+    if not groups:
+        yield pieces[0]
+        return
+    for head in (n for span in groups[0] for n in span):
+        for tail in _expand(pieces[1:], groups[1:]):
+            yield pieces[0] + head + tail
+
+
+def expand_term(term: str) -> Iterator[str]:
+    """Yield the names of one term (no commas at top level), lazily."""
+    pieces, groups = _parse(term)
+    return _expand(pieces, groups)
+
+
+def expand(expr: str, max_hosts: int = 1024) -> tuple[str, ...]:
+    """Expand a whole expression to unique names in order; refuse more than `max_hosts`.
+
+    Group references (`@name`) are returned as they are; the inventory resolves them.
+    """
+    terms = split_terms(expr)
+    if not terms:
+        raise UsageError("empty host list")
+    total = sum(count(t) for t in terms)
+    if total > max_hosts:
+        raise UsageError(f"host list {_show(expr)} expands to {total} hosts; the limit is {max_hosts}")
+    return tuple(dict.fromkeys(name for t in terms for name in expand_term(t)))

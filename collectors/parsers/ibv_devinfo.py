@@ -1,0 +1,67 @@
+"""`ibv_devinfo [-v]` -> HCAs and their ports' state (PORT_ACTIVE...), physical state, link layer."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from collectors.parsers._text import clean_lines
+
+_KV = re.compile(r"^(?P<key>[\w ]+?):\s+(?P<val>.*)$")
+
+
+@dataclass(frozen=True)
+class VerbsPort:
+    """One port; `state` like "PORT_ACTIVE", `physical_state` like "LINK_UP" / "POLLING" (with -v)."""
+
+    hca: str
+    port: int
+    state: str | None
+    physical_state: str | None
+    link_layer: str | None
+    active_mtu: str | None
+    lines: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class VerbsInfo:
+    """Every port of every HCA."""
+
+    ports: tuple[VerbsPort, ...] = ()
+    firmware: dict[str, str] | None = None
+
+
+def parse(text: str) -> VerbsInfo:
+    """Parse tab-indented `key: value` lines; numeric suffixes like "(4)" are dropped."""
+    ports: list[dict[str, object]] = []
+    firmware: dict[str, str] = {}
+    hca = None
+    for raw in clean_lines(text):
+        line = raw.strip()
+        match = _KV.match(line.replace("\t", " "))
+        if match is None:
+            continue
+        key, value = match.group("key").strip(), re.sub(r"\s*\(\d+\)$", "", match.group("val").strip())
+        if key == "hca_id":
+            hca = value
+        elif key == "fw_ver" and hca:
+            firmware[hca] = value
+        elif key == "port" and hca and value.isdigit():
+            ports.append(
+                {
+                    "hca": hca,
+                    "port": int(value),
+                    "state": None,
+                    "physical_state": None,
+                    "link_layer": None,
+                    "active_mtu": None,
+                    "lines": [line],
+                }
+            )
+        elif ports and key in ("state", "phys_state", "link_layer", "active_mtu"):
+            ports[-1][{"phys_state": "physical_state"}.get(key, key)] = value
+            ports[-1]["lines"].append(line)  # type: ignore[union-attr]
+    return VerbsInfo(
+        ports=tuple(VerbsPort(**{**p, "lines": tuple(p["lines"])}) for p in ports),  # type: ignore[arg-type]
+        firmware=firmware or None,
+    )

@@ -1,0 +1,64 @@
+"""`ipmitool sel elist|list` (and FreeIPMI `ipmi-sel`) -> timed BMC events."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from collectors.parsers._text import clean_lines
+
+_DATE_FORMATS = ("%m/%d/%Y %H:%M:%S", "%b-%d-%Y %H:%M:%S", "%Y-%m-%d %H:%M:%S")
+
+
+@dataclass(frozen=True)
+class SelEvent:
+    """One SEL record; `time` None when the BMC clock printed nothing usable (Pre-Init, garbage)."""
+
+    record: str
+    time: datetime | None
+    sensor: str
+    event: str
+    direction: str | None  # Asserted | Deasserted
+    line: str
+
+
+@dataclass(frozen=True)
+class Sel:
+    """All records in output order (BMC clocks may go backwards: do not assume sorted)."""
+
+    events: tuple[SelEvent, ...] = ()
+
+
+def _time(date: str, clock: str) -> datetime | None:
+    for fmt in _DATE_FORMATS:
+        try:
+            return datetime.strptime(f"{date} {clock}", fmt).replace(tzinfo=UTC)
+        except ValueError:
+            continue
+    return None
+
+
+def parse(text: str) -> Sel:
+    """Split `|` rows (ipmitool: id|date|time|sensor|event[|dir]; FreeIPMI adds type and state)."""
+    events = []
+    for raw in clean_lines(text):
+        cells = [c.strip() for c in raw.split("|")]
+        if len(cells) < 5 or cells[0].upper() == "ID" or not re.fullmatch(r"[0-9a-fA-F]+", cells[0]):
+            continue
+        if len(cells) >= 7:  # FreeIPMI: ID | Date | Time | Name | Type | State | Event
+            sensor, event, direction = f"{cells[4]} {cells[3]}", f"{cells[6]} ({cells[5]})", None
+        else:
+            sensor, event = cells[3], cells[4]
+            direction = cells[5] if len(cells) > 5 and cells[5] else None
+        events.append(
+            SelEvent(
+                record=cells[0],
+                time=_time(cells[1], cells[2]),
+                sensor=sensor,
+                event=event,
+                direction=direction,
+                line=raw.strip(),
+            )
+        )
+    return Sel(events=tuple(events))

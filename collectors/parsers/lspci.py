@@ -1,0 +1,112 @@
+"""`lspci -vv` -> devices with their kernel driver and PCIe link capability vs status."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from collectors.parsers._text import clean_lines, to_float, to_int
+
+_DEVICE = re.compile(
+    r"^(?P<slot>(?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s+(?P<cls>[^:]+):\s*(?P<desc>.*)$"
+)
+_LINK = re.compile(
+    r"Speed (?P<speed>[\d.]+)GT/s(?: \((?P<sflag>[^)]+)\))?,\s*"
+    r"Width x(?P<width>\d+)(?: \((?P<wflag>[^)]+)\))?"
+)
+
+
+@dataclass(frozen=True)
+class PciDevice:
+    """One device block; link fields None when not shown (no capability, or not root)."""
+
+    slot: str
+    device_class: str
+    description: str
+    driver: str | None
+    cap_speed_gts: float | None
+    cap_width: int | None
+    sta_speed_gts: float | None
+    sta_width: int | None
+    sta_flags: tuple[str, ...]  # "downgraded" / "ok" flags printed by newer lspci
+    access_denied: bool
+    cap_line: str
+    sta_line: str
+    acs_redirect: bool | None  # ACSCtl ReqRedir+ or CmpltRedir+ (P2P routed through the root complex)
+    acs_line: str
+
+    @property
+    def vendor(self) -> str:
+        """A lower-case vendor word from the description (nvidia, mellanox, intel, broadcom...)."""
+        return self.description.split()[0].lower() if self.description else ""
+
+    @property
+    def downgraded(self) -> bool | None:
+        """True when the link runs slower or narrower than it can; None when unknown."""
+        if None in (self.cap_speed_gts, self.sta_speed_gts, self.cap_width, self.sta_width):
+            return None
+        return self.sta_speed_gts < self.cap_speed_gts or self.sta_width < self.cap_width  # type: ignore[operator]
+
+
+@dataclass(frozen=True)
+class Lspci:
+    """All device blocks."""
+
+    devices: tuple[PciDevice, ...] = ()
+
+
+def _block(lines: list[str]) -> PciDevice | None:
+    head = _DEVICE.match(lines[0].strip())
+    if head is None:
+        return None
+    fields = {
+        "driver": None,
+        "cap": None,
+        "sta": None,
+        "cap_line": "",
+        "sta_line": "",
+        "acs": None,
+        "acs_line": "",
+    }
+    denied = False
+    for line in lines[1:]:
+        text = line.strip()
+        if text.startswith("Kernel driver in use:"):
+            fields["driver"] = text.partition(":")[2].strip()
+        elif text.startswith("LnkCap:"):
+            fields["cap"], fields["cap_line"] = _LINK.search(text), text
+        elif text.startswith("LnkSta:"):
+            fields["sta"], fields["sta_line"] = _LINK.search(text), text
+        elif text.startswith("ACSCtl:"):
+            fields["acs"] = "ReqRedir+" in text or "CmpltRedir+" in text
+            fields["acs_line"] = text
+        elif "<access denied>" in text:
+            denied = True
+    cap, sta = fields["cap"], fields["sta"]
+    return PciDevice(
+        slot=head.group("slot"),
+        device_class=head.group("cls").strip(),
+        description=head.group("desc").strip(),
+        driver=fields["driver"],  # type: ignore[arg-type]
+        cap_speed_gts=to_float(cap.group("speed")) if cap else None,  # type: ignore[union-attr]
+        cap_width=to_int(cap.group("width")) if cap else None,  # type: ignore[union-attr]
+        sta_speed_gts=to_float(sta.group("speed")) if sta else None,  # type: ignore[union-attr]
+        sta_width=to_int(sta.group("width")) if sta else None,  # type: ignore[union-attr]
+        sta_flags=tuple(f for f in (sta.group("sflag"), sta.group("wflag")) if f) if sta else (),  # type: ignore[union-attr]
+        access_denied=denied,
+        cap_line=str(fields["cap_line"]),
+        sta_line=str(fields["sta_line"]),
+        acs_redirect=fields["acs"],
+        acs_line=str(fields["acs_line"]),  # type: ignore[arg-type]
+    )
+
+
+def parse(text: str) -> Lspci:
+    """Split into device blocks (a line starting with a slot address opens one)."""
+    blocks: list[list[str]] = []
+    for line in clean_lines(text):
+        if _DEVICE.match(line):
+            blocks.append([line])
+        elif blocks and line.strip():
+            blocks[-1].append(line)
+    return Lspci(devices=tuple(d for b in blocks if (d := _block(b)) is not None))

@@ -1,0 +1,243 @@
+"""`nvidia-smi -q` (and its `-d SECTION` / grep fragments) -> per-GPU facts."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from collectors.parsers import smi_error
+from collectors.parsers._text import clean_lines, is_unknown, to_bool, to_float, to_int
+from collectors.parsers.gpu import Gpu, GpuProcess
+
+_KV = re.compile(r"^(?P<key>[^:]+?)\s*:(?:\s+(?P<val>.*))?$")
+_GPU_HEADER = re.compile(r"^GPU\s+(?P<bus>[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-7])\s*$")
+_REASON_NAMES = {
+    "idle": "gpu_idle",
+    "applications clocks setting": "applications_clocks_setting",
+    "sw power cap": "sw_power_cap",
+    "hw slowdown": "hw_slowdown",
+    "hw thermal slowdown": "hw_thermal_slowdown",
+    "hw power brake slowdown": "hw_power_brake_slowdown",
+    "sync boost": "sync_boost",
+    "sw thermal slowdown": "sw_thermal_slowdown",
+    "display clock setting": "display_clock_setting",
+}
+
+
+@dataclass
+class _Node:
+    key: str
+    value: str | None
+    line: str
+    indent: int
+    children: list[_Node] = field(default_factory=list)
+
+    def find(self, *keys: str) -> _Node | None:
+        """The first child whose key matches one of `keys` (case-insensitive)."""
+        wanted = {k.lower() for k in keys}
+        return next((c for c in self.children if c.key.lower() in wanted), None)
+
+    def get(self, *path: str) -> _Node | None:
+        node: _Node | None = self
+        for step in path:
+            node = node.find(*step.split("|")) if node else None
+        return node
+
+
+@dataclass(frozen=True)
+class SmiQuery:
+    """The whole `nvidia-smi -q` output: header values, GPUs, or the error nvidia-smi printed."""
+
+    driver_version: str | None = None
+    cuda_version: str | None = None
+    attached_gpus: int | None = None
+    gpus: tuple[Gpu, ...] = ()
+    error: smi_error.SmiError | None = None
+    lines: dict[str, str] = field(default_factory=dict)
+
+
+def _tree(text: str) -> _Node:
+    root = _Node("", None, "", -1)
+    stack = [root]
+    for raw in clean_lines(text):
+        line = raw.expandtabs(8)
+        stripped = line.strip()
+        if not stripped or stripped.startswith("[...]") or stripped.startswith("="):
+            continue
+        indent = len(line) - len(line.lstrip())
+        header = _GPU_HEADER.match(stripped)
+        match = None if header else _KV.match(stripped)
+        if header:
+            node = _Node("GPU", header.group("bus"), raw, indent)
+        elif match:
+            node = _Node(match.group("key"), (match.group("val") or "").strip(), raw, indent)
+        else:
+            node = _Node(stripped, None, raw, indent)
+        while stack[-1].indent >= indent and len(stack) > 1:
+            stack.pop()
+        stack[-1].children.append(node)
+        stack.append(node)
+    return root
+
+
+def _value(node: _Node | None) -> str | None:
+    return None if node is None or is_unknown(node.value) else node.value
+
+
+def _sum(nodes: list[_Node | None]) -> int | None:
+    values = [to_int(n.value) for n in nodes if n is not None]
+    known = [v for v in values if v is not None]
+    return sum(known) if known else None
+
+
+def _ecc(block: _Node | None) -> tuple[int | None, int | None]:
+    """(corrected, uncorrected) of an ECC Volatile/Aggregate block across driver layouts."""
+    if block is None:
+        return None, None
+    corrected: list[_Node | None] = []
+    uncorrected: list[_Node | None] = []
+    for child in block.children:
+        key = child.key.lower()
+        if key in ("single bit", "double bit"):  # pre-R450 layout: use the Total line
+            target = corrected if key == "single bit" else uncorrected
+            target.append(child.find("Total"))
+        elif "uncorrectable" in key:
+            uncorrected.append(child)
+        elif "correctable" in key:
+            corrected.append(child)
+    return _sum(corrected), _sum(uncorrected)
+
+
+def _processes(node: _Node | None) -> tuple[GpuProcess, ...] | None:
+    if node is None:
+        return None
+    if node.value and node.value.lower() == "none":
+        return ()
+    procs = []
+    for child in node.children:
+        if child.key.lower() == "process id":
+            procs.append(
+                GpuProcess(
+                    pid=to_int(child.value),
+                    name=_value(child.find("Name")) or "",
+                    used_mib=to_int(_value(child.find("Used GPU Memory"))),
+                )
+            )
+    return tuple(procs)
+
+
+def _gpu(node: _Node, index: int, driver: str | None) -> Gpu:
+    lines: dict[str, str] = {}
+
+    def pick(name: str, *path: str) -> _Node | None:
+        found = node.get(*path)
+        if found is not None:
+            lines[name] = found.line.strip()
+        return found
+
+    reasons_node = node.get("Clocks Event Reasons|Clocks Throttle Reasons|Clocks Reasons")
+    clock_events = None
+    if reasons_node is not None:
+        clock_events = {}
+        pending = list(reasons_node.children)
+        while pending:
+            child = pending.pop(0)
+            pending.extend(child.children)
+            name = _REASON_NAMES.get(child.key.lower())
+            active = to_bool(child.value)
+            if name and active is not None:
+                clock_events[name] = active
+                lines[f"clock_events.{name}"] = child.line.strip()
+        clock_events = clock_events or None
+    ecc = node.get("ECC Errors")
+    vol_c, vol_u = _ecc(ecc.get("Volatile") if ecc else None)
+    agg_c, agg_u = _ecc(ecc.get("Aggregate") if ecc else None)
+    for label, block in (("volatile", "Volatile"), ("aggregate", "Aggregate")):
+        sub = ecc.get(block) if ecc else None
+        for child in sub.children if sub else ():
+            if "uncorrectable" in child.key.lower() and to_int(child.value):
+                lines.setdefault(f"ecc_{label}_uncorrected", child.line.strip())
+            elif "correctable" in child.key.lower() and to_int(child.value):
+                lines.setdefault(f"ecc_{label}_corrected", child.line.strip())
+    power = node.get("GPU Power Readings|Power Readings")
+    draw = power.get("Power Draw|Average Power Draw|Instantaneous Power Draw") if power else None
+    limit = power.get("Current Power Limit|Power Limit|Enforced Power Limit") if power else None
+    maxlimit = power.get("Max Power Limit") if power else None
+    for name, found in (("power_draw_w", draw), ("power_limit_w", limit), ("max_power_limit_w", maxlimit)):
+        if found is not None:
+            lines[name] = found.line.strip()
+    fb = node.get("FB Memory Usage")
+    return Gpu(
+        index=index,
+        bus_id=node.value if node.key == "GPU" else _value(pick("bus_id", "PCI", "Bus Id")),
+        name=_value(pick("name", "Product Name")),
+        serial=_value(pick("serial", "Serial Number")),
+        uuid=_value(pick("uuid", "GPU UUID")),
+        driver_version=driver,
+        vbios_version=_value(pick("vbios_version", "VBIOS Version")),
+        temperature_c=to_float(_value(pick("temperature_c", "Temperature", "GPU Current Temp"))),
+        slowdown_temp_c=to_float(_value(pick("slowdown_temp_c", "Temperature", "GPU Slowdown Temp"))),
+        power_draw_w=to_float(_value(draw)),
+        power_limit_w=to_float(_value(limit)),
+        max_power_limit_w=to_float(_value(maxlimit)),
+        clock_events=clock_events,
+        ecc_mode=_value(pick("ecc_mode", "ECC Mode", "Current")),
+        ecc_volatile_corrected=vol_c,
+        ecc_volatile_uncorrected=vol_u,
+        ecc_aggregate_corrected=agg_c,
+        ecc_aggregate_uncorrected=agg_u,
+        retired_sbe=to_int(_value(pick("retired_sbe", "Retired Pages", "Single Bit ECC"))),
+        retired_dbe=to_int(_value(pick("retired_dbe", "Retired Pages", "Double Bit ECC"))),
+        retired_pending=to_bool(
+            _value(pick("retired_pending", "Retired Pages", "Pending Page Blacklist|Pending"))
+        ),
+        remap_correctable=to_int(_value(pick("remap_correctable", "Remapped Rows", "Correctable Error"))),
+        remap_uncorrectable=to_int(
+            _value(pick("remap_uncorrectable", "Remapped Rows", "Uncorrectable Error"))
+        ),
+        remap_pending=to_bool(_value(pick("remap_pending", "Remapped Rows", "Pending"))),
+        remap_failure=to_bool(_value(pick("remap_failure", "Remapped Rows", "Remapping Failure Occurred"))),
+        pcie_gen_current=to_int(
+            _value(pick("pcie_gen_current", "PCI", "GPU Link Info", "PCIe Generation", "Current"))
+        ),
+        pcie_gen_max=to_int(_value(pick("pcie_gen_max", "PCI", "GPU Link Info", "PCIe Generation", "Max"))),
+        pcie_width_current=to_int(
+            _value(pick("pcie_width_current", "PCI", "GPU Link Info", "Link Width", "Current"))
+        ),
+        pcie_width_max=to_int(_value(pick("pcie_width_max", "PCI", "GPU Link Info", "Link Width", "Max"))),
+        pcie_gen_device_max=to_int(
+            _value(pick("pcie_gen_device_max", "PCI", "GPU Link Info", "PCIe Generation", "Device Max"))
+        ),
+        persistence_mode=to_bool(_value(pick("persistence_mode", "Persistence Mode"))),
+        mig_mode=_value(pick("mig_mode", "MIG Mode", "Current")),
+        compute_mode=_value(pick("compute_mode", "Compute Mode")),
+        utilization_pct=to_float(_value(pick("utilization_pct", "Utilization", "GPU"))),
+        memory_used_mib=to_int(_value(pick("memory_used_mib", "FB Memory Usage", "Used"))) if fb else None,
+        memory_total_mib=to_int(_value(fb.find("Total"))) if fb else None,
+        processes=_processes(node.find("Processes")),
+        recovery_action=_value(pick("recovery_action", "GPU Recovery Action")),
+        source="nvidia-smi -q",
+        lines=lines,
+    )
+
+
+def parse(text: str) -> SmiQuery:
+    """Parse full output, a `-d` section or a grep fragment; an nvidia-smi error becomes `error`."""
+    error = smi_error.detect(text)
+    root = _tree(text)
+    top = {c.key.lower(): c for c in root.children}
+    driver = _value(top.get("driver version"))
+    gpu_nodes = [c for c in root.children if c.key == "GPU"]
+    if not gpu_nodes and any(c.children or c.indent > 0 for c in root.children) and error is None:
+        # A section fragment without the GPU header (e.g. `-d ECC` as quoted): one anonymous GPU.
+        gpu_nodes = [_Node("", None, "", -1, [c for c in root.children if c.children])]
+    gpus = tuple(_gpu(node, i, driver) for i, node in enumerate(gpu_nodes))
+    lines = {k: top[k].line.strip() for k in ("driver version", "cuda version") if k in top}
+    return SmiQuery(
+        driver_version=driver,
+        cuda_version=_value(top.get("cuda version")),
+        attached_gpus=to_int(_value(top.get("attached gpus"))),
+        gpus=gpus,
+        error=error,
+        lines=lines,
+    )

@@ -1,0 +1,300 @@
+"""The one engine that runs catalog commands on a host and turns what happened into CommandResults.
+
+Commands are packed into a few framing scripts ("lanes", transport/framing.py), each on its own
+channel of one connection, so a host costs one shell per lane plus the commands themselves.
+Every script passes the read-only policy before it leaves the process. Each command has a remote
+`timeout -k` and a local deadline; a lane whose command outlives both is abandoned and its
+remaining commands are retried once on a fresh channel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from collectors import catalog, policy
+from collectors.catalog import Collector, Command
+from collectors.inventory import Host
+from collectors.model import CommandResult, HostStatus, Outcome
+from collectors.transport import framing, local
+from collectors.transport.base import HostUnavailable, Session
+from collectors.transport.ssh import Connector
+
+SLACK_S = 3.0  # local grace beyond a command's remote timeout and kill delay
+OPEN_S = 10.0  # time a channel may take to start its first command (or the next one)
+STDERR_CAP = 64 * 1024
+_MISSING = re.compile(r"command not found|^sh: \d+: \S+: not found", re.M)
+_SUDO_REFUSED = re.compile(r"^sudo: (?:a password is required|a terminal is required|sorry,)", re.M)
+_JOURNAL_DENIED = re.compile(r"No journal files were (?:opened|found)|insufficient permissions", re.I)
+LOST = "connection lost while running"
+
+
+
+@dataclass(frozen=True)
+class HostRun:
+    """Everything that happened on one host: per-collector results and every command run."""
+
+    host: str
+    status: HostStatus
+    error: str = ""
+    results: Mapping[str, CommandResult] = field(default_factory=dict)
+    commands: tuple[CommandResult, ...] = ()
+    duration_s: float = 0.0
+    channels: int = 0
+    spawns: int = 0  # remote processes started: one shell per channel, `timeout` and the tool per command
+
+
+def plan(names: Iterable[str]) -> tuple[tuple[Collector, ...], tuple[Collector, ...]]:
+    """Split the wanted collectors into a first phase and a second one that depends on it.
+
+    A collector's fallback (dmesg for kernel_log) joins the second phase whenever it is wanted.
+    """
+    first: dict[str, Collector] = {}
+    second: dict[str, Collector] = {}
+    names = list(names)
+    names += [c.name for c in catalog.CATALOG if c.fallback_for in names and c.name not in names]
+    for name in names:
+        c = catalog.get(name)
+        source = c.param.source if c.param else c.fallback_for
+        if source:
+            first.setdefault(source, catalog.get(source))
+            second[name] = c
+        else:
+            first[name] = c
+    return tuple(first.values()), tuple(second.values())
+
+
+def lanes_for(host_count: int) -> int:
+    """Channels per host: many for one host (latency), few for a fleet (the hosts' CPU)."""
+    return 8 if host_count <= 2 else 4 if host_count <= 8 else 1
+
+
+def _classify(cmd: Command, status: int | None, stderr: str, duration: float) -> tuple[Outcome, str]:
+    if status == 0:
+        return "ok", ""
+    if status is None:
+        return "error", "no exit status: the channel closed before the command finished"
+    if status == 124 or (status == 137 and duration >= cmd.timeout_s):
+        return "timeout", f"timed out after {cmd.timeout_s}s (stopped by the remote timeout)"
+    if status == 127 or _MISSING.search(stderr):
+        return "missing", f"{cmd.argv[0]} is not installed on this host"
+    if cmd.sudo and _SUDO_REFUSED.search(stderr):
+        return "refused", "sudo -n refused: this user may not run it without a password (docs/SECURITY.md)"
+    first = next((line.strip() for line in stderr.splitlines() if line.strip()), "")
+    return "nonzero", f"exited with status {status}" + (f": {first[:200]}" if first else "")
+
+
+def _result(cmd: Command, outcome: Outcome, message: str, status: int | None = None, stdout: str = "",
+            stderr: str = "", duration: float = 0.0, truncated: bool = False,
+            output_bytes: int | None = None) -> CommandResult:
+    return CommandResult(collector=cmd.collector, argv=cmd.argv, outcome=outcome, exit=status, stdout=stdout,
+                         stderr=stderr, duration_s=round(duration, 3), truncated=truncated, message=message,
+                         output_bytes=output_bytes)
+
+
+async def _run_lane(session: Session, cmds: Sequence[Command]) -> list[CommandResult | None]:
+    """Run one framing script; None marks a command that never started."""
+    nonce = framing.new_nonce()
+    script = framing.build_script(cmds, nonce)
+    policy.check_argv(("sh", "-c", script))
+    began: dict[int, float] = {}
+    ended: dict[int, float] = {}
+    progress = asyncio.Event()
+
+    def on_marker(kind: str, index: int) -> None:
+        (began if kind == "B" else ended)[index] = time.monotonic()
+        progress.set()
+
+    out = framing.Demux(nonce, [c.output_cap for c in cmds], on_marker)
+    err = framing.Demux(nonce, [STDERR_CAP] * len(cmds))
+    stdin = next((c.stdin for c in cmds if c.stdin is not None), None)
+    start = time.monotonic()
+    task = asyncio.ensure_future(session.run(script, stdin, out.feed, err.feed))
+    hung: int | None = None
+    try:
+        while not task.done():
+            running = next((i for i in began if i not in ended), None)
+            if running is not None:
+                deadline = began[running] + cmds[running].timeout_s + framing.KILL_AFTER_S + SLACK_S
+            else:
+                deadline = max([start, *ended.values()]) + OPEN_S
+            wait = deadline - time.monotonic()
+            if wait <= 0:
+                hung = running if running is not None else -1
+                break
+            progress.clear()
+            waiter = asyncio.ensure_future(progress.wait())
+            await asyncio.wait({task, waiter}, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
+            waiter.cancel()
+    finally:
+        if not task.done():
+            task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+    failure = None if task.cancelled() or hung is not None else task.exception()
+    if failure is not None and not began:
+        raise failure  # the channel never ran anything (refused, connection gone)
+    out.close()
+    err.close()
+    results: list[CommandResult | None] = []
+    now = time.monotonic()
+    for i, cmd in enumerate(cmds):
+        stdout, stderr = out.tails[i], err.tails[i]
+        duration = ended.get(i, now) - began.get(i, now)
+        text = {"stdout": stdout.text(), "stderr": stderr.text(), "truncated": stdout.truncated,
+                "output_bytes": stdout.total + stderr.total}
+        if i in out.status:
+            outcome, message = _classify(cmd, out.status[i], text["stderr"], duration)
+            if stdout.truncated:
+                message = (message + "; " if message else "") + \
+                    f"output truncated: kept the last {len(stdout.data)} of {stdout.total} bytes"
+            results.append(_result(cmd, outcome, message, out.status[i], duration=duration, **text))
+        elif i == hung:
+            why = f"no answer after {duration:.0f}s: the remote timeout could not stop it (stuck in D state?)"
+            results.append(_result(cmd, "timeout", why, duration=duration, **text))
+        elif i in began:
+            why = f"{LOST}: {failure}" if failure else LOST
+            results.append(_result(cmd, "error", why, duration=duration, **text))
+        else:
+            results.append(None)
+    return results
+
+
+def _weight(cmd: Command) -> int:
+    """A rough cost for balancing lanes: a Python probe costs several plain tools."""
+    return 5 if cmd.argv[0] == "python3" else 1
+
+
+def _split(cmds: Sequence[Command], lanes: int) -> list[list[Command]]:
+    """Deal commands over at most `lanes` lanes, heaviest first onto the lightest lane (one stdin each)."""
+    n = max(1, min(lanes, len(cmds)), sum(c.stdin is not None for c in cmds))
+    groups: list[list[Command]] = [[] for _ in range(n)]
+    load = [0] * n
+    for cmd in sorted(cmds, key=_weight, reverse=True):
+        open_lanes = [i for i in range(n) if cmd.stdin is None or all(c.stdin is None for c in groups[i])]
+        i = min(open_lanes, key=lambda k: load[k])
+        groups[i].append(cmd)
+        load[i] += _weight(cmd)
+    return [g for g in groups if g]
+
+
+async def _run_commands(session: Session, cmds: Sequence[Command],
+                        lanes: int) -> tuple[list[CommandResult], int]:
+    """Run commands over up to `lanes` channels, retrying an abandoned lane's rest once; count channels."""
+    if not cmds:
+        return [], 0
+    groups = _split(cmds, lanes)
+    outcomes = await asyncio.gather(*(_run_lane(session, g) for g in groups), return_exceptions=True)
+    done: dict[int, CommandResult] = {}
+    retry: list[Command] = []
+    channels = len(groups)
+    for group, outcome in zip(groups, outcomes, strict=True):
+        if isinstance(outcome, policy.PolicyViolation):
+            for c in group:
+                done[id(c)] = _result(c, "refused", str(outcome))
+            continue
+        if isinstance(outcome, BaseException):
+            for c in group:
+                done[id(c)] = _result(c, "error", f"could not open a channel: {outcome}")
+            continue
+        for c, r in zip(group, outcome, strict=True):
+            if r is None:
+                retry.append(c)
+            else:
+                done[id(c)] = r
+    if retry:
+        channels += 1
+        try:
+            again = await _run_lane(session, retry)
+        except Exception as exc:  # noqa: BLE001 - a dead connection is a per-command error
+            again = [_result(c, "error", f"could not open a channel: {exc}") for c in retry]
+        for c, r in zip(retry, again, strict=True):
+            done[id(c)] = r or _result(c, "error", "not run: its channel stalled or an earlier command hung")
+    return [done[id(c)] for c in cmds], channels
+
+
+def _render_all(collectors: Iterable[Collector],
+                sudo: frozenset[str]) -> tuple[list[Command], list[CommandResult]]:
+    cmds, failed = [], []
+    for c in collectors:
+        try:
+            cmds.append(catalog.render(c, sudo=c.name in sudo))
+        except catalog.ProbeMissing as exc:
+            failed.append(CommandResult(c.name, c.argv, "error", message=str(exc)))
+    return cmds, failed
+
+
+def _second_phase(collectors: Iterable[Collector], first: Mapping[str, CommandResult],
+                  sudo: frozenset[str]) -> tuple[list[Command], list[CommandResult]]:
+    cmds: list[Command] = []
+    skipped: list[CommandResult] = []
+    for c in collectors:
+        if c.fallback_for:
+            primary = first.get(c.fallback_for)
+            denied = primary is None or _JOURNAL_DENIED.search(primary.stdout + primary.stderr)
+            if primary and primary.outcome == "ok" and not denied:
+                continue
+            cmds.extend(_render_all([c], sudo)[0])
+        elif c.param:
+            source = first.get(c.param.source)
+            values = catalog.param_values(c, source.stdout) if source and source.outcome == "ok" else ()
+            if not values:
+                skipped.append(CommandResult(c.name, c.argv, "error",
+                                             message=f"not run: no valid value from {c.param.source}"))
+            cmds.extend(catalog.render(c, v, sudo=c.name in sudo) for v in values)
+    return cmds, skipped
+
+
+def merge(name: str, results: Sequence[CommandResult]) -> CommandResult:
+    """One result per collector: parameterised runs are joined, each block headed `interface: NAME`."""
+    if len(results) == 1:
+        return results[0]
+    blocks = [f"interface: {r.argv[-1]}\n{r.stdout.rstrip()}\n" for r in results]
+    best = next((r for r in results if r.outcome == "ok"), results[0])
+    return replace(best, collector=name, stdout="\n".join(blocks),
+                   duration_s=round(sum(r.duration_s for r in results), 3),
+                   truncated=any(r.truncated for r in results),
+                   message="; ".join(f"{r.argv[-1]}: {r.message}" for r in results if r.message))
+
+
+async def run_host(host: Host, collectors: Iterable[str], *, connector: Connector | None = None,
+                   lanes: int = 4) -> HostRun:
+    """Run the named collectors on `host` and report per collector; never raises for host trouble."""
+    start = time.monotonic()
+    first, second = plan(collectors)
+    try:
+        if host.is_local:
+            session: Session = await local.connect()
+        elif connector is None:
+            raise HostUnavailable("error", f"{host.name}: no SSH connector configured")
+        else:
+            session = await connector.connect(host)
+    except HostUnavailable as exc:
+        return HostRun(host.name, exc.status, str(exc), duration_s=round(time.monotonic() - start, 3))
+    try:
+        cmds, rendered_failures = _render_all(first, host.sudo)
+        ran, channels = await _run_commands(session, cmds, lanes)
+        by_name = {r.collector: r for r in ran + rendered_failures}
+        cmds2, skipped = _second_phase(second, by_name, host.sudo)
+        ran2, channels2 = await _run_commands(session, cmds2, 1)  # a few small commands: one channel
+    finally:
+        with contextlib.suppress(Exception):
+            await session.close()
+    every = ran + rendered_failures + ran2 + skipped
+    grouped: dict[str, list[CommandResult]] = {}
+    for r in every:
+        grouped.setdefault(r.collector, []).append(r)
+    lost = [r for r in every if r.message.startswith(LOST) or r.message.startswith("could not open")]
+    status: HostStatus = "error" if lost else "ok"
+    return HostRun(
+        host=host.name, status=status,
+        error=f"{lost[0].message}; results gathered before that are kept" if lost else "",
+        results={name: merge(name, rs) for name, rs in grouped.items()},
+        commands=tuple(ran + ran2), duration_s=round(time.monotonic() - start, 3),
+        channels=channels + channels2,
+        spawns=channels + channels2 + sum(2 + c.sudo for c in cmds + cmds2),
+    )

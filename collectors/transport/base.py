@@ -1,0 +1,33 @@
+"""What the runner needs from a transport: open a session to a host, run scripts on channels."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from collectors.model import HostStatus
+
+Sink = Callable[[bytes], None]
+
+
+class HostUnavailable(Exception):
+    """A host could not be used at all; `status` is the HostStatus to report, the message says why."""
+
+    def __init__(self, status: HostStatus, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class Session(Protocol):
+    """One open connection to one host; `run` may be called concurrently (one channel each)."""
+
+    async def run(self, script: str, stdin: bytes | None, on_stdout: Sink, on_stderr: Sink) -> int | None:
+        """Run `script` with `sh`, stream its output to the sinks, return the exit status (None if lost).
+
+        Cancelling the call closes the channel (SSH) or kills the process group (local).
+        """
+        ...
+
+    async def close(self) -> None:
+        """Close the connection."""
+        ...

@@ -1,0 +1,156 @@
+"""The wire format between the runner and a host: a generated POSIX sh script and its framed output.
+
+One script runs several catalog commands in sequence on one channel. Before and after each
+command it prints a marker line carrying a per-run nonce on stdout and on stderr, the end
+marker on stdout with the exit status, so one stream carries many commands. `Demux` splits a
+stream back into per-command output, keeping only the last `cap` bytes of each.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from collectors.catalog import Command
+
+KILL_AFTER_S = 2
+# ethtool and lspci live in sbin, which ordinary users' PATH lacks; the host's own PATH stays first.
+HEADER = ("export LC_ALL=C", 'PATH="$PATH:/usr/sbin:/sbin"; export PATH')
+_NONCE = r"[0-9a-f]{16}"
+BEGIN_LINE = re.compile(rf"printf '\\n@@({_NONCE}) B (\d{{1,3}})\\n'; printf '\\n@@\1 B \2\\n' >&2")
+END_LINE = re.compile(rf"printf '\\n@@({_NONCE}) E (\d{{1,3}}) %s\\n' \"\$\?\"; printf '\\n@@\1 E \2\\n' >&2")
+
+
+def new_nonce() -> str:
+    """A fresh marker nonce; command output cannot predict it."""
+    return secrets.token_hex(8)
+
+
+def command_line(cmd: Command) -> str:
+    """The shell text for one command: remote timeout, optional `sudo -n`, the quoted argv."""
+    sudo = "sudo -n " if cmd.sudo else ""
+    stdin = "" if cmd.stdin is not None else " </dev/null"
+    return f"timeout -k {KILL_AFTER_S} {cmd.timeout_s} {sudo}{shlex.join(cmd.argv)}{stdin}"
+
+
+def build_script(commands: Sequence[Command], nonce: str) -> str:
+    """The script that runs `commands` in order with framing markers (at most one may read stdin)."""
+    if sum(c.stdin is not None for c in commands) > 1:
+        raise ValueError("only one command per script may read stdin")
+    lines = list(HEADER)
+    for i, cmd in enumerate(commands):
+        lines.append(f"printf '\\n@@{nonce} B {i}\\n'; printf '\\n@@{nonce} B {i}\\n' >&2")
+        lines.append(command_line(cmd))
+        lines.append(f"printf '\\n@@{nonce} E {i} %s\\n' \"$?\"; printf '\\n@@{nonce} E {i}\\n' >&2")
+    return "\n".join(lines) + "\n"
+
+
+def script_blocks(script: str) -> tuple[list[str], list[str]] | None:
+    """Split a script into its non-command lines and its command texts; None if it is malformed.
+
+    A command text lies between a begin and an end marker line and may span lines (a probe's
+    code quoted for `python3 -c`).
+    """
+    fixed: list[str] = []
+    commands: list[str] = []
+    current: list[str] | None = None
+    for line in script.rstrip("\n").split("\n"):
+        if current is None:
+            fixed.append(line)
+            if BEGIN_LINE.fullmatch(line):
+                current = []
+        elif END_LINE.fullmatch(line):
+            fixed.append(line)
+            commands.append("\n".join(current))
+            current = None
+        else:
+            current.append(line)
+    return None if current is not None else (fixed, commands)
+
+
+@dataclass
+class Tail:
+    """The last `cap` bytes of a stream, and how many bytes went by."""
+
+    cap: int
+    data: bytearray = field(default_factory=bytearray)
+    total: int = 0
+
+    def add(self, chunk: bytes) -> None:
+        """Append, dropping the oldest bytes beyond the cap."""
+        self.total += len(chunk)
+        self.data += chunk
+        if len(self.data) > self.cap:
+            del self.data[: len(self.data) - self.cap]
+
+    @property
+    def truncated(self) -> bool:
+        """True when bytes were dropped."""
+        return self.total > self.cap
+
+    def text(self) -> str:
+        """Decoded text (invalid UTF-8 replaced); after truncation the partial first line is dropped."""
+        raw = bytes(self.data)
+        if self.truncated and b"\n" in raw:
+            raw = raw[raw.index(b"\n") + 1:]
+        return raw.decode("utf-8", errors="replace")
+
+
+class Demux:
+    """Split one framed stream into per-command tails; `on_marker(kind, index, status)` sees each marker."""
+
+    def __init__(self, nonce: str, caps: Sequence[int], on_marker=None) -> None:
+        self._sep = b"\n@@" + nonce.encode() + b" "
+        self._pending = bytearray()
+        self._current: int | None = None
+        self._on_marker = on_marker
+        self.tails = [Tail(cap) for cap in caps]
+        self.began: set[int] = set()
+        self.status: dict[int, int | None] = {}
+
+    def _flush(self, chunk: bytes) -> None:
+        if self._current is not None and chunk:
+            self.tails[self._current].add(chunk)
+
+    def feed(self, data: bytes) -> None:
+        """Consume the next bytes of the stream."""
+        pending = self._pending
+        pending += data
+        while True:
+            i = pending.find(self._sep)
+            if i < 0:
+                keep = len(self._sep) - 1
+                if len(pending) > keep:
+                    self._flush(bytes(pending[:-keep]))
+                    del pending[:-keep]
+                return
+            j = pending.find(b"\n", i + len(self._sep))
+            if j < 0:
+                self._flush(bytes(pending[:i]))
+                del pending[:i]
+                return
+            self._flush(bytes(pending[:i]))
+            self._marker(bytes(pending[i + len(self._sep): j]).decode("ascii", "replace").split())
+            del pending[: j + 1]
+
+    def _marker(self, fields: list[str]) -> None:
+        if len(fields) < 2 or not fields[1].isdigit() or int(fields[1]) >= len(self.tails):
+            return
+        kind, index = fields[0], int(fields[1])
+        if kind == "B":
+            self._current = index
+            self.began.add(index)
+        elif kind == "E":
+            self._current = None
+            status = fields[2] if len(fields) > 2 else ""
+            self.status[index] = int(status) if status.isdigit() else None
+        if self._on_marker:
+            self._on_marker(kind, index)
+
+    def close(self) -> None:
+        """End of stream: whatever is pending belongs to the command still running."""
+        self._flush(bytes(self._pending))
+        self._pending.clear()

@@ -1,0 +1,55 @@
+"""The local transport: the framing script runs under `/bin/sh` on this machine, no SSH."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+
+from collectors.transport.base import Sink
+
+_CHUNK = 1 << 16
+
+
+async def _pump(stream: asyncio.StreamReader, sink: Sink) -> None:
+    while chunk := await stream.read(_CHUNK):
+        sink(chunk)
+
+
+class LocalSession:
+    """Runs scripts as child processes in their own process group (killed whole on cancel)."""
+
+    async def run(self, script: str, stdin: bytes | None, on_stdout: Sink, on_stderr: Sink) -> int | None:
+        """Run `script` with /bin/sh -c; see transport.base.Session.run."""
+        proc = await asyncio.create_subprocess_exec(
+            "/bin/sh", "-c", script,
+            stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True)
+        try:
+            if stdin is not None:
+                assert proc.stdin is not None
+                try:
+                    proc.stdin.write(stdin)
+                    await proc.stdin.drain()
+                    proc.stdin.close()
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the script exited without reading its stdin
+            assert proc.stdout is not None and proc.stderr is not None
+            await asyncio.gather(_pump(proc.stdout, on_stdout), _pump(proc.stderr, on_stderr))
+            return await proc.wait()
+        except BaseException:
+            if proc.returncode is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                await proc.wait()
+            raise
+
+    async def close(self) -> None:
+        """Nothing to close locally."""
+
+
+async def connect() -> LocalSession:
+    """A session on this machine."""
+    return LocalSession()

@@ -1,0 +1,135 @@
+"""Feedback-driven demotion: repeated "Not it" for near-identical questions lowers that cause a little.
+
+`FeedbackAdjuster` is the retriever's hook (`Retriever(adjustments=...)`): given the cleaned query
+text it returns `{pitfall_id: Adjustment(delta, why)}`. Votes count only from incidents whose
+error text embeds within `NEAR` cosine of the query; a cause is demoted when at least
+`MIN_NOT_IT` distinct (incident, user) votes said "Not it" and they outnumber "This was it" votes,
+by `STEP` per net vote, never more than `MAX_DEMOTION` of the 0..1 score. The incident vectors are
+cached in `incident_vectors` (model name, dimension, content hash), like the KB's own embeddings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import sqlite_utils
+
+from kb.embed import Embedder
+from kb.incidents import immediate
+from kb.preprocess import prepare
+from pitstop.errors import UsageError
+
+NEAR = 0.90
+MIN_NOT_IT = 2
+STEP = 0.05
+MAX_DEMOTION = 0.15
+
+
+@dataclass(frozen=True)
+class Adjustment:
+    """A change to one cause's fused score, and the sentence that explains it in `why`."""
+
+    delta: float
+    why: str
+
+
+@dataclass(frozen=True)
+class _Votes:
+    pitfall_ids: tuple[str, ...]
+    helpful: np.ndarray  # bool per vote
+    vectors: np.ndarray  # (votes, dim) unit vectors of the voted incident's text
+
+
+class FeedbackAdjuster:
+    """Callable hook for the retriever; reloads the votes only when the feedback table changed."""
+
+    def __init__(self, db: Callable[[], sqlite_utils.Database], embedder: Embedder) -> None:
+        self._db = db
+        self._embedder = embedder
+        self._key: tuple[object, ...] | None = None
+        self._votes: _Votes | None = None
+
+    def __call__(self, query: str) -> dict[str, Adjustment]:
+        """Demotions for the causes people rejected on questions like `query` (empty when none)."""
+        votes = self._load()
+        if votes is None or not votes.helpful.size or votes.helpful.all():
+            return {}
+        near = votes.vectors @ self._embedder.encode([query])[0] >= NEAR
+        tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+        for pitfall_id, helpful, close in zip(votes.pitfall_ids, votes.helpful, near, strict=True):
+            if close:
+                tally[pitfall_id][int(helpful)] += 1
+        out = {}
+        for pitfall_id, (not_it, was_it) in tally.items():
+            net = not_it - was_it
+            if not_it >= MIN_NOT_IT and net > 0:
+                delta = min(STEP * net, MAX_DEMOTION)
+                out[pitfall_id] = Adjustment(
+                    -delta,
+                    (
+                        f"demoted by {delta:.2f}: {not_it} 'Not it' vote(s) against {was_it} 'This was it'"
+                        " on near-identical questions"
+                    ),
+                )
+        return out
+
+    def _load(self) -> _Votes | None:
+        db = self._db()
+        key = tuple(db.execute("SELECT count(*), total(helpful), max(updated_at) FROM feedback").fetchone())
+        if key != self._key:
+            self._votes = self._read(db) if key[0] else None
+            self._key = key
+        return self._votes
+
+    def _read(self, db: sqlite_utils.Database) -> _Votes:
+        rows = db.execute(
+            "SELECT f.pitfall_id, f.helpful, i.id, i.error_text FROM feedback f JOIN incidents i"
+            " ON i.id = f.incident_id WHERE i.error_text != '' ORDER BY f.rowid"
+        ).fetchall()
+        vectors = self._incident_vectors(db, {iid: text for _, _, iid, text in rows})
+        kept = [r for r in rows if r[2] in vectors]
+        dim = self._embedder.dim
+        return _Votes(
+            pitfall_ids=tuple(r[0] for r in kept),
+            helpful=np.array([bool(r[1]) for r in kept], dtype=bool),
+            vectors=np.vstack([vectors[r[2]] for r in kept]) if kept else np.zeros((0, dim), np.float32),
+        )
+
+    def _incident_vectors(self, db: sqlite_utils.Database, texts: dict[int, str]) -> dict[int, np.ndarray]:
+        """Cached vectors of incident texts (embedding the ones missing or stale)."""
+        model, dim = self._embedder.name, self._embedder.dim
+        cleaned = {iid: _clean(text) for iid, text in texts.items()}
+        cleaned = {iid: text for iid, text in cleaned.items() if text}
+        hashes = {iid: hashlib.sha256(text.encode()).hexdigest()[:32] for iid, text in cleaned.items()}
+        found = {
+            iid: np.frombuffer(blob, dtype=np.float32)
+            for iid, blob, digest in db.execute(
+                "SELECT incident_id, vector, content_hash FROM incident_vectors WHERE model = ? AND dim = ?",
+                [model, dim],
+            )
+            if hashes.get(iid) == digest
+        }
+        missing = [iid for iid in cleaned if iid not in found]
+        if missing:
+            fresh = self._embedder.encode([cleaned[iid] for iid in missing])
+            with immediate(db):
+                for iid, vector in zip(missing, fresh, strict=True):
+                    db.execute(
+                        "INSERT OR REPLACE INTO incident_vectors (incident_id, model, dim, vector,"
+                        " content_hash) VALUES (?, ?, ?, ?, ?)",
+                        [iid, model, dim, vector.tobytes(), hashes[iid]],
+                    )
+                    found[iid] = vector
+        return found
+
+
+def _clean(text: str) -> str:
+    """The same cleaned view of a paste that the retriever embeds ('' when unusable)."""
+    try:
+        return prepare(text).clean
+    except UsageError:
+        return ""

@@ -1,0 +1,172 @@
+"""A small Chinese -> English glossary of GPU-operations terms, and the English view of Chinese text.
+
+The bundled embedding model only knows English: to it every Chinese sentence looks alike (an
+unrelated Chinese question scores 0.6+ against Chinese symptoms). So Chinese text, on both the
+entry side and the query side, is embedded through its English view: glossary terms translated
+in place, Latin words and codes kept, other Chinese characters dropped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from kb.preprocess import CJK, detect_lang
+
+GLOSSARY: dict[str, str] = {
+    "显存": "GPU memory",
+    "爆显存": "CUDA out of memory",
+    "显存不足": "CUDA out of memory",
+    "显存泄漏": "GPU memory leak",
+    "显存占用": "GPU memory used by process",
+    "内存": "host memory RAM",
+    "内存不足": "out of memory OOM",
+    "被杀": "killed OOM killer",
+    "杀掉": "killed",
+    "降频": "clock throttling slowdown",
+    "掉频": "clock throttling slowdown",
+    "掉卡": "GPU fell off the bus lost",
+    "掉了": "lost disappeared",
+    "认不到": "not detected not found",
+    "识别不到": "not detected not found",
+    "找不到": "not found",
+    "看不到": "not visible not found",
+    "少了一张": "GPU missing",
+    "少卡": "GPU missing",
+    "卡死": "hang stuck",
+    "卡住": "hang stuck",
+    "不动": "hang stuck no progress",
+    "挂掉": "crash died",
+    "挂了": "crash died",
+    "崩溃": "crash",
+    "死机": "system freeze hang",
+    "重启": "reboot restart",
+    "自动重启": "unexpected reboot",
+    "断电": "power loss",
+    "电源": "power supply PSU",
+    "功耗": "power draw",
+    "温度": "temperature",
+    "过热": "overheating thermal",
+    "高温": "high temperature thermal",
+    "风扇": "fan",
+    "散热": "cooling",
+    "灰": "dust",
+    "训练": "training",
+    "推理": "inference",
+    "多机": "multi-node",
+    "多卡": "multi-GPU",
+    "八卡": "8 GPU",
+    "单卡": "single GPU",
+    "很慢": "slow",
+    "变慢": "slow slowdown",
+    "越来越慢": "gets slower over time",
+    "慢": "slow",
+    "吞吐": "throughput",
+    "带宽": "bandwidth",
+    "延迟": "latency",
+    "抖": "fluctuates unstable jitter",
+    "波动": "fluctuates unstable",
+    "心电图": "spiky unstable",
+    "不稳定": "unstable",
+    "超时": "timeout",
+    "报错": "error",
+    "错误": "error",
+    "失败": "failed",
+    "异常": "exception abnormal",
+    "驱动": "driver",
+    "驱动版本": "driver version",
+    "版本不匹配": "version mismatch",
+    "不匹配": "mismatch",
+    "升级": "upgrade",
+    "更新": "update",
+    "内核": "kernel",
+    "网卡": "NIC network interface",
+    "网络": "network",
+    "丢包": "packet loss drops",
+    "交换机": "switch",
+    "光模块": "optical transceiver",
+    "线缆": "cable",
+    "链路": "link",
+    "端口": "port",
+    "磁盘": "disk",
+    "硬盘": "disk drive",
+    "满了": "full no space left",
+    "空间不足": "no space left on device",
+    "存储": "storage",
+    "挂载": "mount",
+    "读写": "read write IO",
+    "写入": "write",
+    "缓存": "cache",
+    "容器": "container docker",
+    "镜像": "image",
+    "共享内存": "shared memory /dev/shm",
+    "权限": "permission denied",
+    "插槽": "PCIe slot",
+    "金手指": "connector contacts",
+    "接触不良": "loose connection seating",
+    "带宽减半": "half bandwidth link width downgraded",
+    "链路降级": "link downtrained degraded",
+    "拓扑": "topology",
+    "通信": "communication",
+    "梯度": "gradient",
+    "精度": "precision",
+    "损失": "loss",
+    "半精度": "fp16 half precision",
+    "溢出": "overflow",
+    "坏卡": "faulty GPU hardware failure",
+    "坏块": "bad blocks",
+    "坏页": "retired pages",
+    "利用率": "utilization",
+    "利用率低": "low GPU utilization",
+    "占满": "fully used",
+    "进程": "process",
+    "僵尸进程": "zombie stale process",
+    "残留": "leftover stale",
+    "时钟": "clock",
+    "时间不同步": "clock skew time not synchronized",
+    "主机名": "hostname",
+    "防火墙": "firewall",
+    "环境变量": "environment variable",
+    "编译": "compile build",
+    "安装": "install",
+    "装完": "after installing",
+    "卸载": "uninstall",
+    "重装": "reinstall",
+    "休眠": "suspend sleep",
+    "唤醒": "resume wake",
+    "风冷": "air cooling",
+    "机房": "data center room",
+}
+
+_TERMS = sorted(GLOSSARY, key=len, reverse=True)
+_LONGEST = re.compile("|".join(re.escape(term) for term in _TERMS))
+VIEW_RULES = 2  # bump when english_view/dense_text change, so cached vectors are rebuilt
+VERSION = hashlib.sha256(repr((VIEW_RULES, sorted(GLOSSARY.items()))).encode()).hexdigest()[:12]
+
+
+def english_view(text: str) -> str:
+    """`text` with glossary terms replaced by English and remaining Chinese characters dropped."""
+    translated = _LONGEST.sub(lambda m: f" {GLOSSARY[m.group(0)]} ", text)
+    return re.sub(r"\s+", " ", CJK.sub(" ", translated)).strip()
+
+
+def dense_text(text: str) -> str:
+    """What the English-only model should embed for `text` ('' when no word is left)."""
+    view = text if detect_lang(text) == "en" else english_view(text)
+    return view if re.search(r"[A-Za-z0-9]", view) else ""
+
+
+def translate_terms(text: str) -> list[str]:
+    """English renderings of the glossary terms found in `text`, longest match first, no overlaps."""
+    found: list[str] = []
+    taken = [False] * len(text)
+    for term in _TERMS:
+        start = text.find(term)
+        while start != -1:
+            span = range(start, start + len(term))
+            if not any(taken[i] for i in span):
+                for i in span:
+                    taken[i] = True
+                found.append(GLOSSARY[term])
+            start = text.find(term, start + 1)
+    return list(dict.fromkeys(found))

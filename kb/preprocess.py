@@ -1,0 +1,202 @@
+"""Turn a pasted error or log into text retrieval can use.
+
+Two views come out: `raw` keeps the chosen lines as written (ANSI codes removed) for the
+signature regexes, which may need PCI addresses or exact codes; `clean` also drops the noise
+that only hurts lexical and dense matching (timestamps, PIDs, hex addresses, long paths,
+repeated lines). Long logs are cut down to their error-bearing lines first, with one regex
+pass over the whole text so that a 10 MB paste stays fast.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pitstop.errors import UsageError
+
+MAX_INPUT_CHARS = 20_000_000  # larger than this is not a paste; say so instead of working on it
+SHORT_TEXT_CHARS = 4_000  # below this every line is kept
+MAX_KEPT_LINES = 80
+MAX_KEPT_CHARS = 12_000
+HEAD_LINES = 3  # the person's own words usually open the paste
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
+# Words that mark an error-bearing line (matched lowercased, as substrings).
+ERROR_WORDS: tuple[str, ...] = (
+    "error",
+    "fail",
+    "fatal",
+    "warn",
+    "xid",
+    "nvrm",
+    "nccl",
+    "cuda",
+    "exception",
+    "traceback",
+    "killed",
+    "oom",
+    "timeout",
+    "timed out",
+    "mismatch",
+    "unable",
+    "cannot",
+    "can't",
+    "denied",
+    "refused",
+    "panic",
+    "segfault",
+    "abort",
+    " nan",
+    "invalid",
+    "not found",
+    "no such",
+    "insufficient",
+    "unsupported",
+    "corrupt",
+    "lost",
+    "hang",
+    "stall",
+    "degrad",
+    " down",
+    "throttl",
+    "ecc",
+    "aer",
+    "lockup",
+    "reset",
+    "报错",
+    "错误",
+    "失败",
+    "异常",
+    "超时",
+    "卡住",
+    "挂",
+    "掉卡",
+    "不动",
+    "慢",
+    "抖",
+    "降频",
+    "显存",
+)
+LINES_PER_WORD = 400  # most recent occurrences kept per word: bounds the work on a 10 MB log
+ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")  # keeps offsets
+NOISE: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?"), " "),
+    (re.compile(r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) +\d{1,2} \d\d:\d\d:\d\d\b"), " "),
+    (re.compile(r"\b\d\d:\d\d:\d\d(?:[.,]\d+)?\b"), " "),
+    (re.compile(r"^\s*\[\s*\d+\.\d+\]", re.M), " "),
+    (re.compile(r"\bpid[=: ]\s*'?\d+'?", re.I), "pid"),
+    (re.compile(r"(?<=[a-z\])])\[\d+\]:", re.I), ":"),
+    (re.compile(r"\b0x[0-9a-f]{4,}\b", re.I), " "),
+    (re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I), " "),
+    (re.compile(r"\b[0-9a-f]{16,}\b", re.I), " "),
+    (re.compile(r"(?:~|\.{1,2})?(?:/[\w.@+-]+){3,}/([\w.@+-]+)"), r"\1"),
+    (re.compile(r"[ \t]+"), " "),
+)
+CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A paste ready for retrieval."""
+
+    raw: str  # chosen lines, ANSI removed: for signature regexes
+    clean: str  # noise removed: for lexical and dense search
+    lang: str  # 'zh' when mostly Chinese, else 'en'
+    truncated: bool  # True when only part of a long paste was kept
+
+
+def decode(data: bytes) -> str:
+    """Decode bytes from stdin or a file; binary or mostly-invalid UTF-8 raises UsageError."""
+    if b"\x00" in data[:65536]:
+        raise UsageError("That looks like binary data, not text: paste the error message or log lines.")
+    text = data.decode("utf-8", errors="replace")
+    if text.count("\ufffd") > max(8, len(text) // 20):
+        raise UsageError("That text is not valid UTF-8: paste the error message or log lines as text.")
+    return text
+
+
+def detect_lang(text: str) -> str:
+    """'zh' when Chinese characters outweigh Latin words, else 'en'."""
+    cjk = len(CJK.findall(text))
+    return "zh" if cjk >= 2 and cjk >= len(LATIN_WORD.findall(text)) else "en"
+
+
+def _dedupe(lines: list[str]) -> list[str]:
+    seen: set[str] = set()
+    kept = []
+    for line in lines:
+        key = re.sub(r"\d+", "#", line.strip())
+        if key and key not in seen:
+            seen.add(key)
+            kept.append(line)
+    return kept
+
+
+def is_error_line(line: str) -> bool:
+    """True when the line carries an error word."""
+    low = line.translate(ASCII_LOWER)
+    return any(word in low for word in ERROR_WORDS)
+
+
+def _error_lines(text: str) -> list[str]:
+    """The error-bearing lines of a long text in order, searching backwards from the end.
+
+    Plain substring search (str.rfind) instead of a regex: 20x faster on a 10 MB log.
+    """
+    low = text.translate(ASCII_LOWER)
+    starts: set[int] = set()
+    for word in ERROR_WORDS:
+        end, found = len(low), 0
+        while found < LINES_PER_WORD:
+            pos = low.rfind(word, 0, end)
+            if pos == -1:
+                break
+            start = low.rfind("\n", 0, pos) + 1
+            starts.add(start)
+            end, found = start, found + 1
+    lines = []
+    for start in sorted(starts):
+        stop = text.find("\n", start)
+        lines.append(text[start : stop if stop != -1 else len(text)][:500])
+    return lines
+
+
+def _focus(text: str) -> tuple[str, bool]:
+    """Keep short text whole; from a long log keep the opening lines and the error-bearing lines."""
+    if len(text) <= SHORT_TEXT_CHARS:
+        return "\n".join(_dedupe(text.splitlines())), False
+    head = [line for line in text[:2000].splitlines()[:HEAD_LINES] if line.strip()]
+    errors = _dedupe(head + _error_lines(text))
+    if len(errors) > MAX_KEPT_LINES:  # keep the opening words and the most recent errors
+        errors = errors[:HEAD_LINES] + errors[-(MAX_KEPT_LINES - HEAD_LINES) :]
+    if len(errors) <= len(head):  # no error-bearing line: the tail is the best guess
+        errors = _dedupe(head + text[-MAX_KEPT_CHARS:].splitlines()[1:])
+    kept = "\n".join(errors)
+    return kept[-MAX_KEPT_CHARS:] if len(kept) > MAX_KEPT_CHARS else kept, True
+
+
+def normalise(text: str) -> str:
+    """Remove timestamps, PIDs, hex addresses and long paths; collapse spaces and repeated lines."""
+    for pattern, replacement in NOISE:
+        text = pattern.sub(replacement, text)
+    return "\n".join(_dedupe([line.strip() for line in text.splitlines()]))
+
+
+def prepare(text: str) -> Prepared:
+    """Prepare a paste; empty, blank or oversized input raises UsageError with a plain sentence."""
+    if not text or not text.strip():
+        raise UsageError("Nothing to search for: paste an error message or a few log lines.")
+    if len(text) > MAX_INPUT_CHARS:
+        raise UsageError(
+            f"That paste is {len(text) // 1_000_000} MB; paste the error lines or the last part of the log "
+            f"(at most {MAX_INPUT_CHARS // 1_000_000} MB)."
+        )
+    if "\x1b" in text:
+        text = ANSI.sub("", text)
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    raw, truncated = _focus(text)
+    clean = normalise(raw)
+    if not re.search(r"\w", clean):
+        raise UsageError("Nothing to search for: the paste has no words or codes in it.")
+    return Prepared(raw=raw, clean=clean, lang=detect_lang(clean), truncated=truncated)

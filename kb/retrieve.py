@@ -1,0 +1,350 @@
+"""Hybrid retrieval: signature regexes, FTS5 BM25 (words and trigrams) and dense similarity, fused.
+
+Each signal ranks entries on its own; weighted reciprocal-rank fusion combines the ranks into a
+0..1 score. Every match says why it matched, and a confidence label comes from the absolute
+evidence (a signature hit, the cosine similarity of the nearest example, the lexical rank), so a
+paste about cooking gets no confident answer even though something always ranks first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlite_utils
+
+from kb import store
+from kb.embed import Embedder
+from kb.feedback import Adjustment
+from kb.glossary import dense_text, translate_terms
+from kb.index import VectorIndex
+from kb.preprocess import Prepared, is_error_line, prepare
+from kb.schema import CheckRef, Pitfall
+from kb.tokens import WORD, bigram_text, match_expression, trigram_terms, word_terms
+
+SIGNALS = ("signature", "words", "trigram", "dense")
+MODES: dict[str, tuple[str, ...]] = {
+    "hybrid": SIGNALS,
+    "dense": ("dense",),
+    "lexical": ("words", "trigram"),
+    "signature": ("signature",),
+}
+FTS_LIMIT = 300
+DENSE_NEIGHBOURS = 200
+MAX_DENSE_LINES = 6
+
+
+@dataclass(frozen=True)
+class Tuning:
+    """Fusion weights and confidence thresholds (tuned on the dev cases; see docs/KB.md)."""
+
+    weights: Mapping[str, float] = field(
+        default_factory=lambda: {"signature": 1.0, "words": 1.0, "trigram": 0.5, "dense": 1.0}
+    )
+    rrf_k: float = 10.0
+    # bm25() column weights: pitfall_id, example_id, title, summary, symptoms, cause
+    columns: tuple[float, ...] = (0.0, 0.0, 3.0, 1.5, 2.0, 0.5)
+    high_similarity: float = 0.72
+    medium_similarity: float = 0.55
+    weak_similarity: float = 0.42
+
+
+@dataclass(frozen=True)
+class Match:
+    """One ranked root cause and why it matched."""
+
+    id: str
+    title: str
+    title_zh: str
+    score: float
+    confidence: str  # high | medium | low
+    why: list[str]
+    summary: str
+    summary_zh: str
+    fix: str
+    checks: tuple[CheckRef, ...]
+    draft: bool
+    layer: str
+    severity: str
+    benign: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The match as plain data."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "score": self.score,
+            "confidence": self.confidence,
+            "why": list(self.why),
+            "draft": self.draft,
+            "layer": self.layer,
+            "severity": self.severity,
+        }
+
+
+@dataclass(frozen=True)
+class Answer:
+    """The ranked answer to one paste."""
+
+    query: str
+    results: list[Match]
+    lang: str
+    mode: str = "hybrid"
+    truncated: bool = False
+
+    @property
+    def confident(self) -> bool:
+        """False when nothing matched well enough to trust ("no good match")."""
+        return bool(self.results) and self.results[0].confidence != "low"
+
+    def to_json(self) -> dict[str, Any]:
+        """{"query", "results": [{"id","title","score","why"}, ...]} plus lang and confidence."""
+        return {
+            "query": self.query,
+            "lang": self.lang,
+            "mode": self.mode,
+            "confident": self.confident,
+            "truncated": self.truncated,
+            "results": [m.to_json() for m in self.results],
+        }
+
+
+@dataclass(frozen=True)
+class Signature:
+    """One compiled signature regex of an entry."""
+
+    pitfall_id: str
+    pattern: str
+    regex: re.Pattern[str]
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The searchable entries and their compiled signatures."""
+
+    pitfalls: Mapping[str, Pitfall]
+    signatures: tuple[Signature, ...]
+    _words: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+
+    def words_of(self, pitfall_id: str) -> frozenset[str]:
+        """The word-index terms of an entry's text (computed on first use: only top results need them)."""
+        found = self._words.get(pitfall_id)
+        if found is None:
+            text = bigram_text(_entry_text(self.pitfalls[pitfall_id])).lower()
+            found = self._words[pitfall_id] = frozenset(WORD.findall(text))
+        return found
+
+    @classmethod
+    def from_pitfalls(cls, pitfalls: Sequence[Pitfall]) -> Catalog:
+        """Compile the signatures of `pitfalls` (invalid regexes are skipped; `kb check` reports them)."""
+        signatures = []
+        for pitfall in pitfalls:
+            for pattern in pitfall.signatures:
+                try:
+                    signatures.append(Signature(pitfall.id, pattern, re.compile(pattern, re.I | re.M)))
+                except re.error:
+                    continue
+        return cls({p.id: p for p in pitfalls}, tuple(signatures))
+
+
+def _entry_text(pitfall: Pitfall) -> str:
+    return "\n".join(
+        (
+            pitfall.title,
+            pitfall.title_zh,
+            pitfall.summary,
+            pitfall.summary_zh,
+            *pitfall.symptoms,
+            pitfall.cause,
+        )
+    )
+
+
+@dataclass
+class _Evidence:
+    ranks: dict[str, int] = field(default_factory=dict)
+    why: list[str] = field(default_factory=list)
+    similarity: float = 0.0
+    signature_hits: int = 0
+
+
+def _adjust(
+    fused: list[tuple[str, float]], evidence: Mapping[str, _Evidence], changes: Mapping[str, Adjustment]
+) -> list[tuple[str, float]]:
+    """Apply feedback adjustments to the fused scores, each explained in the match's `why`."""
+    if not changes:
+        return fused
+    for pitfall_id, change in changes.items():
+        if pitfall_id in evidence:
+            evidence[pitfall_id].why.append(change.why)
+    adjusted = [
+        (pid, max(0.0, score + changes[pid].delta) if pid in changes else score) for pid, score in fused
+    ]
+    return sorted(adjusted, key=lambda item: (-item[1], item[0]))
+
+
+class Retriever:
+    """Runs the signals over one catalog, FTS tables and vector index."""
+
+    def __init__(
+        self,
+        db: Callable[[], sqlite_utils.Database],
+        catalog: Callable[[], Catalog],
+        index: Callable[[], VectorIndex],
+        embedder: Embedder,
+        tuning: Tuning | None = None,
+        adjustments: Callable[[str], Mapping[str, Adjustment]] | None = None,
+    ) -> None:
+        self._db = db
+        self._catalog = catalog
+        self._index = index
+        self._embedder = embedder
+        self.tuning = tuning or Tuning()
+        self._adjustments = adjustments  # feedback hook (kb.feedback): hybrid mode only
+
+    def ask(self, text: str, top: int = 5, mode: str = "hybrid", prepared: Prepared | None = None) -> Answer:
+        """Rank the entries for a paste; raises UsageError on empty or unusable text."""
+        if mode not in MODES:
+            raise ValueError(f"unknown mode {mode!r}")
+        prepared = prepared or prepare(text)
+        catalog = self._catalog()
+        evidence: dict[str, _Evidence] = {}
+        for signal in MODES[mode]:
+            ranked = getattr(self, f"_{signal}")(prepared, catalog)
+            for rank, (pitfall_id, why, value) in enumerate(ranked, start=1):
+                item = evidence.setdefault(pitfall_id, _Evidence())
+                item.ranks[signal] = rank
+                if rank <= 10 and why:
+                    item.why.append(why)
+                if signal == "dense":
+                    item.similarity = value
+                elif signal == "signature":
+                    item.signature_hits = int(value)
+        fused = self._fuse(evidence, MODES[mode])
+        if self._adjustments is not None and mode == "hybrid":
+            fused = _adjust(fused, evidence, self._adjustments(prepared.clean))
+        best = fused[: max(1, top)]
+        results = [self._match(catalog.pitfalls[pid], score, evidence[pid]) for pid, score in best]
+        query = prepared.raw if prepared.truncated else text.strip()
+        return Answer(
+            query=query, results=results, lang=prepared.lang, mode=mode, truncated=prepared.truncated
+        )
+
+    def rank_ids(self, text: str, mode: str, top: int = 10) -> list[str]:
+        """Only the ranked ids (for evaluation)."""
+        return [m.id for m in self.ask(text, top=top, mode=mode).results]
+
+    # --- signals: each returns [(pitfall id, why, value)] best first ---
+
+    def _signature(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, str, float]]:
+        hits: dict[str, list[str]] = {}
+        for sig in catalog.signatures:
+            found = sig.regex.search(prepared.raw)
+            if found:
+                snippet = found.group(0).strip()[:80]
+                hits.setdefault(sig.pitfall_id, []).append(f"signature /{sig.pattern}/ matched '{snippet}'")
+        ranked = sorted(hits.items(), key=lambda item: (-len(item[1]), -sum(len(w) for w in item[1])))
+        return [(pid, "; ".join(whys[:2]), float(len(whys))) for pid, whys in ranked]
+
+    def _fts(self, table: str, terms: list[str], catalog: Catalog) -> list[tuple[str, str, float]]:
+        if not terms:
+            return []
+        weights = ", ".join(str(w) for w in self.tuning.columns)
+        rows = (
+            self._db()
+            .execute(
+                f"SELECT pitfall_id, bm25({table}, {weights}) AS s FROM {table} WHERE {table} MATCH ? "
+                f"ORDER BY s LIMIT {FTS_LIMIT}",
+                (match_expression(terms),),
+            )
+            .fetchall()
+        )
+        ranked: dict[str, float] = {}
+        for pitfall_id, score in rows:
+            if pitfall_id in catalog.pitfalls and pitfall_id not in ranked:
+                ranked[pitfall_id] = -score
+        return [(pid, "", score) for pid, score in ranked.items()]
+
+    def _query_words(self, prepared: Prepared) -> list[str]:
+        extra = " ".join(translate_terms(prepared.clean)) if prepared.lang == "zh" else ""
+        return word_terms(f"{prepared.clean}\n{extra}")
+
+    def _words(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, str, float]]:
+        terms = self._query_words(prepared)
+        ranked = self._fts("words_fts", terms, catalog)
+        out = []
+        for rank, (pitfall_id, _, score) in enumerate(ranked):
+            shared = [t for t in terms if t in catalog.words_of(pitfall_id)][:8] if rank < 10 else []
+            out.append((pitfall_id, f"terms: {', '.join(shared)}" if shared else "", score))
+        return out
+
+    def _trigram(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, str, float]]:
+        return self._fts("docs_fts", trigram_terms(prepared.clean), catalog)
+
+    def _dense_texts(self, prepared: Prepared) -> list[str]:
+        """The whole paste and its last error-bearing lines, as the English-only model should see them."""
+        lines = [line for line in prepared.clean.splitlines() if len(line) > 12]
+        errors = [line for line in lines if is_error_line(line)] or lines
+        texts = [prepared.clean, *(errors[-MAX_DENSE_LINES:] if len(lines) > 1 else ())]
+        return list(dict.fromkeys(view for view in map(dense_text, texts) if view))
+
+    def _dense(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, str, float]]:
+        texts = self._dense_texts(prepared)
+        if not texts:
+            return []
+        vectors = self._embedder.encode(texts)
+        neighbours = self._index().search(vectors, DENSE_NEIGHBOURS)
+        examples = store.examples_by_id(self._db(), [eid for eid, _ in neighbours])
+        ranked: dict[str, tuple[str, float]] = {}
+        for eid, similarity in neighbours:
+            example = examples.get(eid)
+            if example and example.pitfall_id in catalog.pitfalls and example.pitfall_id not in ranked:
+                label = f"nearest {example.kind} ({similarity:.2f}): {example.text[:100]}"
+                ranked[example.pitfall_id] = (label, float(similarity))
+        return [(pid, why, sim) for pid, (why, sim) in ranked.items()]
+
+    # --- fusion and presentation ---
+
+    def _fuse(self, evidence: Mapping[str, _Evidence], signals: Sequence[str]) -> list[tuple[str, float]]:
+        weights, k = self.tuning.weights, self.tuning.rrf_k
+        ceiling = sum(weights[s] / (k + 1) for s in signals) or 1.0
+        scored = [
+            (pid, sum(weights[s] / (k + r) for s, r in item.ranks.items()) / ceiling)
+            for pid, item in evidence.items()
+        ]
+        return sorted(scored, key=lambda item: (-item[1], item[0]))
+
+    def _confidence(self, item: _Evidence) -> str:
+        t = self.tuning
+        lexical = min(item.ranks.get("words", 99), item.ranks.get("trigram", 99))
+        if item.similarity >= t.high_similarity or (
+            item.signature_hits and (item.similarity >= t.weak_similarity or lexical <= 3)
+        ):
+            return "high"
+        if (
+            item.signature_hits
+            or item.similarity >= t.medium_similarity
+            or (item.similarity >= t.weak_similarity and lexical <= 3)
+        ):
+            return "medium"
+        return "low"
+
+    def _match(self, pitfall: Pitfall, score: float, item: _Evidence) -> Match:
+        return Match(
+            id=pitfall.id,
+            title=pitfall.title,
+            title_zh=pitfall.title_zh,
+            score=round(float(score), 3),
+            confidence=self._confidence(item),
+            why=item.why or ["weak overall similarity"],
+            summary=pitfall.summary,
+            summary_zh=pitfall.summary_zh,
+            fix=pitfall.fix[0] if pitfall.fix else "",
+            checks=pitfall.checks,
+            draft=pitfall.status == "draft",
+            layer=pitfall.layer,
+            severity=pitfall.severity,
+            benign=pitfall.benign,
+        )

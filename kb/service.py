@@ -1,0 +1,279 @@
+"""`KnowledgeBase`: the one object the CLI, the bot and the collectors use to query the KB.
+
+Opening loads the bundled entry files into SQLite when they changed (content hash), then the
+faiss cache beside the database (`<db>.faiss` + `<db>.faiss.json`) when it matches SQLite's
+content and the model; otherwise missing vectors are embedded (cached in SQLite by content hash,
+so only changed text is embedded) and the index is rebuilt. The model loads on first use.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import sqlite_utils
+
+from kb import store
+from kb.db import open_db
+from kb.embed import Embedder
+from kb.feedback import FeedbackAdjuster
+from kb.glossary import VERSION as GLOSSARY_VERSION
+from kb.glossary import dense_text
+from kb.index import IndexMeta, VectorIndex
+from kb.loader import SyncReport, sync_entries
+from kb.retrieve import Answer, Catalog, Retriever, Tuning
+from kb.schema import PITFALLS_DIR, Pitfall
+from pitstop.errors import NotFound, UsageError
+
+EXAMPLE_SOURCES = ("curated", "incident", "import")
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    """An entry close in meaning to some text."""
+
+    pitfall_id: str
+    similarity: float
+    text: str  # the nearest example
+
+
+class KnowledgeBase:
+    """Pitfall entries in SQLite plus the hybrid retriever over them."""
+
+    def __init__(
+        self, db_path: Path, entries_dir: Path | None, embedder: Embedder, tuning: Tuning | None = None
+    ) -> None:
+        self.db_path = Path(db_path)
+        self.index_path = Path(f"{self.db_path}.faiss")
+        self.entries_dir = entries_dir
+        self.embedder = embedder
+        self._local = threading.local()
+        self._lock = threading.RLock()
+        self._catalog: Catalog | None = None
+        self._index: VectorIndex | None = None
+        self.retriever = Retriever(
+            self._db,
+            self._get_catalog,
+            self._get_index,
+            embedder,
+            tuning,
+            adjustments=FeedbackAdjuster(self._db, embedder),
+        )
+        self.last_sync: SyncReport | None = None
+
+    @classmethod
+    def open(
+        cls,
+        db_path: str | Path,
+        *,
+        entries_dir: Path | None = PITFALLS_DIR,
+        embedder: Embedder | None = None,
+        tuning: Tuning | None = None,
+    ) -> KnowledgeBase:
+        """Open the KB at `db_path`, loading the bundled entries if they changed since the last load.
+
+        `entries_dir=None` skips the bundled files (a KB built from `upsert_pitfall` alone).
+        Invalid entry files raise UsageError listing every problem.
+        """
+        kb = cls(Path(db_path), entries_dir, embedder or Embedder(), tuning)
+        if entries_dir is not None:
+            kb.build()
+        return kb
+
+    def _db(self) -> sqlite_utils.Database:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = self._local.db = open_db(self.db_path)
+        return db
+
+    @property
+    def db(self) -> sqlite_utils.Database:
+        """This thread's connection to the KB database."""
+        return self._db()
+
+    def close(self) -> None:
+        """Close this thread's database connection."""
+        db = getattr(self._local, "db", None)
+        if db is not None:
+            db.close()
+            self._local.db = None
+
+    # --- loading ---
+
+    def build(self, force: bool = False) -> SyncReport:
+        """Load the bundled entry files into SQLite if they changed (always with `force`)."""
+        if self.entries_dir is None:
+            raise UsageError("this knowledge base was opened without bundled entry files")
+        try:
+            report = sync_entries(self._db(), self.entries_dir, force=force)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        self.last_sync = report
+        if not report.skipped:
+            self._invalidate()
+        return report
+
+    def _invalidate(self) -> None:
+        with self._lock:
+            self._catalog = None
+            self._index = None
+
+    def _get_catalog(self) -> Catalog:
+        with self._lock:
+            if self._catalog is None:
+                self._catalog = Catalog.from_pitfalls(store.load_pitfalls(self._db()))
+            return self._catalog
+
+    def _get_index(self) -> VectorIndex:
+        with self._lock:
+            if self._index is None:
+                self._index = self._load_or_build_index()
+            return self._index
+
+    def _embed_missing(self) -> int:
+        """Embed examples whose vector is missing or stale, reusing vectors of identical text.
+
+        Chinese examples are embedded through their English view (kb.glossary); an example with
+        nothing left to embed has no vector and is found by the lexical signals only.
+        """
+        db, model = self._db(), self.embedder.name
+        todo: list[tuple[int, str, str]] = []
+        empty: list[int] = []
+        for eid, text, have in store.embedding_state(db, model):
+            view = dense_text(text)
+            digest = store.text_hash(view) if view else None
+            if digest is None and have is not None:
+                empty.append(eid)
+            elif digest is not None and digest != have:
+                todo.append((eid, view, digest))
+        cached = store.cached_vectors(db, model, (digest for _, _, digest in todo))
+        fresh_texts = list(dict.fromkeys(view for _, view, digest in todo if digest not in cached))
+        vectors = self.embedder.encode(fresh_texts)
+        fresh = {store.text_hash(view): vec.tobytes() for view, vec in zip(fresh_texts, vectors, strict=True)}
+        rows = [(eid, digest, cached.get(digest) or fresh[digest]) for eid, _, digest in todo]
+        with db.conn:
+            db.execute("BEGIN IMMEDIATE")
+            store.delete_vectors(db, empty)
+            store.store_vectors(db, model, rows, self.embedder.dim)
+        return len(fresh_texts)
+
+    def _fingerprint(self) -> str:
+        return store.fingerprint(self._db(), self.embedder.name, salt=GLOSSARY_VERSION)
+
+    def _load_or_build_index(self) -> VectorIndex:
+        db, model, dim = self._db(), self.embedder.name, self.embedder.dim
+        fingerprint = self._fingerprint()
+        cached = VectorIndex.load(self.index_path, model, dim, fingerprint)
+        if cached is not None:
+            return cached
+        self._embed_missing()
+        ids, vectors = store.searchable_vectors(db, model, dim)
+        index = VectorIndex.build(ids, vectors, model, fingerprint)
+        index.save(self.index_path)
+        return index
+
+    def index_meta(self) -> IndexMeta:
+        """What the current vector index holds (building it if needed)."""
+        return self._get_index().meta
+
+    def warm(self) -> None:
+        """Load everything a query needs now (catalog, index, model) instead of on the first query."""
+        self._get_catalog()
+        self._get_index()
+        self.embedder.encode(["warm up"])
+
+    # --- queries ---
+
+    def ask(self, text: str, top: int = 5, mode: str = "hybrid") -> Answer:
+        """Rank known root causes for a paste (see kb.retrieve); UsageError on empty/unusable text."""
+        if not isinstance(text, str):
+            raise UsageError("Paste the error as text.")
+        if mode not in ("hybrid", "dense", "lexical", "signature"):
+            raise UsageError(f"unknown retrieval mode '{mode}' (hybrid, dense, lexical or signature)")
+        return self.retriever.ask(text, top=max(1, int(top)), mode=mode)
+
+    def nearest(self, text: str, top: int = 5, statuses: Sequence[str] = ("curated",)) -> list[Neighbour]:
+        """Entries closest in meaning to `text` (dense similarity of the nearest example), best first."""
+        view = dense_text(text)
+        if not view:
+            return []
+        hits = self._get_index().search(self.embedder.encode([view]), 200)
+        examples = store.examples_by_id(self._db(), [eid for eid, _ in hits])
+        wanted = store.pitfall_ids(self._db(), tuple(statuses))
+        found: dict[str, Neighbour] = {}
+        for eid, similarity in hits:
+            example = examples.get(eid)
+            if example and example.pitfall_id in wanted and example.pitfall_id not in found:
+                found[example.pitfall_id] = Neighbour(example.pitfall_id, float(similarity), example.text)
+        return list(found.values())[:top]
+
+    def get(self, pitfall_id: str) -> Pitfall:
+        """One entry (any status); NotFound when unknown."""
+        found = store.load_pitfall(self._db(), pitfall_id)
+        if found is None:
+            raise NotFound(f"no pitfall '{pitfall_id}'")
+        return found[0]
+
+    def all(self, statuses: Sequence[str] = ("curated", "draft")) -> list[Pitfall]:
+        """Searchable entries (curated and draft), sorted by id."""
+        return store.load_pitfalls(self._db(), tuple(statuses))
+
+    # --- writes ---
+
+    def add_example(
+        self,
+        pitfall_id: str,
+        text: str,
+        source: str = "incident",
+        incident_id: int | None = None,
+        provenance: str = "",
+    ) -> int:
+        """Store an example of an entry, embed it and add it to the index (no rebuild); returns its id."""
+        text = text.strip()
+        if not text:
+            raise UsageError("an example needs some text")
+        if source not in EXAMPLE_SOURCES or source == "curated":
+            raise UsageError(f"example source must be 'incident' or 'import', not '{source}'")
+        self.get(pitfall_id)
+        index = self._get_index()
+        vector = self.embedder.encode([text])
+        db = self._db()
+        with self._lock, db.conn:
+            db.execute("BEGIN IMMEDIATE")
+            example_id = store.add_example(db, pitfall_id, text, source, incident_id, provenance)
+            store.store_vectors(
+                db,
+                self.embedder.name,
+                [(example_id, store.text_hash(text), vector[0].tobytes())],
+                self.embedder.dim,
+            )
+        with self._lock:
+            index.add(
+                np.array([example_id], dtype=np.int64), vector, store.fingerprint(db, self.embedder.name)
+            )
+            index.save(self.index_path)
+        return example_id
+
+    def upsert_pitfall(
+        self, pitfall: Pitfall, examples: Iterable[str] = (), source: str = "incident"
+    ) -> None:
+        """Insert or update an entry (e.g. a learned 'draft', searchable with Match.draft=True).
+
+        Its title, summary and symptoms become curated examples; `examples` are extra texts stored
+        with `source` unless already present. Status 'rejected' removes it from search. The index
+        is refreshed from SQLite on the next query (only new text is embedded).
+        """
+        db = self._db()
+        with self._lock, db.conn:
+            db.execute("BEGIN IMMEDIATE")
+            store.upsert_pitfall(db, pitfall)
+            have = {
+                row[0] for row in db.execute("SELECT text FROM examples WHERE pitfall_id = ?", (pitfall.id,))
+            }
+            for text in dict.fromkeys(t.strip() for t in examples):
+                if text and text not in have:
+                    store.add_example(db, pitfall.id, text, source, None, pitfall.provenance)
+        self._invalidate()

@@ -1,0 +1,297 @@
+"""Reads and writes of the KB tables (pitfalls, examples, embeddings, both FTS5 indexes).
+
+SQLite is the truth. A pitfall's curated examples are its title, summary and symptoms (English
+and Chinese); incident examples come from resolved incidents. Every write keeps the FTS rows in
+step, so search never sees a half-updated entry.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+import numpy as np
+import sqlite_utils
+
+from kb.schema import Pitfall
+from kb.tokens import bigram_text
+
+FTS_TABLES = ("docs_fts", "words_fts")
+SEARCHABLE = ("curated", "draft")
+ROW_RULES = 2  # bump when curated_examples() or the FTS rows change, so stored entries are rewritten
+
+
+@dataclass(frozen=True)
+class ExampleRow:
+    """One example text with what it belongs to."""
+
+    id: int
+    pitfall_id: str
+    text: str
+    kind: str
+    source: str
+
+
+def now() -> str:
+    """The current UTC time as ISO text."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def text_hash(text: str) -> str:
+    """Content hash of one text."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def entry_hash(pitfall: Pitfall) -> str:
+    """Content hash of a whole entry and of the rules that turn it into rows."""
+    return text_hash(f"{ROW_RULES}\0" + json.dumps(pitfall.to_dict(), sort_keys=True, ensure_ascii=False))
+
+
+def curated_examples(pitfall: Pitfall) -> list[tuple[str, str]]:
+    """(kind, text) of the texts that stand for an entry in dense search.
+
+    Chinese title and summary are left out: their English view added nothing on the dev cases
+    (see docs/KB.md) and cost a fifth of the build time; they are in both FTS indexes.
+    """
+    pairs = [("title", pitfall.title), ("summary", pitfall.summary)] + [
+        ("symptom", s) for s in pitfall.symptoms
+    ]
+    return list(dict.fromkeys((kind, text.strip()) for kind, text in pairs if text.strip()))
+
+
+def _fts_insert(
+    db: sqlite_utils.Database, pitfall_id: str, example_id: int | None, fields: tuple[str, str, str, str]
+) -> None:
+    for table in FTS_TABLES:
+        values = fields if table == "docs_fts" else tuple(bigram_text(f) for f in fields)
+        db.execute(
+            f"INSERT INTO {table}(pitfall_id, example_id, title, summary, symptoms, cause) "
+            "VALUES (?, ?, ?, ?, ?, ?)",
+            (pitfall_id, example_id, *values),
+        )
+
+
+def _fts_delete(db: sqlite_utils.Database, pitfall_id: str, entry_row_only: bool) -> None:
+    extra = " AND example_id IS NULL" if entry_row_only else ""
+    for table in FTS_TABLES:
+        db.execute(f"DELETE FROM {table} WHERE pitfall_id = ?{extra}", (pitfall_id,))
+
+
+def _insert_example(
+    db: sqlite_utils.Database,
+    pitfall_id: str,
+    kind: str,
+    text: str,
+    source: str,
+    incident_id: int | None = None,
+    provenance: str = "",
+) -> int:
+    cursor = db.execute(
+        "INSERT INTO examples(pitfall_id, text, kind, source, incident_id, provenance, content_hash, "
+        "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (pitfall_id, text, kind, source, incident_id, provenance, text_hash(text), now()),
+    )
+    return int(cursor.lastrowid)
+
+
+def upsert_pitfall(db: sqlite_utils.Database, pitfall: Pitfall, status: str | None = None) -> bool:
+    """Insert or update one entry with its curated examples and FTS row; False when unchanged.
+
+    Examples whose text is unchanged keep their ids (and so their cached vectors).
+    """
+    status = status or pitfall.status
+    digest = entry_hash(pitfall)
+    row = db.execute("SELECT content_hash, status FROM pitfalls WHERE id = ?", (pitfall.id,)).fetchone()
+    if row and row[0] == digest and row[1] == status:
+        return False
+    stamp = now()
+    values = (
+        pitfall.title,
+        pitfall.title_zh,
+        pitfall.layer,
+        pitfall.severity,
+        int(pitfall.benign),
+        pitfall.summary,
+        pitfall.summary_zh,
+        pitfall.cause,
+        json.dumps(pitfall.to_dict(), ensure_ascii=False),
+        status,
+        pitfall.provenance,
+        digest,
+    )
+    if row:
+        db.execute(
+            "UPDATE pitfalls SET title=?, title_zh=?, layer=?, severity=?, benign=?, summary=?, "
+            "summary_zh=?, cause=?, body_json=?, status=?, provenance=?, content_hash=?, updated_at=? "
+            "WHERE id=?",
+            (*values, stamp, pitfall.id),
+        )
+    else:
+        db.execute(
+            "INSERT INTO pitfalls(title, title_zh, layer, severity, benign, summary, summary_zh, cause, "
+            "body_json, status, provenance, content_hash, id, created_at, updated_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (*values, pitfall.id, stamp, stamp),
+        )
+    wanted = curated_examples(pitfall)
+    existing = {
+        (kind, text): eid
+        for eid, kind, text in db.execute(
+            "SELECT id, kind, text FROM examples WHERE pitfall_id = ? AND source = 'curated'", (pitfall.id,)
+        )
+    }
+    for key, eid in existing.items():
+        if key not in wanted:
+            db.execute("DELETE FROM examples WHERE id = ?", (eid,))
+    for kind, text in wanted:
+        if (kind, text) not in existing:
+            _insert_example(db, pitfall.id, kind, text, "curated")
+    _fts_delete(db, pitfall.id, entry_row_only=True)
+    _fts_insert(
+        db,
+        pitfall.id,
+        None,
+        (
+            f"{pitfall.title}\n{pitfall.title_zh}",
+            f"{pitfall.summary}\n{pitfall.summary_zh}",
+            "\n".join(pitfall.symptoms),
+            pitfall.cause,
+        ),
+    )
+    return True
+
+
+def add_example(
+    db: sqlite_utils.Database,
+    pitfall_id: str,
+    text: str,
+    source: str,
+    incident_id: int | None,
+    provenance: str = "",
+) -> int:
+    """Store one non-curated example and its FTS row; returns the example id."""
+    example_id = _insert_example(
+        db, pitfall_id, "incident" if source == "incident" else source, text, source, incident_id, provenance
+    )
+    _fts_insert(db, pitfall_id, example_id, ("", "", text, ""))
+    return example_id
+
+
+def set_status(db: sqlite_utils.Database, pitfall_id: str, status: str) -> None:
+    """Change an entry's status ('rejected' removes it from search)."""
+    db.execute("UPDATE pitfalls SET status = ?, updated_at = ? WHERE id = ?", (status, now(), pitfall_id))
+
+
+def load_pitfall(db: sqlite_utils.Database, pitfall_id: str) -> tuple[Pitfall, str] | None:
+    """An entry and its status, or None."""
+    row = db.execute("SELECT body_json, status FROM pitfalls WHERE id = ?", (pitfall_id,)).fetchone()
+    return (Pitfall.from_dict({**json.loads(row[0]), "status": row[1]}), row[1]) if row else None
+
+
+def load_pitfalls(db: sqlite_utils.Database, statuses: Sequence[str] = SEARCHABLE) -> list[Pitfall]:
+    """Entries with the given statuses, sorted by id."""
+    marks = ",".join("?" * len(statuses))
+    rows = db.execute(
+        f"SELECT body_json, status FROM pitfalls WHERE status IN ({marks}) ORDER BY id", tuple(statuses)
+    )
+    return [Pitfall.from_dict({**json.loads(body), "status": status}) for body, status in rows]
+
+
+def pitfall_ids(db: sqlite_utils.Database, statuses: Sequence[str] = SEARCHABLE) -> set[str]:
+    """Ids of the entries with the given statuses."""
+    marks = ",".join("?" * len(statuses))
+    rows = db.execute(f"SELECT id FROM pitfalls WHERE status IN ({marks})", tuple(statuses))
+    return {row[0] for row in rows}
+
+
+def examples_by_id(db: sqlite_utils.Database, ids: Iterable[int]) -> dict[int, ExampleRow]:
+    """Examples with the given ids."""
+    ids = list(ids)
+    if not ids:
+        return {}
+    rows = db.execute(
+        f"SELECT id, pitfall_id, text, kind, source FROM examples WHERE id IN ({','.join('?' * len(ids))})",
+        ids,
+    )
+    return {r[0]: ExampleRow(*r) for r in rows}
+
+
+def embedding_state(db: sqlite_utils.Database, model: str) -> list[tuple[int, str, str | None]]:
+    """(example id, text, content hash of its `model` vector or None) for every example."""
+    return list(
+        db.execute(
+            "SELECT e.id, e.text, v.content_hash FROM examples e LEFT JOIN embeddings v "
+            "ON v.example_id = e.id AND v.model = ? ORDER BY e.id",
+            (model,),
+        )
+    )
+
+
+def delete_vectors(db: sqlite_utils.Database, example_ids: Sequence[int]) -> None:
+    """Drop the vectors of these examples."""
+    db.conn.executemany("DELETE FROM embeddings WHERE example_id = ?", [(eid,) for eid in example_ids])
+
+
+def cached_vectors(db: sqlite_utils.Database, model: str, hashes: Iterable[str]) -> dict[str, bytes]:
+    """Vectors already computed by `model` for any example with these content hashes."""
+    found: dict[str, bytes] = {}
+    hashes = list(dict.fromkeys(hashes))
+    for start in range(0, len(hashes), 500):
+        chunk = hashes[start : start + 500]
+        found.update(
+            db.execute(
+                f"SELECT content_hash, vector FROM embeddings WHERE model = ? AND content_hash IN "
+                f"({','.join('?' * len(chunk))})",
+                (model, *chunk),
+            ).fetchall()
+        )
+    return found
+
+
+def store_vectors(
+    db: sqlite_utils.Database, model: str, rows: Sequence[tuple[int, str, bytes]], dim: int
+) -> None:
+    """Save (example id, content hash, float32 bytes) vectors for `model`."""
+    db.conn.executemany(
+        "INSERT OR REPLACE INTO embeddings(example_id, model, dim, vector, content_hash) "
+        "VALUES (?, ?, ?, ?, ?)",
+        [(eid, model, dim, blob, digest) for eid, digest, blob in rows],
+    )
+
+
+def searchable_vectors(db: sqlite_utils.Database, model: str, dim: int) -> tuple[np.ndarray, np.ndarray]:
+    """(example ids, vectors) of every searchable example embedded by `model`."""
+    rows = db.execute(
+        "SELECT v.example_id, v.vector FROM embeddings v JOIN examples e ON e.id = v.example_id "
+        "JOIN pitfalls p ON p.id = e.pitfall_id WHERE v.model = ? AND v.dim = ? "
+        "AND p.status IN ('curated', 'draft') ORDER BY v.example_id",
+        (model, dim),
+    ).fetchall()
+    ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+    vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), dim)
+    return ids, vectors
+
+
+def fingerprint(db: sqlite_utils.Database, model: str, salt: str = "") -> str:
+    """A hash of which examples are searchable and what they say: the faiss cache's validity key."""
+    digest = hashlib.sha256(f"{model}\0{salt}".encode())
+    for eid, content in db.execute(
+        "SELECT e.id, e.content_hash FROM examples e JOIN pitfalls p ON p.id = e.pitfall_id "
+        "WHERE p.status IN ('curated', 'draft') ORDER BY e.id"
+    ):
+        digest.update(f"{eid}:{content};".encode())
+    return digest.hexdigest()
+
+
+def get_meta(db: sqlite_utils.Database, key: str) -> str | None:
+    """A value from kb_meta."""
+    row = db.execute("SELECT value FROM kb_meta WHERE key = ?", (key,)).fetchone()
+    return row[0] if row else None
+
+
+def set_meta(db: sqlite_utils.Database, key: str, value: str) -> None:
+    """Set a value in kb_meta."""
+    db.execute("INSERT OR REPLACE INTO kb_meta(key, value) VALUES (?, ?)", (key, value))

@@ -1,0 +1,70 @@
+"""Terms for the two FTS5 indexes, built the same way for stored text and for queries.
+
+`words_fts` uses unicode61, which treats a run of Chinese characters as one token; we rewrite
+every CJK run as overlapping character bigrams so that two-character words (显存, 降频, 掉卡) match.
+`docs_fts` uses trigrams, so its query terms are substrings of at least three characters.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+WORD = re.compile(r"[^\W_]+")
+MAX_TERMS = 48
+
+STOPWORDS = frozenset(
+    """a an and are as at be been but by can could did do does for from had has have how i if in into
+    is it its just me my no not of on or our so some than that the then there this to too us was we
+    were what when which while who why will with you your after again also any all get got only
+    one two very would should now here like still even same other more most much out up down""".split()
+)
+
+# Chinese function characters and filler bigrams that carry no symptom meaning (query side only).
+CJK_FILLER_CHARS = frozenset("的了吗呢吧啊呀么着过")
+CJK_FILLER_BIGRAMS = frozenset(
+    """时候 一直 什么 怎么 这个 那个 我们 你们 他们 就是 但是 还是 然后 已经 现在 可以 没有 不是
+    一个 出现 问题 请问 大家 一下 有点 感觉 好像 如何 这样 那样 里面 之后 之前 以后 以前 还有
+    或者 因为 所以""".split()
+)
+
+
+def bigram_text(text: str) -> str:
+    """`text` with each CJK run replaced by its overlapping character bigrams."""
+
+    def split(match: re.Match[str]) -> str:
+        run = match.group(0)
+        if len(run) == 1:
+            return f" {run} "
+        return " " + " ".join(run[i : i + 2] for i in range(len(run) - 1)) + " "
+
+    return CJK_RUN.sub(split, text)
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def word_terms(text: str) -> list[str]:
+    """Distinct word-index terms of `text`: lowercased words and numbers, CJK bigrams, no stopwords."""
+    terms = (t.lower() for t in WORD.findall(bigram_text(text)))
+    return _unique(t for t in terms if _informative(t))[:MAX_TERMS]
+
+
+def _informative(term: str) -> bool:
+    if CJK_RUN.match(term):
+        return term not in CJK_FILLER_BIGRAMS and not CJK_FILLER_CHARS.intersection(term)
+    return len(term) > 1 and term not in STOPWORDS
+
+
+def trigram_terms(text: str) -> list[str]:
+    """Distinct substrings for the trigram index: Latin tokens of 4+ characters and CJK trigrams."""
+    latin = (t.lower() for t in re.findall(r"[A-Za-z][\w.+-]{3,}", text))
+    cjk = (run[i : i + 3] for run in CJK_RUN.findall(text) for i in range(max(0, len(run) - 2)))
+    return _unique(t.strip(".-+") for t in [*latin, *cjk] if t.lower() not in STOPWORDS)[:MAX_TERMS]
+
+
+def match_expression(terms: Iterable[str]) -> str:
+    """An FTS5 MATCH expression that ORs the quoted terms."""
+    return " OR ".join('"' + term.replace('"', '""') + '"' for term in terms)

@@ -1,0 +1,165 @@
+"""A local stand-in for Slack's Web API on 127.0.0.1 that answers like Slack and records every call.
+
+It serves `POST /api/<method>` (form or JSON bodies), the upload URL handed out by
+`files.getUploadURLExternal`, and a `response_url` endpoint; `fail_next` makes the next call of a
+method answer 429 with `Retry-After`.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import threading
+import time
+import urllib.parse
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+BOT_USER = "UPITSTOP"
+BOT_ID = "BPITSTOP"
+TEAM = "T111"
+
+
+@dataclass(frozen=True)
+class Call:
+    """One request the recorder received."""
+
+    method: str
+    body: dict[str, Any]
+    status: int
+    raw: bytes = b""
+    at: float = field(default_factory=time.monotonic)  # when it arrived (benchmarks measure latency)
+
+
+@dataclass
+class Recorder:
+    """The server's state: calls in arrival order and scripted failures."""
+
+    calls: list[Call] = field(default_factory=list)
+    failures: dict[str, list[int]] = field(default_factory=dict)  # method -> Retry-After seconds
+    socket_url: str = ""
+    lock: threading.Condition = field(default_factory=threading.Condition)
+    _ts: itertools.count = field(default_factory=lambda: itertools.count(1))
+
+    def fail_next(self, method: str, retry_after: int = 1) -> None:
+        """Answer the next call of `method` with 429 and `Retry-After: retry_after`."""
+        with self.lock:
+            self.failures.setdefault(method, []).append(retry_after)
+
+    def of(self, method: str) -> list[Call]:
+        """Successful calls of `method`, in order."""
+        with self.lock:
+            return [c for c in self.calls if c.method == method and c.status == 200]
+
+    def wait_for(self, method: str, count: int = 1, timeout: float = 30.0) -> list[Call]:
+        """Block until `count` successful calls of `method` arrived; AssertionError on timeout."""
+        with self.lock:
+            ok = self.lock.wait_for(lambda: len(self.of(method)) >= count, timeout)
+        calls = self.of(method)
+        assert ok, f"expected {count} {method} call(s) within {timeout}s, got {len(calls)}"
+        return calls
+
+    def clear(self) -> None:
+        """Forget recorded calls."""
+        with self.lock:
+            self.calls.clear()
+
+    def record(self, call: Call) -> None:
+        with self.lock:
+            self.calls.append(call)
+            self.lock.notify_all()
+
+    def next_ts(self) -> str:
+        return f"1700000000.{next(self._ts):06d}"
+
+
+def _parse(raw: bytes, content_type: str) -> dict[str, Any]:
+    if "json" in content_type:
+        return json.loads(raw or b"{}")
+    form = {k: v[0] for k, v in urllib.parse.parse_qs(raw.decode("utf-8", "replace")).items()}
+    for key in ("blocks", "view", "files", "attachments"):
+        if isinstance(form.get(key), str) and form[key][:1] in "[{":
+            form[key] = json.loads(form[key])
+    return form
+
+
+def _answer(recorder: Recorder, method: str, body: dict[str, Any], base: str) -> dict[str, Any]:
+    if method == "auth.test":
+        return {
+            "ok": True,
+            "url": "https://pitstop-test.slack.com/",
+            "team": "Pitstop Test",
+            "user": "pitstop",
+            "team_id": TEAM,
+            "user_id": BOT_USER,
+            "bot_id": BOT_ID,
+            "is_enterprise_install": False,
+        }
+    if method in ("chat.postMessage", "chat.update"):
+        ts = body.get("ts") or recorder.next_ts()
+        return {
+            "ok": True,
+            "channel": body.get("channel"),
+            "ts": ts,
+            "message": {"text": body.get("text"), "ts": ts, "bot_id": BOT_ID},
+        }
+    if method == "chat.postEphemeral":
+        return {"ok": True, "message_ts": recorder.next_ts()}
+    if method == "views.open":
+        return {"ok": True, "view": {"id": "V1", **(body.get("view") or {})}}
+    if method == "files.getUploadURLExternal":
+        file_id = f"F{len(recorder.of(method)) + 1:04d}"
+        return {"ok": True, "upload_url": f"{base}/upload/{file_id}", "file_id": file_id}
+    if method == "files.completeUploadExternal":
+        files = body.get("files")
+        files = json.loads(files) if isinstance(files, str) else files
+        return {"ok": True, "files": [{"id": f["id"], "title": f.get("title", "")} for f in files]}
+    if method == "files.info":
+        return {"ok": True, "file": {"id": body.get("file"), "name": "outputs.txt"}}
+    if method == "apps.connections.open":
+        return {"ok": True, "url": recorder.socket_url}
+    return {"ok": True}
+
+
+def serve(recorder: Recorder) -> tuple[ThreadingHTTPServer, str]:
+    """Start the server on 127.0.0.1 (a free port) in a daemon thread; returns it and its base URL."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+            return
+
+        def do_POST(self) -> None:  # noqa: N802
+            raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            path = self.path.partition("?")[0]
+            base = f"http://127.0.0.1:{self.server.server_address[1]}"
+            if path.startswith("/upload/") or path.startswith("/respond"):
+                recorder.record(Call(path.split("/")[1], {"path": path}, 200, raw))
+                return self._reply(200, {"ok": True} if path.startswith("/respond") else "OK - 1")
+            method = path.removeprefix("/api/")
+            body = _parse(raw, self.headers.get("Content-Type", ""))
+            with recorder.lock:
+                queued = recorder.failures.get(method)
+                retry_after = queued.pop(0) if queued else None
+            if retry_after is not None:
+                recorder.record(Call(method, body, 429))
+                return self._reply(
+                    429, {"ok": False, "error": "ratelimited"}, {"Retry-After": str(retry_after)}
+                )
+            recorder.record(Call(method, body, 200))
+            self._reply(200, _answer(recorder, method, body, base))
+
+        def _reply(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
+            data = payload.encode() if isinstance(payload, str) else json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "text/plain" if isinstance(payload, str) else "application/json")
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    return server, f"http://127.0.0.1:{server.server_address[1]}"

@@ -1,0 +1,119 @@
+"""The console drives the same flows as Slack: pastes, buttons as commands, a resolution, refusals."""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+
+import pytest
+
+from bot.console import Console
+from tests.bot.conftest import copy_kb, make_services
+
+
+@pytest.fixture
+def services(kb_path, embedder, tmp_path):
+    services = make_services(copy_kb(kb_path, tmp_path / "console.db"), embedder)
+    yield services
+    services.close()
+
+
+def run(services, script: str) -> str:
+    out = io.StringIO()
+    Console(services, out, user="alice").run(io.StringIO(script))
+    return out.getvalue()
+
+
+def test_paste_feedback_and_resolution_from_a_script(services):
+    script = """\
+NCCL WARN Cuda failure 'unknown error'
+after switching the job to FP16 on gpu-node-3
+
+:this 1
+:resolve
+:resolve 1 reinstalled the driver cleanly
+:resolve 1
+"""
+    out = run(services, script)
+    assert "Likely causes:" in out and "1. " in out
+    assert "[:run gpu-node-3]" in out
+    assert "marked as the cause" in out
+    assert "Pick the real cause" in out and "(candidate 1)" in out
+    assert out.count("resolved as") == 1
+    assert "already resolved" in out  # the second resolution is refused with a sentence
+    incident = services.incidents.list()[0]
+    assert incident.status == "resolved" and incident.channel == "console" and incident.requester == "alice"
+    assert "Traceback" not in out
+
+
+def test_new_cause_chinese_paste_refusals_and_unknown_commands(services):
+    script = """\
+八卡训练 loss 抖得跟心电图似的
+:resolve-new UPS input sag | input voltage dips 8% | moved the rack to another UPS | loss jitter; no log
+/diagnose gpu-node-3
+/diagnose no-such-host
+:frobnicate
+:quit
+NCCL WARN never reached
+"""
+    out = run(services, script)
+    assert "可能的原因" in out
+    assert "resolved as" in out
+    assert "No authorization policy is configured" in out
+    assert "unknown host 'no-such-host'" in out
+    assert "Unknown command :frobnicate" in out
+    assert "never reached" not in out and out.count("可能的原因") == 1
+    assert services.incidents.list()[0].resolution.kind in ("draft", "merge")
+
+
+def test_pitstop_console_reads_a_script_from_stdin(kb_path, tmp_path):
+    db = copy_kb(kb_path, tmp_path / "cli.db")
+    env = {**os.environ, "PITSTOP_DB": str(db), "PITSTOP_HOME": str(tmp_path), "HF_HUB_OFFLINE": "1"}
+    env.pop("SLACK_BOT_TOKEN", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "pitstop.cli", "console"],
+        input="Xid 79 GPU has fallen off the bus\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=240,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Likely causes:" in done.stdout and "xid79" in done.stdout
+
+
+@pytest.mark.lab
+def test_pitstop_start_without_tokens_runs_the_lab_and_the_console(kb_path, tmp_path):
+    from collectors.lab.sshd import LabError, find_sshd
+
+    try:
+        find_sshd()
+    except LabError as exc:
+        pytest.skip(str(exc))
+    db = copy_kb(kb_path, tmp_path / "start.db")
+    env = {**os.environ, "PITSTOP_DB": str(db), "PITSTOP_HOME": str(tmp_path / "home"), "HF_HUB_OFFLINE": "1"}
+    for name in (
+        "SLACK_BOT_TOKEN",
+        "SLACK_APP_TOKEN",
+        "SLACK_SIGNING_SECRET",
+        "PITSTOP_INVENTORY",
+        "PITSTOP_POLICY",
+    ):
+        env.pop(name, None)
+    script = "/diagnose driver-library-mismatch Failed to initialize NVML: Driver/library version mismatch\n"
+    done = subprocess.run(
+        [sys.executable, "-m", "pitstop.cli", "start"],
+        input=script,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "lab hosts on 127.0.0.x" in done.stdout
+    assert "Checks on driver-library-mismatch: 1 hosts" in done.stdout
+    assert not (tmp_path / "home" / "lab" / "state.json").exists()  # the lab it started is stopped again

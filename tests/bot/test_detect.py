@@ -1,0 +1,70 @@
+"""Error detection, per-channel modes, dedupe and host mentions."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bot.dedupe import Seen
+from bot.detect import ChannelModes, Detector, has_code_block
+from bot.hosts import mentioned_hosts
+
+DETECTOR = Detector.from_signatures([r"Xid\s*79", r"NRWTD", "(unbalanced"])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'Traceback (most recent call last):\n  File "train.py", line 3',
+        "```nvidia-smi output```",
+        "NCCL WARN Cuda failure 'unknown error'",
+        "RuntimeError: CUDA error: an illegal memory access was encountered",
+        "the job got killed by the OOM killer",
+        "storcli shows NRWTD on the data volume",
+        "八卡训练 loss 抖得跟心电图似的",
+        "训练一跑就报错",
+        "gpu-node-3 掉卡了",
+    ],
+)
+def test_error_like_messages_are_detected(text):
+    assert DETECTOR.looks_like_error(text)
+
+
+@pytest.mark.parametrize("text", ["lunch at noon?", "thanks, that fixed it :tada:", "新机器到了", ""])
+def test_chatter_is_not(text):
+    assert not DETECTOR.looks_like_error(text)
+
+
+def test_rich_text_code_block_counts(shared_dir):
+    sample = json.loads(
+        (shared_dir / "slack-payloads" / "docs-rich-text-preformatted-block.json").read_text()
+    )
+    assert has_code_block(sample["blocks"]) and DETECTOR.looks_like_error("see below", sample["blocks"])
+    assert not has_code_block([{"type": "rich_text", "elements": [{"type": "rich_text_section"}]}])
+
+
+def test_channel_modes():
+    modes = ChannelModes.parse("mention,C1=auto")
+    assert modes.mode("C1") == "auto" and modes.mode("C2") == "mention"
+    assert ChannelModes.parse(None).mode("C9") == "auto"
+    with pytest.raises(ValueError):
+        ChannelModes.parse("C1=sometimes")
+
+
+def test_seen_claims_once_across_keys_and_expires():
+    now = [0.0]
+    seen = Seen(ttl_s=10, capacity=3, clock=lambda: now[0])
+    assert seen.claim(("event", "Ev1"), ("msg", "C1", "1.1"))
+    assert not seen.claim(("event", "Ev2"), ("msg", "C1", "1.1"))  # app_mention + message for one message
+    assert not seen.claim(("event", "Ev1"))  # a retry
+    now[0] = 11.0
+    assert seen.claim(("event", "Ev1"))
+
+
+def test_mentioned_hosts_are_whole_words_in_order():
+    names = ["gpu-node-3", "gpu-node-30", "dgx1"]
+    assert mentioned_hosts("NCCL hangs on gpu-node-30 and dgx1", names) == ["gpu-node-30", "dgx1"]
+    assert mentioned_hosts("gpu-node-3.", names) == ["gpu-node-3"]
+    assert mentioned_hosts("gpu-node-3x and mydgx1", names) == []
+    assert mentioned_hosts("在 GPU-NODE-3 上跑不起来", names) == ["gpu-node-3"]

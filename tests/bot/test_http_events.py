@@ -1,0 +1,204 @@
+"""HTTP mode end to end: Slack's own payloads, genuinely signed, sent to the app on 127.0.0.1; the
+app's Web API calls land on the local recorder."""
+
+from __future__ import annotations
+
+import copy
+import json
+import logging
+import time
+
+import pytest
+
+from tests.bot.conftest import SECRET, payload
+from tests.bot.recorder import BOT_USER
+from tests.bot.slack_checks import all_text, assert_within_limits
+
+NCCL = "NCCL WARN Cuda failure 'unknown error' after switching to FP16"
+
+
+def event(shared_dir, name, *, text=None, ts=None, event_id=None, channel="C111", **fields):
+    """A payload file with the event's text/ts/ids replaced."""
+    body = payload(shared_dir, name)
+    ev = body["event"]
+    if text is not None:
+        ev["text"] = text
+    if ts is not None:
+        ev["ts"] = ev["event_ts"] = ts
+    ev["channel"] = channel
+    ev.update(fields)
+    if event_id is not None:
+        body["event_id"] = event_id
+    return json.dumps(body)
+
+
+@pytest.fixture
+def bot(serve_app):
+    return serve_app()
+
+
+def test_url_verification_echoes_the_challenge(bot, shared_dir):
+    status, body = bot.send((shared_dir / "slack-payloads" / "bolt-url-verification.json").read_text())
+    assert status == 200
+    assert json.loads(body)["challenge"] == payload(shared_dir, "bolt-url-verification.json")["challenge"]
+
+
+def test_bad_signature_and_stale_timestamp_are_rejected_without_logging_the_body(bot, shared_dir, caplog):
+    secret_text = "SECRETPASTE-" + "x" * 10
+    body = event(shared_dir, "bolt-app-mention.json", text=f"<@{BOT_USER}> {NCCL} {secret_text}")
+    with caplog.at_level(logging.DEBUG):
+        assert bot.send(body, secret="not-the-secret")[0] == 401
+        assert bot.send(body, timestamp=int(time.time()) - 301)[0] == 401
+    assert secret_text not in caplog.text
+    time.sleep(0.3)
+    assert bot.recorder.of("chat.postMessage") == []
+
+
+def test_signing_helper_matches_the_sdk_known_answer(shared_dir):
+    import hashlib
+    import hmac
+
+    body = (shared_dir / "slack-payloads" / "sdk-signature-vector-slash-command.txt").read_text()
+    digest = hmac.new(SECRET.encode(), f"v0:1531420618:{body}".encode(), hashlib.sha256).hexdigest()
+    assert digest == "a2114d57b48eac39b9ad189dd8316235a7b4a8d21a10bd27519666489c69b503"
+
+
+def test_mention_gets_one_thread_reply_even_when_retried(bot, shared_dir):
+    body = event(shared_dir, "bolt-app-mention.json", text=f"<@{BOT_USER}> {NCCL} on gpu-node-3")
+    started = time.monotonic()
+    assert bot.send(body)[0] == 200
+    assert time.monotonic() - started < 3  # Slack's own deadline, not a speed target
+    reply = bot.recorder.wait_for("chat.postMessage")[0].body
+    assert reply["thread_ts"] == "1595926230.009600" and reply["channel"] == "C111"
+    assert_within_limits(reply)
+    text = all_text(reply)
+    assert "driver-install-corrupted-or-mixed" in text  # the top cause, carried by the buttons
+    assert "Run checks on gpu-node-3" in text
+    # Slack retries the same delivery: no second reply.
+    assert (
+        bot.send(body, headers={"X-Slack-Retry-Num": "1", "X-Slack-Retry-Reason": "http_timeout"})[0] == 200
+    )
+    bot.idle()
+    assert len(bot.recorder.of("chat.postMessage")) == 1
+
+
+def test_mention_and_message_for_the_same_message_answer_once(bot, shared_dir):
+    ts = "1700000100.000100"
+    mention = event(shared_dir, "bolt-app-mention.json", text=f"<@{BOT_USER}> {NCCL}", ts=ts, event_id="EvA")
+    message = event(
+        shared_dir,
+        "bolt-message-user-with-authorizations.json",
+        text=f"<@{BOT_USER}> {NCCL}",
+        ts=ts,
+        event_id="EvB",
+    )
+    assert bot.send(message)[0] == 200
+    assert bot.send(mention)[0] == 200
+    bot.recorder.wait_for("chat.postMessage")
+    bot.idle()
+    assert len(bot.recorder.of("chat.postMessage")) == 1
+
+
+def test_bots_edits_and_chatter_are_ignored_but_a_pasted_error_is_answered(bot, shared_dir):
+    ignored = [
+        event(shared_dir, "bolt-message-from-bot-bot_id.json", text=NCCL, event_id="Ev1"),
+        event(shared_dir, "bolt-message-subtype-bot_message.json", text=NCCL, event_id="Ev2"),
+        event(shared_dir, "bolt-message-changed.json", event_id="Ev3"),
+        event(
+            shared_dir, "bolt-message-user-with-authorizations.json", text="lunch at noon?", event_id="Ev4"
+        ),
+    ]
+    for body in ignored:
+        assert bot.send(body)[0] == 200  # every event type has a listener: no 404, so no Slack retry
+    human = event(
+        shared_dir, "bolt-message-channel-rich-text.json", text=NCCL, ts="1700000200.000200", event_id="Ev5"
+    )
+    assert bot.send(human)[0] == 200
+    replies = bot.recorder.wait_for("chat.postMessage")
+    bot.idle()
+    assert [r.body["thread_ts"] for r in bot.recorder.of("chat.postMessage")] == ["1700000200.000200"]
+    assert_within_limits(replies[0].body)
+
+
+def test_code_block_message_is_treated_as_an_error_paste(bot, shared_dir):
+    body = payload(shared_dir, "composed-message-code-block.json")
+    body["event"]["text"] = "```Failed to initialize NVML: Driver/library version mismatch```"
+    assert bot.send(json.dumps(body))[0] == 200
+    reply = bot.recorder.wait_for("chat.postMessage")[0].body
+    assert "nvml-driver-library-mismatch" in all_text(reply)
+    assert reply["thread_ts"] == body["event"]["ts"]
+
+
+def test_reply_in_an_existing_thread_stays_in_that_thread(bot, shared_dir):
+    body = event(
+        shared_dir,
+        "bolt-message-user-with-authorizations.json",
+        text=NCCL,
+        ts="1700000300.000300",
+        thread_ts="1700000299.000001",
+    )
+    bot.send(body)
+    assert bot.recorder.wait_for("chat.postMessage")[0].body["thread_ts"] == "1700000299.000001"
+
+
+def test_chinese_paste_is_answered_in_chinese_with_a_host_picker(bot, shared_dir):
+    body = event(
+        shared_dir, "bolt-app-mention.json", text=f"<@{BOT_USER}> 八卡训练 loss 抖得跟心电图似的，nccl 超时"
+    )
+    bot.send(body)
+    reply = bot.recorder.wait_for("chat.postMessage")[0].body
+    text = all_text(reply)
+    assert "可能的原因" in text
+    picker = [
+        e
+        for b in reply["blocks"]
+        if b["type"] == "actions"
+        for e in b["elements"]
+        if e["type"] == "static_select"
+    ]
+    assert [o["text"]["text"] for o in picker[0]["options"]] == ["gpu-node-3", "gpu-node-4"]
+
+
+def test_mention_only_channel_ignores_pastes_but_answers_mentions(serve_app, shared_dir):
+    bot = serve_app(channel_modes="auto,C999=mention")
+    bot.send(
+        event(
+            shared_dir,
+            "bolt-message-channel-rich-text.json",
+            text=NCCL,
+            channel="C999",
+            event_id="E1",
+            ts="1700000400.000001",
+        )
+    )
+    bot.send(
+        event(
+            shared_dir,
+            "bolt-app-mention.json",
+            text=f"<@{BOT_USER}> {NCCL}",
+            channel="C999",
+            event_id="E2",
+            ts="1700000400.000002",
+        )
+    )
+    bot.recorder.wait_for("chat.postMessage")
+    bot.idle()
+    assert [r.body["thread_ts"] for r in bot.recorder.of("chat.postMessage")] == ["1700000400.000002"]
+
+
+def test_rate_limited_reply_is_retried_after_retry_after(bot, shared_dir):
+    bot.recorder.fail_next("chat.postMessage", retry_after=1)
+    bot.send(event(shared_dir, "bolt-app-mention.json", text=f"<@{BOT_USER}> {NCCL}"))
+    bot.recorder.wait_for("chat.postMessage")
+    statuses = [c.status for c in bot.recorder.calls if c.method == "chat.postMessage"]
+    assert statuses == [429, 200]
+
+
+def test_text_is_escaped_and_secrets_redacted(bot, shared_dir):
+    paste = f"<@{BOT_USER}> {NCCL} <script> & token xoxb-1234567890-abcdefghij"
+    body = json.loads(event(shared_dir, "bolt-app-mention.json", text=paste))
+    bot.send(json.dumps(copy.deepcopy(body)))
+    bot.recorder.wait_for("chat.postMessage")
+    bot.idle()
+    stored = bot.services.incidents.find_by_thread("C111", body["event"]["ts"])
+    assert "xoxb-1234567890" not in stored.error_text

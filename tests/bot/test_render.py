@@ -1,0 +1,79 @@
+"""Rendering: Slack's limits hold for any content, text is escaped and redacted, both renderers agree."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bot.render import blocks, text
+from bot.render.model import AnswerCard, Cause, CauseFindings, DiagnosisCard, Finding, HostState, Notice
+from tests.bot.slack_checks import all_text, assert_within_limits
+
+words = st.text(min_size=0, max_size=4000)
+
+
+def cause(rank: int, title: str, why: str = "w", fix: str = "f") -> Cause:
+    return Cause(rank, f"slug-{rank}", title, "high", 0.9, (why,), "summary", ("check this",), fix)
+
+
+@settings(max_examples=60, deadline=None)
+@given(title=words, why=words, fix=words, hosts=st.integers(0, 300))
+def test_answer_fits_slack_limits_for_any_content(title, why, fix, hosts):
+    card = AnswerCard(
+        "en",
+        tuple(cause(i, title, why, fix) for i in range(1, 6)),
+        7,
+        host_choices=tuple(f"h{i}" for i in range(hosts)),
+    )
+    body = blocks.answer_message(card).kwargs()
+    assert_within_limits(body)
+    select = [
+        e
+        for b in body["blocks"]
+        if b["type"] == "actions"
+        for e in b["elements"]
+        if e["type"] == "static_select"
+    ]
+    assert not select or len(select[0]["options"]) <= blocks.MAX_OPTIONS
+
+
+@settings(max_examples=30, deadline=None)
+@given(n_causes=st.integers(0, 120), line=words)
+def test_diagnosis_fits_slack_limits_with_many_causes_and_long_evidence(n_causes, line):
+    findings = (Finding("gpu1", "confirmed", "because", (("nvidia-smi -q", (line,) * 50),)),)
+    card = DiagnosisCard(
+        "en",
+        "gpu[1-20]",
+        tuple(HostState(f"gpu{i}", "unreachable", line[:200]) for i in range(20)),
+        tuple(CauseFindings(f"c{i}", f"Cause {i}", findings) for i in range(n_causes)),
+        done=True,
+        incident=3,
+    )
+    body = blocks.diagnosis_message(card).kwargs()
+    assert_within_limits(body)
+    if n_causes > 49:
+        assert "more in the attached outputs file" in body["blocks"][-1]["elements"][0]["text"]
+
+
+def test_escaping_and_redaction():
+    card = AnswerCard("en", (cause(1, "a <b> & c", why="token xoxb-1234567890-abcdefghij"),), 1)
+    rendered = all_text(blocks.answer_message(card).kwargs())
+    assert "a &lt;b&gt; &amp; c" in rendered and "<b>" not in rendered
+    assert "xoxb-1234567890" not in rendered and "[REDACTED]" in rendered
+    assert "xoxb-1234567890" not in text.answer_text(card)
+
+
+def test_chinese_labels_and_the_same_content_in_both_renderers():
+    card = AnswerCard("zh", (cause(1, "RAID 卡缓存策略为直写"),), 4, host="gpu-node-3")
+    slack, console = all_text(blocks.answer_message(card).kwargs()), text.answer_text(card)
+    for expected in ("可能的原因", "RAID 卡缓存策略为直写", "在 gpu-node-3 上检查", "就是这个"):
+        assert expected in slack and expected in console
+
+
+def test_notice_mentions_only_real_user_ids():
+    assert (
+        blocks.notice_message(Notice("done", ok=True, mention="U123ABC"))
+        .blocks[0]["text"]["text"]
+        .startswith(":white_check_mark: <@U123ABC> ")
+    )
+    assert "<@" not in blocks.notice_message(Notice("x", mention="<!channel>")).blocks[0]["text"]["text"]

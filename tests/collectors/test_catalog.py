@@ -1,0 +1,63 @@
+"""The catalog: names and argv exactly as docs/ARCHITECTURE.md, well-formed declarations, parameters."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from collectors import catalog
+
+ARCHITECTURE = Path(__file__).resolve().parents[2] / "docs" / "ARCHITECTURE.md"
+_ROW = re.compile(r"^\| `(\w+)` \| `([^`]+)`", re.M)
+
+
+def _documented() -> dict[str, str]:
+    return dict(_ROW.findall(ARCHITECTURE.read_text(encoding="utf-8")))
+
+
+def test_names_and_argv_match_the_architecture_table() -> None:
+    documented = _documented()
+    assert set(documented) == set(catalog.BY_NAME)
+    for name, argv in documented.items():
+        c = catalog.BY_NAME[name]
+        shown = " ".join("IFACE" if a == catalog.PARAM and c.param else a for a in c.argv)
+        if c.argv_probe or c.stdin_probe:
+            assert argv.split()[0] == c.argv[0] == "python3", name
+        else:
+            assert argv == shown, name
+
+
+@pytest.mark.parametrize("c", catalog.CATALOG, ids=lambda c: c.name)
+def test_declaration_is_well_formed(c: catalog.Collector) -> None:
+    assert re.fullmatch(r"[a-z][a-z0-9_]*", c.name) and c.doc
+    assert 0 < c.timeout_s <= 60 and 0 < c.output_cap <= 8 * catalog.MiB
+    assert (catalog.PARAM in c.argv) == bool(c.param or c.argv_probe)
+    assert not (c.param and c.fallback_for)
+    for source in (c.param.source if c.param else None, c.fallback_for):
+        assert source is None or source in catalog.BY_NAME
+
+
+def test_interfaces_come_from_ip_link_and_are_validated() -> None:
+    text = ("1: lo: <LOOPBACK,UP> mtu 65536\n2: eth0: <BROADCAST> mtu 1500\n"
+            "3: ib0@if7: <UP> mtu 2044\n4: evil;rm: <UP>\n5: $(reboot): <UP>\n"
+            "6: averyveryverylongname0: <UP>\n")
+    ethtool = catalog.BY_NAME["ethtool_i"]
+    assert catalog.param_values(ethtool, text) == ("eth0", "ib0")
+    assert catalog.render(ethtool, "eth0").argv == ("ethtool", "-i", "eth0")
+    with pytest.raises(ValueError):
+        catalog.render(ethtool, "eth0; reboot")
+
+
+def test_probes_are_read_at_call_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(catalog, "PROBES_DIR", tmp_path)
+    with pytest.raises(catalog.ProbeMissing, match="nvml_probe.py is missing"):
+        catalog.render(catalog.BY_NAME["nvml_probe"])
+    (tmp_path / "nvml_probe.py").write_text("print('v1')\n")
+    assert catalog.render(catalog.BY_NAME["nvml_probe"]).stdin == b"print('v1')\n"
+    (tmp_path / "nvml_probe.py").write_text("print('v2')\n")
+    assert catalog.render(catalog.BY_NAME["nvml_probe"]).stdin == b"print('v2')\n"
+    (tmp_path / "torch_probe.py").write_text("import torch\nprint(torch.__version__)\n")
+    assert catalog.render(catalog.BY_NAME["torch_probe"]).argv == (
+        "python3", "-c", "import torch\nprint(torch.__version__)\n")

@@ -1,0 +1,300 @@
+"""GPU, driver and framework checks on facts from real outputs and the recorded fake-NVML probe."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from collectors.checks import gpu
+from collectors.parsers.gpu import Gpu
+from tests.collectors.check_inputs import check, context, missing, ok, shared
+
+SMI_Q = "nvidia_smi_q"
+
+
+def probe(*gpus: dict, **top: object) -> object:
+    """An NVML probe result with these GPU records."""
+    return ok(
+        "nvml_probe", json.dumps({"probe": "pitstop-nvml", "source": "nvml", "gpus": list(gpus), **top})
+    )
+
+
+@pytest.fixture(scope="module")
+def h100(shared_dir: Path) -> object:
+    return shared(shared_dir, SMI_Q, "nvidia-smi-q/h100-590-load.txt")
+
+
+@pytest.fixture(scope="module")
+def rtx8(shared_dir: Path) -> object:
+    return shared(shared_dir, SMI_Q, "nvidia-smi-q/rtx4090x8-535-sw-power-cap.txt")
+
+
+def test_clock_event_confirmed_and_ruled_out(h100: object, rtx8: object) -> None:
+    power = check("gpu_clock_event", rtx8, params={"reason": "sw_power_cap"})
+    assert power.verdict == "confirmed" and "GPU 1" in power.reason
+    assert any("SW Power Cap" in line and "Active" in line for line in power.evidence[0].lines)
+    assert power.evidence[0].command == "nvidia-smi -q"
+    assert (
+        check(
+            "gpu_clock_event", h100, params={"reason": ["hw_thermal_slowdown", "sw_thermal_slowdown"]}
+        ).verdict
+        == "ruled_out"
+    )
+    assert check("gpu_clock_event", h100, params={"reason": "bogus"}).verdict == "inconclusive"
+
+
+def test_thermal_slowdown_from_the_probe() -> None:
+    hot = probe(
+        {
+            "index": 0,
+            "name": "NVIDIA H100 80GB HBM3",
+            "temperature_c": 89,
+            "clock_events": {"sw_thermal_slowdown": True, "hw_thermal_slowdown": False},
+        }
+    )
+    verdict = check("gpu_clock_event", hot, params={"reason": ["sw_thermal_slowdown", "hw_thermal_slowdown"]})
+    assert verdict.verdict == "confirmed" and verdict.evidence[0].rerun == "nvidia-smi -q"
+    assert (
+        "GPU 0 (NVIDIA H100 80GB HBM3): clock_events.sw_thermal_slowdown: True (nvml)"
+        in verdict.evidence[0].lines
+    )
+    assert check("gpu_temperature", hot, params={"above_c": 85}).verdict == "confirmed"
+
+
+def test_unknown_is_inconclusive_never_ruled_out(shared_dir: Path) -> None:
+    fragment = shared(shared_dir, SMI_Q, "nvidia-smi-q/a100-510-row-remap-pending-excerpt.txt")
+    assert check("gpu_clock_event", fragment).verdict == "inconclusive"  # section elided by the poster
+    assert check("gpu_temperature", fragment).verdict == "inconclusive"
+    lost = probe({"index": 0, "lost": True, "error": "GPU is lost"})
+    assert check("gpu_remapped_rows", lost).verdict == "inconclusive"
+    no_driver = ok(
+        "nvml_probe",
+        json.dumps(
+            {
+                "probe": "pitstop-nvml",
+                "source": "nvidia-smi",
+                "message": "no NVIDIA driver here (libnvidia-ml.so not found)",
+                "nvidia_smi": {"missing": True},
+                "gpus": [],
+            }
+        ),
+    )
+    verdict = check("ecc_uncorrected", no_driver)
+    assert verdict.verdict == "inconclusive" and "no NVIDIA driver here" in verdict.reason
+    assert (
+        check("ecc_uncorrected", missing("nvml_probe")).reason == "no GPU facts: python3 not installed; "
+        "nvidia_smi_q was not collected"
+    )
+
+
+def test_memory_health(shared_dir: Path, h100: object) -> None:
+    pending = shared(shared_dir, SMI_Q, "nvidia-smi-q/a100-510-row-remap-pending-excerpt.txt")
+    verdict = check("gpu_remapped_rows", pending, params={"state": "pending"})
+    assert verdict.verdict == "confirmed" and any("Pending" in line for line in verdict.evidence[0].lines)
+    assert check("gpu_remapped_rows", h100, params={"state": "pending"}).verdict == "ruled_out"
+    assert check("gpu_remapped_rows", pending, params={"state": "failure"}).verdict == "ruled_out"
+    sram = shared(shared_dir, SMI_Q, "nvidia-smi-q-d/ecc-errors-section-sram-uncorrectable.txt")
+    assert check("ecc_uncorrected", sram).verdict == "confirmed"
+    assert check("ecc_uncorrected", h100).verdict == "ruled_out"
+    assert check("ecc_corrected", pending, params={"min": 100}).verdict == "confirmed"
+    assert check("ecc_corrected", h100).verdict == "ruled_out"
+    retired = check("gpu_retired_pages", pending)
+    assert retired.verdict == "inconclusive" and "row remapping" in retired.reason
+
+
+def test_modes(shared_dir: Path, h100: object) -> None:
+    mig = shared(shared_dir, SMI_Q, "nvidia-smi-q/h100-mig-590-idle.txt")
+    assert check("gpu_mig_mode", mig).verdict == "confirmed"
+    assert check("gpu_mig_mode", h100).verdict == "ruled_out"
+    l40s = shared(shared_dir, SMI_Q, "nvidia-smi-q/l40s-595-load.txt")
+    assert check("gpu_persistence", l40s).verdict == "confirmed"
+    assert check("gpu_persistence", h100).verdict == "ruled_out"
+    exclusive = probe({"index": 0, "compute_mode": "Exclusive_Process"})
+    assert check("gpu_compute_mode", exclusive).verdict == "confirmed"
+    assert check("gpu_compute_mode", h100).verdict == "ruled_out"
+
+
+def test_memory_held_by_idle_gpu() -> None:
+    stale = probe(
+        {
+            "index": 0,
+            "memory_used_mib": 30000,
+            "utilization_pct": 0,
+            "processes": [{"pid": 77, "name": "python", "used_mib": 29990}],
+        }
+    )
+    verdict = check("gpu_memory_held", stale)
+    assert verdict.verdict == "confirmed" and "pid 77 python 29990 MiB" in verdict.evidence[-1].lines[0]
+    busy = probe({"index": 0, "memory_used_mib": 30000, "utilization_pct": 97})
+    assert check("gpu_memory_held", busy).verdict == "ruled_out"
+
+
+@pytest.mark.parametrize(
+    ("name", "limit", "form"),
+    [
+        ("NVIDIA H100 PCIe", 350.0, "PCIe"),
+        ("NVIDIA H100 80GB HBM3", 700.0, "SXM"),
+        ("NVIDIA H100", 350.0, "PCIe"),
+        ("NVIDIA H100 NVL", 400.0, "PCIe"),
+        ("NVIDIA L40S", 350.0, None),
+    ],
+)
+def test_form_factor(name: str, limit: float, form: str | None) -> None:
+    assert gpu.form_factor(Gpu(name=name, max_power_limit_w=limit)) == form
+
+
+def test_sku_against_expectations(h100: object) -> None:
+    ordered_sxm = context(gpu_model="H100", form_factor="SXM5")
+    assert check("gpu_sku", h100, ctx=ordered_sxm).verdict == "ruled_out"
+    pcie = probe({"index": 0, "name": "NVIDIA H100 PCIe", "max_power_limit_w": 350.0})
+    wrong = check("gpu_sku", pcie, ctx=ordered_sxm)
+    assert wrong.verdict == "confirmed" and "form factor PCIe" in wrong.evidence[0].lines[0]
+    assert check("gpu_sku", h100).verdict == "inconclusive"  # no expectations: cannot judge
+
+
+def test_count_lost_generation_and_mixed(shared_dir: Path, rtx8: object) -> None:
+    assert check("gpu_count", rtx8, ctx=context(gpu_count=8)).verdict == "ruled_out"
+    one_lost = probe({"index": 0, "name": "A"}, {"index": 1, "lost": True})
+    assert check("gpu_count", one_lost, ctx=context(gpu_count=2)).verdict == "confirmed"
+    table = shared(shared_dir, "nvidia_smi", "nvidia-smi/a100-pcie-595-two-gpus-err.txt")
+    assert check("gpu_lost", table, ok("nvml_probe", "")).verdict == "confirmed"
+    titan = shared(shared_dir, SMI_Q, "nvidia-smi-q/titanv-560-idle.txt")
+    assert check("gpu_generation", titan).verdict == "confirmed"  # Volta: no bf16
+    assert check("gpu_generation", rtx8).verdict == "ruled_out"
+    assert (
+        check(
+            "gpu_mixed_models",
+            probe(
+                {"index": 0, "name": "NVIDIA A100 80GB PCIe"}, {"index": 1, "name": "Tesla V100-PCIE-16GB"}
+            ),
+        ).verdict
+        == "confirmed"
+    )
+    assert check("gpu_mixed_models", rtx8).verdict == "ruled_out"
+
+
+def test_pcie_idle_downclock_is_benign_only_when_idle(shared_dir: Path, h100: object) -> None:
+    idle = shared(shared_dir, SMI_Q, "nvidia-smi-q/rtx4080s-595-idle.txt")  # gen 1 of 4 while idle
+    assert check("pcie_idle_downclock", idle).verdict == "confirmed"
+    assert check("pcie_idle_downclock", h100).verdict == "ruled_out"
+    busy = probe(
+        {
+            "index": 0,
+            "pcie_gen_current": 3,
+            "pcie_gen_max": 5,
+            "pcie_width_current": 16,
+            "pcie_width_max": 16,
+            "utilization_pct": 99,
+            "clock_events": {"gpu_idle": False},
+        }
+    )
+    assert check("pcie_idle_downclock", busy).verdict == "ruled_out"
+
+
+# --- driver and framework -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("rel", "kind"),
+    [
+        ("nvidia-smi-errors/couldnt-communicate-two-lines-curly-quote.txt", "no_driver"),
+        ("nvidia-smi-errors/no-devices-were-found.txt", "no_devices"),
+    ],
+)
+def test_nvidia_smi_error(shared_dir: Path, rel: str, kind: str) -> None:
+    verdict = check(
+        "nvidia_smi_error", shared(shared_dir, "nvidia_smi", rel, exit_code=9), params={"kind": kind}
+    )
+    assert verdict.verdict == "confirmed" and verdict.evidence[0].command == "nvidia-smi"
+    healthy = shared(shared_dir, "nvidia_smi", "nvidia-smi/h100x8-550-idle.txt")
+    assert check("nvidia_smi_error", healthy, params={"kind": kind}).verdict == "ruled_out"
+    assert check("nvidia_smi_error", missing("nvidia_smi")).verdict == "inconclusive"
+
+
+def test_nvml_mismatch(shared_dir: Path) -> None:
+    text = shared(
+        shared_dir, "nvidia_smi", "nvidia-smi-errors/nvml-mismatch-with-nvml-version-line.txt", exit_code=18
+    )
+    verdict = check("nvml_version_mismatch", text)
+    assert verdict.verdict == "confirmed" and "NVML library version: 570.124" in verdict.evidence[0].lines
+    stale = shared(
+        shared_dir, "driver_version", "proc-driver-nvidia-version/470.103-stale-module-centos7.txt"
+    )
+    user = shared(shared_dir, "nvidia_smi", "nvidia-smi/quadro-rtx8000x10-470-idle.txt")  # 470.63.01
+    assert check("nvml_version_mismatch", stale, user).verdict == "confirmed"
+    same = shared(shared_dir, "driver_version", "proc-driver-nvidia-version/470.63.01-centos7.txt")
+    assert check("nvml_version_mismatch", same, user).verdict == "ruled_out"
+
+
+def test_driver_branch(shared_dir: Path) -> None:
+    old = shared(shared_dir, "driver_version", "proc-driver-nvidia-version/open-515.57-gcc11.txt")
+    verdict = check("driver_branch", old, ctx=context(driver_branch="535"))
+    assert (
+        verdict.verdict == "confirmed"
+        and "515.57" in verdict.reason
+        and "NVRM version" in verdict.evidence[0].lines[0]
+    )
+    new = shared(shared_dir, "nvidia_smi", "nvidia-smi/h100x8-550-idle.txt")
+    assert check("driver_branch", new, ctx=context(driver_branch="535")).verdict == "ruled_out"
+    assert check("driver_branch", old).verdict == "inconclusive"
+
+
+def test_torch_build_and_cuda_compat(shared_dir: Path) -> None:
+    cpu = shared(shared_dir, "torch_probe", "torch-version/cpu-only-2.13.0.txt")
+    verdict = check("torch_build", cpu)
+    assert verdict.verdict == "confirmed" and verdict.evidence[0].lines == ("2.13.0+cpu None False",)
+    good = shared(shared_dir, "torch_probe", "torch-version/cu121-a100-pod-known-good.txt")
+    assert check("torch_build", good).verdict == "ruled_out"
+    absent = ok("torch_probe", "ModuleNotFoundError: No module named 'torch'")
+    assert check("torch_build", absent).verdict == "inconclusive"
+    new = shared(shared_dir, "torch_probe", "torch-version/cu130-with-is-built-4-fields.txt")
+    old_driver = shared(shared_dir, "nvidia_smi", "nvidia-smi/h100x8-550-idle.txt")  # CUDA 12.4
+    assert check("cuda_driver_compat", new, old_driver).verdict == "confirmed"
+    assert check("cuda_driver_compat", good, old_driver).verdict == "ruled_out"
+
+
+def test_processes_crowded_on_gpu0() -> None:
+    rank = {"pid": 1, "name": "python", "used_mib": 30000}
+    ghost = {"pid": 9, "name": "python", "used_mib": 500}
+    crowded = probe(
+        {"index": 0, "processes": [rank, ghost, ghost, ghost]},
+        {"index": 1, "processes": [rank]},
+        {"index": 2, "processes": [rank]},
+    )
+    verdict = check("gpu_processes_crowded", crowded)
+    assert verdict.verdict == "confirmed" and verdict.reason.startswith("GPU 0 carries")
+    even = probe({"index": 0, "processes": [rank]}, {"index": 1, "processes": [rank]})
+    assert check("gpu_processes_crowded", even).verdict == "ruled_out"
+    assert check("gpu_processes_crowded", probe({"index": 0, "processes": [rank]})).verdict == "inconclusive"
+
+
+def test_pcie_system_limit(h100: object, shared_dir: Path) -> None:
+    assert check("pcie_system_limit", h100).verdict == "ruled_out"  # Max 5, Device Max 5
+    capped = ok(
+        SMI_Q,
+        "GPU 00000000:19:00.0\n    Product Name : NVIDIA H100 80GB HBM3\n    PCI\n"
+        "        GPU Link Info\n            PCIe Generation\n                Max : 3\n"
+        "                Current : 3\n                Device Current : 3\n                Device Max : 5\n",
+    )
+    verdict = check("pcie_system_limit", capped)
+    assert verdict.verdict == "confirmed" and any(
+        "Device Max : 5" in line for line in verdict.evidence[0].lines
+    )
+    old = shared(shared_dir, SMI_Q, "nvidia-smi-q/a100-510-row-remap-pending-excerpt.txt")  # no "Device Max"
+    assert check("pcie_system_limit", old).verdict == "inconclusive"
+
+
+def test_driver_versions_mixed(shared_dir: Path) -> None:
+    stale = shared(
+        shared_dir, "driver_version", "proc-driver-nvidia-version/470.103-stale-module-centos7.txt"
+    )
+    user = shared(shared_dir, "nvidia_smi", "nvidia-smi/quadro-rtx8000x10-470-idle.txt")
+    assert check("driver_versions_mixed", stale, user).verdict == "confirmed"
+    mismatch = shared(
+        shared_dir, "nvidia_smi", "nvidia-smi-errors/nvml-mismatch-with-nvml-version-line.txt", 18
+    )
+    assert check("driver_versions_mixed", mismatch).verdict == "inconclusive"  # one version only
+    same = shared(shared_dir, "driver_version", "proc-driver-nvidia-version/470.63.01-centos7.txt")
+    assert check("driver_versions_mixed", same, user).verdict == "ruled_out"

@@ -1,0 +1,415 @@
+"""Log, PCIe, network, storage, CPU, BMC, fabric and container checks on facts from real outputs."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from tests.collectors.check_inputs import check, context, denied, fixture, missing, ok, shared
+
+
+def klog(shared_dir: Path, rel: str) -> object:
+    return shared(shared_dir, "kernel_log", rel)
+
+
+# --- kernel log ---------------------------------------------------------------------------------
+
+
+def test_xid_confirmed_with_pci_and_lines(shared_dir: Path) -> None:
+    verdict = check(
+        "kernel_log_match",
+        klog(shared_dir, "dmesg/xid-119-gsp-rpc-timeout-h100.txt"),
+        params={"xid": [119, 120]},
+    )
+    assert verdict.verdict == "confirmed" and "PCI 9b:00" in verdict.reason
+    assert "Xid (PCI:0000:9b:00): 119" in verdict.evidence[0].lines[0]
+    assert verdict.evidence[0].command == "journalctl -k -b --no-pager -o short-iso"
+    assert verdict.evidence[0].rerun.endswith(r"| grep -iP 'Xid \(.*\): (119|120)\b'")
+    assert (
+        check(
+            "kernel_log_match", klog(shared_dir, "dmesg/xid-119-gsp-rpc-timeout-h100.txt"), params={"xid": 79}
+        ).verdict
+        == "ruled_out"
+    )
+
+
+def test_window_keeps_old_events_out(shared_dir: Path) -> None:
+    log = klog(shared_dir, "dmesg/xid-13-109-ctime.txt")  # August 2024
+    assert check("kernel_log_match", log, params={"xid": 13}).verdict == "confirmed"  # this boot, no --since
+    recent = context(since=datetime(2026, 2, 28, tzinfo=UTC))
+    verdict = check("kernel_log_match", log, params={"xid": 13}, ctx=recent)
+    assert verdict.verdict == "ruled_out" and "older line(s) outside the window ignored" in verdict.reason
+    assert check("kernel_log_match", log, params={"xid": 13, "hours": 24}).verdict == "ruled_out"
+
+
+def test_untimed_lines_count_as_this_boot(shared_dir: Path) -> None:
+    log = klog(shared_dir, "dmesg/xid-63-row-remapper-new-row.txt")
+    verdict = check(
+        "kernel_log_match", log, params={"xid": 63}, ctx=context(since=datetime(2026, 2, 28, tzinfo=UTC))
+    )
+    assert verdict.verdict == "confirmed" and "without a wall-clock time" in verdict.reason
+
+
+def test_sympathetic_xid_defers_to_the_earlier_one(shared_dir: Path) -> None:
+    log = klog(shared_dir, "dmesg/peermem-invalid-context-iso.txt")  # 48, 63, then 94
+    follow = check("kernel_log_match", log, params={"xid": 94, "unless_xid": [48]})
+    assert follow.verdict == "ruled_out" and "Xid 48 also occurred" in follow.reason
+    lone = check(
+        "kernel_log_match",
+        klog(shared_dir, "journalctl-k/xid-45-after-nvlink-xid-145-149.txt"),
+        params={"xid": [43, 45], "unless_xid": [48, 74, 79, 94, 95]},
+    )
+    assert lone.verdict == "confirmed"
+
+
+@pytest.mark.parametrize(
+    ("rel", "pattern"),
+    [
+        ("dmesg/fallen-off-bus-multiline-570-open.txt", r"fallen off the bus"),
+        ("dmesg/fallen-off-bus-legacy-optimus.txt", r"fallen off the bus"),
+        ("journalctl-k/rtx5090-rm-init-adapter-failed-syslog.txt", r"RmInitAdapter failed"),
+        ("dmesg/rcu-sched-self-detected-stall-3.14-syslog.txt", r"rcu_sched .*stall"),
+        ("dmesg/aer-fatal-cmpltto-reltime.txt", r"AER: .*Uncorrected \(Fatal\)"),
+        ("dmesg/nvrm-probe-not-called-nouveau.txt", r"probe routine was not called"),
+    ],
+)
+def test_kernel_patterns(shared_dir: Path, rel: str, pattern: str) -> None:
+    assert (
+        check("kernel_log_match", klog(shared_dir, rel), params={"pattern": pattern}).verdict == "confirmed"
+    )
+    clean = klog(shared_dir, "journalctl-k/k8s-node-short-iso.txt")
+    assert check("kernel_log_match", clean, params={"pattern": pattern}).verdict == "ruled_out"
+
+
+def test_unreadable_kernel_log_is_inconclusive(shared_dir: Path) -> None:
+    verdict = check(
+        "kernel_log_match",
+        denied("kernel_log", "Permission denied"),
+        denied("dmesg", "dmesg: read kernel buffer failed: Operation not permitted"),
+        params={"xid": 79},
+    )
+    assert verdict.verdict == "inconclusive" and "not readable without root" in verdict.reason
+    via_dmesg = check(
+        "kernel_log_match",
+        denied("kernel_log", "Permission denied"),
+        shared(shared_dir, "dmesg", "dmesg/aer-surprise-down-then-xid-79-tesla.txt"),
+        params={"xid": 79},
+    )
+    assert via_dmesg.verdict == "confirmed" and via_dmesg.evidence[0].command == "dmesg --time-format iso"
+
+
+def test_presence_can_rule_out(shared_dir: Path) -> None:
+    log = klog(shared_dir, "journalctl-k/i40e-boot-dcb-init-failed.txt")
+    params = {"pattern": "i40e: Intel.*Driver", "when_found": "ruled_out", "when_absent": "inconclusive"}
+    assert check("kernel_log_match", log, params=params).verdict == "ruled_out"
+    other = klog(shared_dir, "journalctl-k/k8s-node-short-iso.txt")
+    assert check("kernel_log_match", other, params=params).verdict == "inconclusive"
+
+
+# --- BMC ----------------------------------------------------------------------------------------
+
+
+def test_sel_power_events_in_window(shared_dir: Path) -> None:
+    sel = shared(shared_dir, "ipmi_sel", "ipmitool-sel/sel-list-2014-ps1-ac-lost-excerpt.txt")
+    params = {
+        "pattern": "AC lost|Power Supply|voltage",
+        "consistent_with": "consistent with an input power problem",
+    }
+    in_2014 = context(since=datetime(2014, 6, 1, tzinfo=UTC))
+    verdict = check("ipmi_sel_match", sel, params=params, ctx=in_2014)
+    assert verdict.verdict == "confirmed" and "consistent with" in verdict.reason
+    assert any("AC lost" in line for line in verdict.evidence[0].lines)
+    stale = check("ipmi_sel_match", sel, params=params)  # default: last 7 days before NOW
+    assert stale.verdict == "ruled_out" and "older event(s) ignored" in stale.reason
+    free = shared(shared_dir, "ipmi_sel", "ipmitool-sel/freeipmi-ipmi-sel-psu-failure.txt")
+    assert (
+        check(
+            "ipmi_sel_match",
+            free,
+            params={"pattern": "Power Supply Failure"},
+            ctx=context(since=datetime(2024, 12, 1, tzinfo=UTC)),
+        ).verdict
+        == "confirmed"
+    )
+    root = check("ipmi_sel_match", denied("ipmi_sel", "Could not open device at /dev/ipmi0"))
+    assert root.verdict == "inconclusive" and "needs root" in root.reason
+
+
+def test_sensors(shared_dir: Path) -> None:
+    fan = shared(shared_dir, "ipmi_sensor", "ipmitool-sensor/bpn-fan-nc-single-row.txt")
+    assert check("ipmi_sensor_alarm", fan, params={"pattern": "fan|RPM"}).verdict == "confirmed"
+    temps = shared(shared_dir, "ipmi_sensor", "ipmitool-sensor/supermicro-epyc-sensor-head-excerpt.txt")
+    assert check("ipmi_sensor_alarm", temps, params={"pattern": "Temp"}).verdict == "ruled_out"
+    assert check("ipmi_sensor_alarm", temps, params={"pattern": "fan"}).verdict == "inconclusive"
+
+
+# --- PCIe ---------------------------------------------------------------------------------------
+
+
+def test_pcie_links(shared_dir: Path) -> None:
+    bcm = shared(shared_dir, "lspci", "lspci-vv/bcm5720-width-downgraded-benign.txt")
+    assert check("pcie_link_downgraded", bcm).verdict == "inconclusive"  # not a GPU: do not over-trigger
+    assert check("pcie_link_downgraded", bcm, params={"device": "nic"}).verdict == "confirmed"
+    gpu = shared(shared_dir, "lspci", "lspci-vv/h100-gpu-gen5-x16-ok.txt")
+    assert check("pcie_link_downgraded", gpu).verdict == "ruled_out"
+    narrowed = ok(
+        "lspci",
+        "19:00.0 3D controller: NVIDIA Corporation Device 2330 (rev a1)\n"
+        "\t\tLnkCap:\tPort #0, Speed 32GT/s, Width x16, ASPM L1\n"
+        "\t\tLnkSta:\tSpeed 32GT/s (ok), Width x8 (downgraded)\n\tKernel driver in use: nvidia\n",
+    )
+    verdict = check("pcie_link_downgraded", narrowed)
+    assert verdict.verdict == "confirmed" and "Width x8 (downgraded)" in verdict.evidence[0].lines[0]
+    switch = shared(shared_dir, "lspci", "lspci-vv/pex890xx-switch-port-speed-downgraded.txt")
+    assert check("pci_acs_redirect", switch).verdict == "ruled_out"
+    assert check("pci_kernel_driver", gpu).verdict == "ruled_out"
+    nouveau = ok(
+        "lspci",
+        "01:00.0 VGA compatible controller: NVIDIA Corporation GA102\n\tKernel driver in use: nouveau\n",
+    )
+    assert check("pci_kernel_driver", nouveau).verdict == "confirmed"
+
+
+# --- network and InfiniBand ---------------------------------------------------------------------
+
+
+def test_nic_driver(shared_dir: Path) -> None:
+    i40e = ok(
+        "ethtool_i",
+        "interface: eth2\ndriver: i40e\nversion: 2.8.20-k\nfirmware-version: 7.10 0x80006471\n"
+        "bus-info: 0000:19:00.0\n\ninterface: eth3\ndriver: mlx5_core\nversion: 5.8-1.0.1\n",
+    )
+    old = check("nic_driver", i40e, params={"driver": "i40e", "min_version": "2.23.17"})
+    assert old.verdict == "confirmed" and "version: 2.8.20-k" in old.evidence[0].lines
+    assert (
+        check("nic_driver", i40e, params={"driver": "i40e", "min_version": "2.8.10"}).verdict == "ruled_out"
+    )
+    assert (
+        check(
+            "nic_driver", i40e, params={"driver": "i40e"}, ctx=context(nic_driver_min={"i40e": "2.22"})
+        ).verdict
+        == "confirmed"
+    )
+    ice = shared(shared_dir, "ethtool_i", "ethtool-i/ice-e810-fedora-5.19.txt")
+    assert check("nic_driver", ice, params={"driver": "i40e", "min_version": "2.22"}).verdict == "ruled_out"
+
+
+def test_links() -> None:
+    here = fixture("ip_link", "ip-s-link-dev-container.txt")
+    assert check("link_errors", here).verdict == "ruled_out"
+    errors = ok(
+        "ip_link",
+        "2: eth0: <BROADCAST,MULTICAST,UP,LOWER_UP> mtu 9000 qdisc mq state UP mode DEFAULT\n"
+        "    RX:  bytes packets errors dropped  missed   mcast\n   1000 10 57 0 0 0\n"
+        "    TX:  bytes packets errors dropped carrier collsns\n   1000 10 0 0 0 0\n",
+    )
+    assert check("link_errors", errors).verdict == "confirmed"
+    assert check("link_mtu", errors, ctx=context(mtu=9000)).verdict == "ruled_out"
+    assert check("link_mtu", here, ctx=context(mtu=9000)).verdict == "confirmed"  # eth0 at 1400
+    assert check("link_mtu", here).verdict == "inconclusive"
+
+
+def test_ib_ports(shared_dir: Path) -> None:
+    mixed = shared(shared_dir, "ibstat", "ibstat/h100-cx7-ib-active-eth-down.txt")
+    assert check("ib_port_state", mixed).verdict == "ruled_out"  # the down ports are Ethernet
+    assert check("ib_port_state", mixed, params={"link_layer": "Ethernet"}).verdict == "confirmed"
+    verbs = shared(shared_dir, "ibv_devinfo", "ibv_devinfo/mlx4-verbose-port2-polling.txt")
+    down = check("ib_port_state", missing("ibstat"), verbs, params={"state": "down"})
+    assert down.verdict == "confirmed" and "mlx4_1 port 2" in down.reason
+    assert check("ib_port_state", missing("ibstat"), verbs, params={"state": "init"}).verdict == "ruled_out"
+    init = ok(
+        "ibstat",
+        "CA 'mlx5_0'\n\tPort 1:\n\t\tState: Initializing\n\t\tPhysical state: LinkUp\n"
+        "\t\tRate: 400\n\t\tLink layer: InfiniBand\n",
+    )
+    assert check("ib_port_state", init, params={"state": "init"}).verdict == "confirmed"
+    rates = shared(shared_dir, "ibstat", "ibstat/a100-cx6-all-active.txt")
+    assert check("ib_rate", rates).verdict == "ruled_out"
+    assert check("ib_rate", rates, ctx=context(ib_rate_gbps=400)).verdict == "confirmed"
+
+
+# --- storage ------------------------------------------------------------------------------------
+
+
+def test_raid(shared_dir: Path) -> None:
+    wt = shared(shared_dir, "megacli", "megacli/ldinfo-raid5-writethrough-slow-db.txt")
+    verdict = check("raid_cache_policy", missing("storcli"), wt)
+    assert (
+        verdict.verdict == "confirmed"
+        and "Current Cache Policy: WriteThrough" in verdict.evidence[0].lines[1]
+    )
+    wb = shared(shared_dir, "storcli", "storcli/sas3508-c0-show-raid1-rwbd-cv-optimal.txt")
+    assert check("raid_cache_policy", wb).verdict == "ruled_out"
+    neither = check("raid_cache_policy", missing("storcli"), missing("megacli"))
+    assert neither.verdict == "inconclusive" and "storcli64 not installed" in neither.reason
+    mine = fixture("storcli", "storcli-call-vall-show-all-wt.txt")
+    assert check("raid_cache_policy", mine).verdict == "confirmed"
+    assert check("raid_vd_state", mine).verdict == "confirmed"
+    assert check("raid_vd_state", wb).verdict == "ruled_out"
+    assert check("raid_bbu", wb).verdict == "ruled_out"
+    assert check("raid_bbu", missing("storcli"), wt).verdict == "inconclusive"  # WT by default, not forced
+
+
+def test_disks(shared_dir: Path) -> None:
+    vm = shared(shared_dir, "df", "df-h/ubuntu1804-vm.txt")
+    assert check("disk_full", vm).verdict == "ruled_out"  # snap loop mounts at 100% are ignored
+    full = ok("df", "Filesystem Size Used Avail Use% Mounted on\n/dev/nvme0n1 3.5T 3.5T 12G 100% /data\n")
+    assert check("disk_full", full).verdict == "confirmed"
+    assert check("shm_size", vm).verdict == "confirmed"  # 986M
+    big = ok("df", "Filesystem Size Used Avail Use% Mounted on\ntmpfs 252G 0 252G 0% /dev/shm\n")
+    assert check("shm_size", big).verdict == "ruled_out"
+
+
+# --- CPU, NUMA, kernel command line -------------------------------------------------------------
+
+
+def test_cpu_governor(shared_dir: Path) -> None:
+    save = shared(shared_dir, "cpupower", "cpupower/intel-pstate-powersave-no-boost.txt")
+    verdict = check("cpu_governor", save)
+    assert verdict.verdict == "confirmed" and "powersave" in verdict.evidence[0].lines[1]
+    vm = shared(shared_dir, "cpupower", "cpupower/cpufreq-info-no-driver-vm.txt")
+    assert check("cpu_governor", vm).verdict == "inconclusive"
+    assert check("cpu_governor", save, params={"expect": "powersave"}).verdict == "ruled_out"
+
+
+def test_cmdline_flag(shared_dir: Path) -> None:
+    cmd = shared(shared_dir, "cmdline", "proc-cmdline/ubuntu-5.4-nomodeset.txt")
+    assert check("cmdline_flag", cmd, params={"flag": "nomodeset"}).verdict == "confirmed"
+    assert check("cmdline_flag", cmd, params={"flag": "iommu", "value": "pt"}).verdict == "ruled_out"
+    absent = {"flag": "intel_idle.max_cstate", "when_present": "ruled_out", "when_absent": "inconclusive"}
+    assert check("cmdline_flag", cmd, params=absent).verdict == "inconclusive"
+
+
+def test_numa(shared_dir: Path) -> None:
+    single = shared(shared_dir, "numactl", "numactl-H/single-node-vm.txt")
+    assert check("numa_topology", single).verdict == "ruled_out"
+    two = shared(shared_dir, "numactl", "numactl-H/2x-epyc-9135-cpu-compress.txt")
+    dgx = shared(shared_dir, "nvidia_smi_topo", "nvidia-smi-topo-m/dgx-a100-8gpu-12nic-470.txt")
+    verdict = check("numa_topology", two, dgx)
+    assert verdict.verdict == "inconclusive" and "GPUs attached to node(s) [1, 3, 5, 7]" in verdict.reason
+    assert any("GPU0: CPU affinity 48-63,176-191" in line for line in verdict.evidence[0].lines)
+    assert check("gpu_nic_numa", dgx).verdict == "ruled_out"
+    far = ok(
+        "nvidia_smi_topo",
+        "\tGPU0\tGPU1\tmlx5_0\tCPU Affinity\tNUMA Affinity\n"
+        "GPU0\t X \tNV18\tSYS\t0-31\t0\nGPU1\tNV18\t X \tPIX\t32-63\t1\nmlx5_0\tSYS\tPIX\t X \n",
+    )
+    verdict = check("gpu_nic_numa", far)
+    assert verdict.verdict == "confirmed" and "GPU0" in verdict.reason and "GPU1" not in verdict.reason
+
+
+# --- NVLink and Fabric Manager ------------------------------------------------------------------
+
+
+def test_nvlink(shared_dir: Path) -> None:
+    down = shared(
+        shared_dir, "nvidia_smi_nvlink", "nvidia-smi-nvlink/dcgmi-nvlink-link-status-all-down-h100.txt"
+    )
+    assert check("nvlink_state", down).verdict == "confirmed"
+    up = shared(shared_dir, "nvidia_smi_nvlink", "nvidia-smi-nvlink/h100-590-nvlink-s.txt")
+    assert check("nvlink_state", up).verdict == "ruled_out"
+    assert check("nvlink_state", up, ctx=context(nvlink_count=18)).verdict == "ruled_out"
+    a100 = shared(shared_dir, "nvidia_smi_nvlink", "nvidia-smi-nvlink/a100x8-nvlink-status.txt")
+    assert check("nvlink_state", a100, ctx=context(nvlink_count=18)).verdict == "confirmed"
+    none = shared(shared_dir, "nvidia_smi_nvlink", "nvidia-smi-nvlink/l40s-595-nvlink-s-unsupported.txt")
+    assert check("nvlink_state", none).verdict == "inconclusive"
+    assert check("nvlink_state", none, ctx=context(nvlink_count=18)).verdict == "confirmed"
+    dgx = shared(shared_dir, "nvidia_smi_topo", "nvidia-smi-topo-m/dgx-a100-8gpu-12nic-470.txt")
+    assert (
+        check("nvlink_topology", dgx, ctx=context(form_factor="SXM4", nvlink_count=12)).verdict == "ruled_out"
+    )
+    pcie = shared(shared_dir, "nvidia_smi_topo", "nvidia-smi-topo-m/dgx1-v100-topo-mp-pcie-only.txt")
+    assert check("nvlink_topology", pcie, ctx=context(form_factor="SXM2")).verdict == "confirmed"
+    assert check("nvlink_topology", pcie).verdict == "inconclusive"
+
+
+def test_fabric_manager(shared_dir: Path) -> None:
+    running = shared(
+        shared_dir,
+        "fabricmanager_status",
+        "systemctl-status-fabricmanager/active-running-bottlerocket-b200.txt",
+    )
+    assert check("fabric_manager_state", running).verdict == "ruled_out"
+    failed = ok(
+        "fabricmanager_status",
+        "x nvidia-fabricmanager.service - NVIDIA fabric manager service\n"
+        "     Active: failed (Result: exit-code) since Mon 2026-02-23 10:00:00 UTC; 1h ago\n",
+    )
+    assert check("fabric_manager_state", failed).verdict == "confirmed"
+    absent = ok("fabricmanager_status", "Unit nvidia-fabricmanager.service could not be found.\n")
+    assert check("fabric_manager_state", absent).verdict == "inconclusive"
+    zh = shared(
+        shared_dir, "fabricmanager_log", "fabricmanager-log/journal-nv-warn-nothing-to-do-zh-locale.txt"
+    )
+    verdict = check("fabricmanager_log_match", zh, params={"kind": "nothing_to_do"})
+    assert verdict.verdict == "confirmed" and "NV_WARN_NOTHING_TO_DO" in verdict.evidence[0].lines[0]
+    healthy = shared(
+        shared_dir, "fabricmanager_log", "fabricmanager-log/journal-xeu-h20-started-then-stopped.txt"
+    )
+    assert check("fabricmanager_log_match", healthy, params={"kind": "nothing_to_do"}).verdict == "ruled_out"
+    switch = shared(shared_dir, "fabricmanager_log", "fabricmanager-log/nvswitch-12028-nonfatal-errors.txt")
+    assert check("fabricmanager_log_match", switch, params={"kind": "nvswitch_error"}).verdict == "confirmed"
+
+
+# --- containers ---------------------------------------------------------------------------------
+
+
+def test_containers(shared_dir: Path) -> None:
+    runc = shared(shared_dir, "docker_info", "docker-info/grep-runtime-nvidia-missing.txt")
+    verdict = check("docker_nvidia_runtime", runc, missing("nvidia_ctk"))
+    assert verdict.verdict == "confirmed" and "nvidia-ctk: command not found" in verdict.evidence[0].lines
+    nvidia = ok("docker_info", " Runtimes: io.containerd.runc.v2 nvidia runc\n Default Runtime: runc\n")
+    assert check("docker_nvidia_runtime", nvidia).verdict == "ruled_out"
+    assert check("nvidia_ctk_installed", missing("nvidia_ctk")).verdict == "confirmed"
+    ctk = shared(shared_dir, "nvidia_ctk", "nvidia-ctk-version/ctk-1.12.0.txt")
+    assert check("nvidia_ctk_installed", ctk).verdict == "ruled_out"
+    desktop = ok(
+        "docker_info", "Server:\n Kernel Version: 6.10.14-linuxkit\n Operating System: Docker Desktop\n"
+    )
+    assert check("docker_desktop", desktop).verdict == "confirmed"
+    engine = shared(shared_dir, "docker_info", "docker-info/docker-19.03-fedora32-runc-only.txt")
+    assert check("docker_desktop", engine).verdict == "ruled_out"
+    down = ok("docker_info", "Cannot connect to the Docker daemon at unix:///var/run/docker.sock.\n")
+    assert check("docker_nvidia_runtime", down).verdict == "inconclusive"
+
+
+def test_unless_parameters(shared_dir: Path) -> None:
+    log = klog(shared_dir, "journalctl-k/xid-45-after-nvlink-xid-145-149.txt")
+    params = {"xid": [43, 45], "unless_pattern": r"caused by previous Xid (48|74|79|94|95|14[4-9])"}
+    verdict = check("kernel_log_match", log, params=params)
+    assert verdict.verdict == "ruled_out" and "caused by previous Xid" in verdict.reason
+    iommu = {"flag": "intel_iommu", "value": "on", "unless": "iommu=pt"}
+    assert (
+        check("cmdline_flag", ok("cmdline", "ro intel_iommu=on iommu=pt"), params=iommu).verdict
+        == "ruled_out"
+    )
+    assert (
+        check("cmdline_flag", ok("cmdline", "ro intel_iommu=on quiet"), params=iommu).verdict == "confirmed"
+    )
+    vm = shared(shared_dir, "df", "df-h/ubuntu1804-vm.txt")
+    big = ok("df", "Filesystem Size Used Avail Use% Mounted on\ntmpfs 252G 0 252G 0% /dev/shm\n")
+    assert check("shm_size", big, params={"when_large": "inconclusive"}).verdict == "inconclusive"
+    assert check("shm_size", vm, params={"when_large": "inconclusive"}).verdict == "confirmed"
+
+
+def test_nvlink_topology_defers_to_the_sku(shared_dir: Path) -> None:
+    pcie = shared(shared_dir, "nvidia_smi_topo", "nvidia-smi-topo-m/dgx1-v100-topo-mp-pcie-only.txt")
+    cards = ok(
+        "nvml_probe",
+        '{"probe": "pitstop-nvml", "gpus": [{"index": 0, "name": "NVIDIA H100 PCIe", '
+        '"max_power_limit_w": 350.0}]}',
+    )
+    verdict = check("nvlink_topology", pcie, cards, ctx=context(form_factor="SXM5", nvlink_count=18))
+    assert verdict.verdict == "inconclusive" and "wrong-gpu-sku-delivered" in verdict.reason
+
+
+def test_a_hardware_xid_on_another_gpu_does_not_explain_this_one() -> None:
+    log = ok(
+        "kernel_log",
+        "2026-02-01T00:00:00+0000 h kernel: NVRM: Xid (PCI:0000:19:00): 48, pid=1, DBE\n"
+        "2026-02-01T00:00:01+0000 h kernel: NVRM: Xid (PCI:0000:3b:00): 13, pid=2, Graphics Exception\n",
+    )
+    verdict = check("kernel_log_match", log, params={"xid": [13], "unless_xid": [48]})
+    assert verdict.verdict == "confirmed" and "PCI 3b:00" in verdict.reason

@@ -1,0 +1,43 @@
+"""Host-list expressions: ranges, padding, lists, caps checked before expansion."""
+
+from __future__ import annotations
+
+import pytest
+
+from collectors import hostlist
+from pitstop.errors import UsageError
+
+
+@pytest.mark.parametrize(("expr", "names"), [
+    ("gpu[01-03]", ("gpu01", "gpu02", "gpu03")),
+    ("node[1-3,7]", ("node1", "node2", "node3", "node7")),
+    ("a,b, a", ("a", "b")),
+    ("r[1-2]n[8-9]", ("r1n8", "r1n9", "r2n8", "r2n9")),
+    ("gpu[9-11]", ("gpu9", "gpu10", "gpu11")),
+    ("x[007-009]", ("x007", "x008", "x009")),
+    ("@h100,gpu1", ("@h100", "gpu1")),
+    ("gpu-a.example.com", ("gpu-a.example.com",)),
+])
+def test_expand(expr: str, names: tuple[str, ...]) -> None:
+    assert hostlist.expand(expr) == names
+
+
+def test_count_does_not_expand() -> None:
+    assert hostlist.count("gpu[1-1000000000]") == 1_000_000_000
+    assert hostlist.count("r[1-10]n[1-100]") == 1000
+
+
+def test_cap_refuses_before_building() -> None:
+    with pytest.raises(UsageError, match="expands to 10000 hosts; the limit is 1024"):
+        hostlist.expand("gpu[1-10000]")
+    with pytest.raises(UsageError, match="limit is 5"):
+        hostlist.expand("a[1-3],b[1-3]", max_hosts=5)
+
+
+@pytest.mark.parametrize("expr", [
+    "gpu1; rm -rf /", "$(reboot)", "`id`", "gpu1\nrm", "gpu[1-", "gpu[3-1]", "gpu[a-b]", "gpu]1[", "-oProxy",
+    "gpu[1-2]]", "",
+])
+def test_hostile_or_malformed_is_refused(expr: str) -> None:
+    with pytest.raises(UsageError):
+        hostlist.expand(expr)

@@ -1,0 +1,110 @@
+"""The read-only policy: every catalog command and generated script passes; state changes never do."""
+
+from __future__ import annotations
+
+import shlex
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from collectors import catalog, policy
+from collectors.inventory import Host, Inventory
+from collectors.transport import framing
+from pitstop.errors import PitstopError
+
+
+def _all_commands() -> list[catalog.Command]:
+    cmds = []
+    for c in catalog.CATALOG:
+        try:
+            cmds.append(catalog.render(c, "eth0" if c.param else None, sudo=c.sudo_allowed))
+        except catalog.ProbeMissing:
+            continue  # the probe files are the facts engineer's; checked below when present
+    return cmds
+
+
+@pytest.mark.parametrize("cmd", _all_commands(), ids=lambda c: c.collector)
+def test_every_catalog_command_is_allowed(cmd: catalog.Command) -> None:
+    assert policy.violation(cmd.argv) is None
+
+
+def test_every_generated_script_is_allowed() -> None:
+    cmds = _all_commands()
+    for lane_count in (1, 2, 4, 8):
+        n = max(1, lane_count)
+        plain = [c for c in cmds if c.stdin is None]
+        for lane in [plain[i::n] for i in range(n)] + [[c] for c in cmds if c.stdin is not None]:
+            script = framing.build_script(lane, framing.new_nonce())
+            assert policy.violation(("sh", "-c", script)) is None
+
+
+@pytest.mark.parametrize("argv", [
+    "dmesg -c", "dmesg -C", "dmesg --clear", "dmesg -D", "dmesg -n 1", "dmesg -Tc",
+    "nvidia-smi -r", "nvidia-smi --gpu-reset", "nvidia-smi -pm 1", "nvidia-smi -e 0", "nvidia-smi -mig 1",
+    "nvidia-smi -pl 300", "nvidia-smi -ac 1215,1410", "nvidia-smi -rac", "nvidia-smi -c 3",
+    "nvidia-smi --persistence-mode=1", "nvidia-smi -q -r", "nvidia-smi -i 0 -r",
+    "ipmitool sel clear", "ipmitool chassis power cycle", "ipmitool raw 0x06 0x02", "ipmitool mc reset cold",
+    "modprobe nvidia", "rmmod nvidia", "insmod x.ko", "setpci -s 01:00.0 COMMAND=0x02",
+    "storcli64 /c0/v0 set wrcache=wb", "storcli64 /c0/v0 delete", "storcli64 /c0 start rebuild",
+    "ethtool -s eth0 speed 100", "ethtool -K eth0 tso off", "ethtool -G eth0 rx 4096",
+    "perfquery -R", "systemctl restart nvidia-fabricmanager", "systemctl stop x", "rm -rf /",
+    "dd if=/dev/zero",
+    "journalctl --vacuum-size=1M", "cpupower frequency-set -g performance", "ip link set eth0 down",
+    "cat /etc/shadow", "cat /proc/../etc/shadow", "bash -c id", "sh -c id", "python3 -c print(1)",
+    "/usr/bin/nvidia-smi", "nvidia-smi -q > /tmp/x", "lspci -vv | sh",
+])
+def test_state_changing_commands_are_refused(argv: str) -> None:
+    reason = policy.violation(tuple(argv.split(" ")))
+    assert reason is not None, argv
+    with pytest.raises(PitstopError, match="refused by the read-only policy"):
+        policy.check_argv(tuple(argv.split(" ")))
+
+
+def test_reasons_name_the_danger() -> None:
+    assert "clears" in policy.violation(("dmesg", "-C"))
+    assert "GPU state" in policy.violation(("nvidia-smi", "-pm", "1"))
+    assert "not on the read-only allow-list" in policy.violation(("curl", "x"))
+    assert "changes system state" in policy.violation(("modprobe", "nvidia"))
+
+
+def _script(lines: list[str]) -> tuple[str, ...]:
+    return ("sh", "-c", "\n".join(lines) + "\n")
+
+
+def test_tampered_scripts_are_refused() -> None:
+    good = framing.build_script([catalog.render(catalog.BY_NAME["uname"])], "0" * 16)
+    assert policy.violation(("sh", "-c", good)) is None
+    lines = good.rstrip("\n").split("\n")
+    assert policy.violation(_script(lines + ["reboot"])) is not None
+    assert policy.violation(_script([*lines[:3], "timeout -k 2 5 uname -a; reboot", *lines[4:]])) is not None
+    assert policy.violation(_script([*lines[:3], "uname -a", *lines[4:]])) is not None  # no remote timeout
+    assert policy.violation(_script([*lines[:3], "timeout -k 2 5 sudo -n uname -a", *lines[4:]])) is not None
+    assert policy.violation(_script(lines[1:])) is not None  # header missing
+    assert policy.violation(_script(lines[:-1])) is not None  # unterminated block
+    mixed = framing.build_script([catalog.render(catalog.BY_NAME["uname"])] * 2, "1" * 16)
+    assert policy.violation(("sh", "-c", mixed.replace("1" * 16, "2" * 16, 2))) is not None
+
+
+HOSTILE = st.one_of(
+    st.sampled_from(["gpu1; rm -rf /", "$(reboot)", "`reboot`", "gpu1\nreboot", "a|b", "x && y", "'; id; '",
+                     "gpu\u037e1", "ｇｐｕ１", "gpu[1-10000]", "--help", "-oProxyCommand=id"]),
+    st.text(min_size=1, max_size=40),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(HOSTILE)
+def test_user_text_never_reaches_argv(text: str) -> None:
+    """Host arguments are only looked up; an argv is built from the catalog and inventory data alone."""
+    inv = Inventory(hosts={"gpu1": Host("gpu1", "127.0.0.9")}, groups={})
+    try:
+        hosts = inv.select(text)
+    except PitstopError:
+        return
+    for host in hosts:
+        assert host.name in ("gpu1", "localhost")
+        for cmd in _all_commands():
+            script = framing.build_script([cmd], framing.new_nonce())
+            assert text not in shlex.split(framing.command_line(cmd)) or text in cmd.argv
+            assert policy.violation(("sh", "-c", script)) is None

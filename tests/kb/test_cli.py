@@ -1,0 +1,98 @@
+"""`pitstop ask`, `pitstop kb ...` and `pitstop eval retrieval` run in-process on the session database."""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+
+from pitstop.cli import main
+
+
+@pytest.fixture
+def run(kb_path, capsys):
+    def invoke(*argv: str, stdin: bytes | None = None) -> tuple[int, str, str]:
+        if stdin is not None:
+            sys.stdin = io.TextIOWrapper(io.BytesIO(stdin))
+        try:
+            code = main([*argv, "--db", str(kb_path)] if argv[0] in ("ask", "eval") else list(argv))
+        finally:
+            sys.stdin = sys.__stdin__
+        out = capsys.readouterr()
+        return code, out.out, out.err
+    return invoke
+
+
+def test_ask_json(run):
+    code, out, _ = run("ask", "--json", "--top", "2", "Failed to initialize NVML: Driver/library version mismatch")
+    data = json.loads(out)
+    assert code == 0 and len(data["results"]) == 2
+    assert data["results"][0]["id"] == "nvml-driver-library-mismatch"
+    assert data["query"].startswith("Failed to initialize NVML")
+
+
+def test_ask_human_output_in_chinese(run):
+    code, out, _ = run("ask", "--top", "1", "八卡训练", "loss", "抖得跟心电图似的", "i40e")
+    assert code == 0
+    assert out.startswith("1. ") and "nic-driver-outdated-bug" in out and "why:" in out and "先做" in out
+
+
+def test_ask_reads_stdin(run):
+    code, out, _ = run("ask", "--json", "-", stdin="NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus\n".encode())
+    assert code == 0 and json.loads(out)["results"][0]["id"] == "xid79-gpu-fell-off-bus"
+
+
+@pytest.mark.parametrize(("stdin", "message"), [(b"   \n", "Nothing to search"), (b"\x00\x01\x02ELF", "binary")])
+def test_ask_bad_input_is_a_sentence_not_a_traceback(run, stdin, message):
+    code, out, err = run("ask", "-", stdin=stdin)
+    assert code == 2 and message in err and "Traceback" not in err + out
+
+
+def test_kb_check_passes_on_the_bundled_entries(shared_dir, capsys):
+    code = main(["kb", "check", "--taxonomy", str(shared_dir / "taxonomy.yaml")])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert out.rstrip().endswith("OK")
+
+
+def test_kb_check_reports_a_missing_taxonomy_and_goes_on(tmp_path, capsys):
+    code = main(["kb", "check", "--taxonomy", str(tmp_path / "none.yaml")])
+    assert code == 2 and "not found" in capsys.readouterr().err
+
+
+def test_kb_list_show_export(kb_path, capsys):
+    assert main(["kb", "list", "--json", "--db", str(kb_path)]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert {"id", "title", "layer", "severity", "status"} <= set(listed[0])
+    assert main(["kb", "show", listed[0]["id"], "--db", str(kb_path)]) == 0
+    assert f"id: {listed[0]['id']}" in capsys.readouterr().out
+    assert main(["kb", "export", "--json", "--db", str(kb_path)]) == 0
+    exported = json.loads(capsys.readouterr().out)
+    assert len(exported) == len(listed)
+    assert {"summary_zh", "symptoms", "cause", "fix", "signatures", "references"} <= set(exported[0])
+    assert main(["kb", "show", "no-such-entry", "--db", str(kb_path)]) == 3
+
+
+def test_eval_retrieval_all_modes(run, tmp_path):
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(
+        json.dumps({"id": "t1", "lang": "en", "query": "Xid 79 GPU has fallen off the bus",
+                    "slugs": ["xid79-gpu-fell-off-bus"]}) + "\n"
+        + json.dumps({"id": "t2", "lang": "zh", "query": "checkpoint 保存时报 No space left on device",
+                      "slugs": ["disk-full-or-inodes-exhausted"]}) + "\n", encoding="utf-8")
+    code, out, _ = run("eval", "retrieval", str(cases), "--json", "--mode", "all")
+    data = json.loads(out)
+    assert code == 0 and set(data["modes"]) == {"hybrid", "dense", "lexical", "signature"}
+    assert data["overall"]["recall_at_1"] == 1.0 and set(data["by_lang"]) == {"en", "zh"}
+    assert [c["id"] for c in data["cases"]] == ["t1", "t2"] and len(data["cases"][0]["ranked"]) <= 10
+    code, out, _ = run("eval", "retrieval", str(cases), "--mode", "all")
+    assert code == 0 and out.splitlines()[0].split()[:5] == ["mode", "n", "R@1", "R@3", "MRR"]
+
+
+def test_eval_retrieval_bad_file(run, tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("{not json\n", encoding="utf-8")
+    code, _, err = run("eval", "retrieval", str(bad))
+    assert code == 2 and "bad.jsonl:1" in err

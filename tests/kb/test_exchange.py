@@ -1,0 +1,119 @@
+"""Exchange: learned examples and approved drafts travel between sites with provenance, once."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kb import drafts
+from kb.embed import Embedder
+from kb.exchange import export_learned, import_learned, read_bundle
+from kb.incidents import NewCause
+from pitstop.cli import main
+from pitstop.errors import UsageError
+from tests.kb.learning_support import copy_kb, incidents_for
+
+PASTE = "our training throughput halves every afternoon around 3pm and recovers at night, rack 4 only"
+UPS = NewCause(
+    "UPS output sags under load",
+    "The row C UPS sagged 8% during load spikes",
+    "Replaced the batteries",
+    ("all nodes of one row reboot at the same second under full load",),
+)
+
+
+@pytest.fixture
+def sites(kb_path: Path, embedder: Embedder, tmp_path: Path):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    a, b = copy_kb(kb_path, tmp_path / "a", embedder), copy_kb(kb_path, tmp_path / "b", embedder)
+    yield a, b
+    a.close()
+    b.close()
+
+
+def learn_at(kb, tmp_path: Path) -> None:
+    store = incidents_for(kb)
+    iid = store.record_answer(channel="C1", thread_ts="1.0", user="U1", text=PASTE, answer=kb.ask(PASTE))
+    store.resolve(iid, user="U2", cause_id="gpu-thermal-slowdown")
+    iid = store.record_answer(
+        channel="C1", thread_ts="2.0", user="U1", text="row C rebooted", answer=kb.ask("row C rebooted")
+    )
+    draft_id = store.resolve(iid, user="U2", new_cause=UPS).resolution.cause_id
+    drafts.approve(kb, kb.db, draft_id, user="maint", directory=tmp_path / "entries")
+
+
+def test_export_then_import_carries_examples_and_entries_with_provenance(sites, tmp_path):
+    a, b = sites
+    learn_at(a, tmp_path)
+    bundle = export_learned(a.db, origin="site-a")
+    assert [e["id"] for e in bundle["entries"]] == ["ups-output-sags-under-load"]
+    assert {x["pitfall_id"] for x in bundle["examples"]} == {
+        "gpu-thermal-slowdown",
+        "ups-output-sags-under-load",
+    }
+    assert all("incident #" in x["provenance"] for x in bundle["examples"])
+
+    report = import_learned(b, b.db, json.loads(json.dumps(bundle)))
+    assert (report.entries_added, report.examples_added, report.examples_orphaned) == (
+        1,
+        len(bundle["examples"]),
+        0,
+    )
+    entry = b.get("ups-output-sags-under-load")
+    assert entry.status == "draft" and entry.provenance.startswith(
+        "imported from site-a: learned from incident #"
+    )
+    assert drafts.get_draft(b.db, entry.id).created_by == "import:site-a"
+    row = b.db.execute(
+        "SELECT source, provenance FROM examples WHERE pitfall_id = 'gpu-thermal-slowdown'"
+        " AND source = 'import'"
+    ).fetchone()
+    assert row[0] == "import" and row[1].startswith("imported from site-a: incident #")
+    assert b.ask("step time on rack 4 doubles in the afternoons").results[0].id == "gpu-thermal-slowdown"
+
+    again = import_learned(b, b.db, bundle)
+    assert (again.entries_added, again.entries_known, again.examples_added) == (0, 1, 0)
+
+
+def test_import_refuses_foreign_or_invalid_bundles_and_skips_unknown_entries(sites, tmp_path):
+    _, b = sites
+    for text, message in (
+        ("not json", "not JSON"),
+        ('{"format": "other"}', "not a Pitstop learned bundle"),
+        ('{"format": "pitstop-learned", "version": 9}', "version 9"),
+    ):
+        path = tmp_path / "bundle.json"
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(UsageError, match=message):
+            read_bundle(path)
+    bad = {
+        "format": "pitstop-learned",
+        "version": 1,
+        "origin": "x",
+        "entries": [{"id": "Bad Id"}],
+        "examples": [],
+    }
+    with pytest.raises(UsageError, match="invalid entries"):
+        import_learned(b, b.db, bad)
+    orphans = {
+        "format": "pitstop-learned",
+        "version": 1,
+        "origin": "x",
+        "entries": [],
+        "examples": [{"pitfall_id": "not-here", "text": "some error"}],
+    }
+    assert import_learned(b, b.db, orphans).examples_orphaned == 1
+
+
+def test_cli_export_learned_and_import(sites, tmp_path, capsys):
+    a, b = sites
+    learn_at(a, tmp_path)
+    assert main(["kb", "export", "--learned", "--origin", "site-a", "--db", str(a.db_path)]) == 0
+    bundle_path = tmp_path / "bundle.json"
+    bundle_path.write_text(capsys.readouterr().out, encoding="utf-8")
+    assert json.loads(bundle_path.read_text(encoding="utf-8"))["origin"] == "site-a"
+    assert main(["kb", "import", str(bundle_path), "--db", str(b.db_path)]) == 0
+    assert "imported 1 entry as drafts" in capsys.readouterr().out

@@ -1,0 +1,113 @@
+"""The faiss cache beside the database: reused, rebuilt on content or model change, updated incrementally."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from kb.embed import Embedder
+from kb.service import KnowledgeBase
+
+FIXTURES = Path(__file__).parent / "fixtures" / "entries"
+
+
+class CountingEmbedder:
+    """The real session model under a chosen name, counting the texts it embeds."""
+
+    def __init__(self, inner: Embedder, name: str | None = None) -> None:
+        self.inner, self.name, self.dim, self.texts = inner, name or inner.name, inner.dim, 0
+
+    def encode(self, texts):
+        self.texts += len(texts)
+        return self.inner.encode(texts)
+
+
+@pytest.fixture
+def entries(tmp_path: Path) -> Path:
+    target = tmp_path / "entries"
+    shutil.copytree(FIXTURES, target)
+    return target
+
+
+def _open(tmp_path: Path, entries: Path, embedder) -> KnowledgeBase:
+    kb = KnowledgeBase.open(tmp_path / "kb.db", entries_dir=entries, embedder=embedder)
+    kb.index_meta()
+    return kb
+
+
+def test_cache_is_reused_without_embedding(tmp_path, entries, embedder):
+    first = CountingEmbedder(embedder)
+    _open(tmp_path, entries, first).close()
+    assert first.texts > 0
+    assert (tmp_path / "kb.db.faiss").is_file() and (tmp_path / "kb.db.faiss.json").is_file()
+    second = CountingEmbedder(embedder)
+    kb = _open(tmp_path, entries, second)
+    assert second.texts == 0
+    assert kb.index_meta().count == first.texts
+
+
+def test_changed_entry_rebuilds_and_embeds_only_new_text(tmp_path, entries, embedder):
+    _open(tmp_path, entries, CountingEmbedder(embedder)).close()
+    path = entries / "fixture-disk-full.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace(
+        "  - 保存模型的时候报磁盘空间不足\n", "  - 保存模型的时候报磁盘空间不足\n  - df -h shows /data at 100%\n"),
+        encoding="utf-8")
+    again = CountingEmbedder(embedder)
+    kb = _open(tmp_path, entries, again)
+    assert kb.last_sync is not None and kb.last_sync.changed == 1
+    assert again.texts == 1
+    assert kb.ask("df -h shows /data at 100%", top=1).results[0].id == "fixture-disk-full"
+
+
+def test_other_model_never_reuses_vectors(tmp_path, entries, embedder):
+    base = _open(tmp_path, entries, CountingEmbedder(embedder))
+    count = base.index_meta().count
+    base.close()
+    other = CountingEmbedder(embedder, name="test/other-model")
+    kb = _open(tmp_path, entries, other)
+    assert other.texts == count
+    assert kb.index_meta().model == "test/other-model"
+    models = {row[0] for row in kb.db.execute("SELECT DISTINCT model FROM embeddings")}
+    assert models == {"test/other-model"}  # one vector per example: the old model's are replaced
+
+
+def test_add_example_changes_ranking_incrementally(tmp_path, entries, embedder):
+    kb = _open(tmp_path, entries, CountingEmbedder(embedder))
+    query = "the rack PDU breaker tripped and the node rebooted"
+    assert kb.ask(query, top=1).results[0].id != "fixture-gpu-lost"
+    before = kb.index_meta().count
+    example_id = kb.add_example("fixture-gpu-lost", query, incident_id=7)
+    assert kb.index_meta().count == before + 1
+    top = kb.ask(query, top=1).results[0]
+    assert top.id == "fixture-gpu-lost"
+    assert any("incident" in why for why in top.why)
+    kb.close()
+    reopened = CountingEmbedder(embedder)
+    kb = _open(tmp_path, entries, reopened)
+    assert reopened.texts == 0 and kb.index_meta().count == before + 1
+    row = kb.db.execute("SELECT source, incident_id FROM examples WHERE id = ?", (example_id,)).fetchone()
+    assert row == ("incident", 7)
+
+
+def test_drafts_are_searchable_and_marked(tmp_path, entries, embedder):
+    from dataclasses import replace
+
+    kb = _open(tmp_path, entries, CountingEmbedder(embedder))
+    draft = replace(kb.get("fixture-shm-small"), id="draft-ipc-namespace", status="draft",
+                    title="IPC namespace limits shared memory", signatures=("ipc namespace",),
+                    symptoms=("shmget failed: ipc namespace limit reached",))
+    kb.upsert_pitfall(draft, examples=["shmget: No space left on device inside the ipc namespace"])
+    match = kb.ask("shmget failed: ipc namespace limit reached", top=1).results[0]
+    assert (match.id, match.draft) == ("draft-ipc-namespace", True)
+    kb.upsert_pitfall(replace(draft, status="rejected"))
+    assert "draft-ipc-namespace" not in [m.id for m in kb.ask("ipc namespace shmget", top=5).results]
+
+
+def test_vectors_in_sqlite_are_unit_length(tmp_path, entries, embedder):
+    kb = _open(tmp_path, entries, CountingEmbedder(embedder))
+    blob = kb.db.execute("SELECT vector, dim FROM embeddings LIMIT 1").fetchone()
+    vector = np.frombuffer(blob[0], dtype=np.float32)
+    assert vector.shape == (blob[1],) and abs(float(np.linalg.norm(vector)) - 1.0) < 1e-4

@@ -1,0 +1,85 @@
+"""Preprocessing of pastes: noise removal, long logs, bad input."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kb.preprocess import decode, detect_lang, prepare
+from pitstop.errors import UsageError
+
+
+def test_strips_ansi_timestamps_pids_hex_and_paths():
+    text = (
+        "\x1b[31m2024-03-01T12:00:03.123Z\x1b[0m [12345.678901] NVRM: Xid (PCI:0000:3b:00): 79, pid=48213, "
+        "GPU has fallen off the bus at 0x7f3a2b1c4d50\n"
+        "  File \"/opt/conda/lib/python3.10/site-packages/torch/cuda/__init__.py\", line 5"
+    )
+    prepared = prepare(text)
+    assert "\x1b" not in prepared.raw and "\x1b" not in prepared.clean
+    assert "PCI:0000:3b:00" in prepared.raw  # signatures see the raw text
+    for noise in ("2024-03-01", "48213", "0x7f3a2b1c4d50", "/opt/conda", "12345.678901"):
+        assert noise not in prepared.clean
+    assert "Xid" in prepared.clean and "79" in prepared.clean and "__init__.py" in prepared.clean
+
+
+def test_repeated_lines_are_kept_once():
+    text = "\n".join(f"[{i}.000] NCCL WARN NET/IB : Got completion with error 12" for i in range(50))
+    assert prepare(text).clean.count("Got completion") == 1
+
+
+def test_megabyte_log_keeps_the_error_lines():
+    filler = "".join(f"step {i} loss=0.{i % 97:02d} lr=3e-4 throughput=812 samples/s\n" for i in range(20000))
+    text = "training on gpu07\n" + filler + "RuntimeError: CUDA error: an illegal memory access was encountered\n"
+    assert len(text) > 1_000_000
+    prepared = prepare(text)
+    assert prepared.truncated
+    assert "illegal memory access" in prepared.clean
+    assert "training on gpu07" in prepared.clean
+    assert len(prepared.raw) <= 12_000
+
+
+def test_ten_megabytes_without_error_words_still_answers():
+    text = "all good here, nothing to see\n" * 350_000
+    prepared = prepare(text)
+    assert prepared.truncated and prepared.clean
+
+
+def test_oversized_paste_is_refused_with_a_sentence():
+    with pytest.raises(UsageError, match="MB"):
+        prepare("x" * 20_000_001)
+
+
+@pytest.mark.parametrize("text", ["", "   \n\t  ", "\x00\x00"])
+def test_empty_or_blank_is_a_usage_error(text):
+    with pytest.raises(UsageError, match="Nothing to search"):
+        prepare(text)
+
+
+def test_binary_and_invalid_utf8_are_refused():
+    with pytest.raises(UsageError, match="binary"):
+        decode(b"\x7fELF\x02\x01\x01\x00\x00\x00")
+    with pytest.raises(UsageError, match="UTF-8"):
+        decode(bytes(range(0x80, 0x100)) * 4)
+
+
+def test_a_stray_bad_byte_in_a_log_is_tolerated():
+    assert "Xid 79" in decode(b"NVRM: Xid 79 \xff fallen off the bus")
+
+
+def test_language_detection():
+    assert detect_lang("八卡训练 loss 抖得跟心电图似的 i40e") == "zh"
+    assert detect_lang("nvidia-smi -q 看到 Remapped Rows Pending: Yes，最近偶尔出现 uncorrectable ECC error，训练会突然挂掉") == "zh"
+    assert detect_lang("Failed to initialize NVML: Driver/library version mismatch") == "en"
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text())
+def test_any_text_gives_a_result_or_a_usage_error(text):
+    try:
+        prepared = prepare(text)
+    except UsageError as exc:
+        assert str(exc)
+    else:
+        assert prepared.lang in ("en", "zh")

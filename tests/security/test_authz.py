@@ -1,0 +1,179 @@
+"""Authorization: default deny, rules by user/group/channel/origin, host caps, rate limits, refusals
+logged; and every front-end (CLI, console, Slack) asks the policy before any collector runs."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import pytest
+
+from collectors.audit import AuditLog
+from collectors.inventory import Host
+from collectors.model import CommandResult
+from kb.db import open_db
+from pitstop.authz import NO_POLICY, Policy
+from pitstop.errors import UsageError
+
+A100 = tuple(Host(f"gpu{n}", f"10.0.0.{n}", groups=("a100",)) for n in range(1, 5))
+H100 = tuple(Host(f"dgx-{n}", f"10.0.1.{n}", groups=("h100",)) for n in range(1, 3))
+POLICY = {
+    "max_hosts": 8,
+    "rate_limit": {"burst": 2, "per_minute": 1, "hosts_per_hour": 0},
+    "groups": {"oncall": ["alice"]},
+    "rules": [
+        {"name": "oncall", "user_groups": ["oncall", "S0SLACKGRP"], "hosts": ["*"]},
+        {"name": "a100-room", "channels": ["C_A100"], "origins": ["slack"], "inventory_groups": ["a100"]},
+        {"name": "carol-cli", "users": ["carol"], "origins": ["cli", "console"],
+         "hosts": ["gpu[1-2]", "dgx-*"]},
+    ],
+}
+
+
+class Clock:
+    """A hand-wound clock for the token bucket (no sleeping, no timing assertions)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def policy(**overrides: object) -> Policy:
+    return Policy.from_data({**POLICY, **overrides}, clock=Clock())
+
+
+def ask(p: Policy, user: str, hosts=A100[:1], channel: str | None = None, origin: str = "slack",
+        groups: tuple[str, ...] = ()):
+    return p.authorize(user=user, user_groups=groups, channel=channel, hosts=list(hosts), origin=origin)
+
+
+def test_without_a_policy_nobody_runs_collectors(caplog) -> None:
+    with caplog.at_level(logging.WARNING, logger="pitstop.authz"):
+        decision = Policy.load(None).authorize(user="U1", channel="C1", hosts=list(A100[:1]), origin="slack")
+    assert not decision.allowed and decision.reason == NO_POLICY
+    assert "denied user=U1" in caplog.text and "gpu1" in caplog.text
+
+
+@pytest.mark.parametrize(("user", "groups", "channel", "origin", "hosts", "allowed"), [
+    ("alice", (), "C_ANY", "slack", A100 + H100, True),          # a policy group
+    ("U77", ("S0SLACKGRP",), "C_ANY", "slack", H100, True),       # a Slack user-group id
+    ("U77", (), "C_A100", "slack", A100, True),                   # anyone in the channel, its inventory group
+    ("U77", (), "C_A100", "slack", A100 + H100[:1], False),       # ... but not the h100 hosts
+    ("U77", (), "C_OTHER", "slack", A100[:1], False),             # another channel
+    ("U77", (), "C_A100", "console", A100[:1], False),            # the channel rule is slack-only
+    ("carol", (), None, "cli", A100[:2] + H100, True),            # ranges and globs
+    ("carol", (), None, "cli", A100[2:3], False),                 # gpu3 is outside gpu[1-2]
+    ("carol", (), "C_ANY", "slack", A100[:1], False),             # carol's rule is cli/console only
+    ("alice", (), None, "webhook", A100[:1], False),              # unknown origin
+])
+def test_rules(user, groups, channel, origin, hosts, allowed) -> None:
+    assert ask(policy(), user, hosts, channel, origin, groups).allowed is allowed
+
+
+def test_refusal_names_the_hosts_and_where_from() -> None:
+    decision = ask(policy(), "U77", A100 + H100, "C_A100")
+    assert not decision.allowed
+    assert "dgx-1, dgx-2" in decision.reason and "gpu1" not in decision.reason and "C_A100" in decision.reason
+
+
+def test_host_cap_comes_before_everything() -> None:
+    many = [Host(f"n{i}", "10.1.0.1") for i in range(9)]
+    decision = ask(policy(), "alice", many)
+    assert not decision.allowed and "9 hosts" in decision.reason and "at most 8" in decision.reason
+    assert not ask(policy(), "alice", ()).allowed
+
+
+def test_token_bucket_per_user_refills_and_dry_runs_are_free() -> None:
+    clock = Clock()
+    p = Policy.from_data(POLICY, clock=clock)
+    assert p.authorize(user="alice", hosts=list(A100[:1]), origin="cli", charge=False).allowed
+    assert ask(p, "alice").allowed and ask(p, "alice").allowed
+    refused = ask(p, "alice")
+    assert not refused.allowed and "rate limit" in refused.reason
+    assert refused.retry_after_s == pytest.approx(60)
+    assert ask(p, "U9", groups=("S0SLACKGRP",)).allowed  # another user has their own bucket
+    clock.now += 30
+    assert not ask(p, "alice").allowed
+    clock.now += 31
+    assert ask(p, "alice").allowed
+
+
+def test_hourly_limit_counts_host_checks_from_the_audit_table(tmp_path: Path) -> None:
+    db_path = tmp_path / "pitstop.db"
+    db = open_db(db_path)
+    log = AuditLog(db)
+    for host in ("gpu1", "gpu2", "gpu3"):
+        log.record("alice", "slack:C1", host, [CommandResult("lscpu", ("lscpu",), "ok", 0, "x", "", 0.1)])
+    db.close()
+    data = {**POLICY, "rate_limit": {"burst": 0, "hosts_per_hour": 4}}
+    p = Policy.from_data(data, audit_db=db_path)
+    assert p.authorize(user="alice", hosts=list(A100[:1]), origin="cli").allowed
+    refused = p.authorize(user="alice", hosts=list(A100[:2]), origin="cli")
+    assert not refused.allowed and "ran 3 host checks" in refused.reason
+    assert p.authorize(user="carol", hosts=list(A100[:2]), origin="cli").allowed  # other users unaffected
+    missing = Policy.from_data(data, audit_db=tmp_path / "absent.db")
+    assert missing.authorize(user="alice", hosts=list(A100[:2]), origin="cli").allowed
+
+
+@pytest.mark.parametrize(("text", "message"), [
+    ("rules: [{hosts: ['*']}]", "say who"),
+    ("rules: [{users: [a]}]", "say where"),
+    ("rules: [{users: [a], hosts: ['*'], origins: [web]}]", "origins must be"),
+    ("rules: [{users: [a], hosts: ['gpu[1-2']}]", "unbalanced"),
+    ("rulez: []", "unknown key(s) rulez"),
+    ("rate_limit: {burst: many}", "must be numbers"),
+    ("rules: [", "not valid YAML"),
+    ("- a list", "a YAML mapping"),
+])
+def test_bad_policy_files_are_refused_with_a_clear_message(tmp_path: Path, text: str, message: str) -> None:
+    path = tmp_path / "policy.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(UsageError) as caught:
+        Policy.load(path)
+    assert message in str(caught.value) and str(path) in str(caught.value)
+
+
+def test_missing_policy_file_is_an_error_not_an_open_door(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match="cannot read the authorization policy"):
+        Policy.load(tmp_path / "nope.yaml")
+
+
+# --- the front-ends ask the policy before any collector runs ---
+
+def _lab_args(lab_fleet, tmp_path: Path, policy_text: str | None) -> list[str]:
+    args = ["--inventory", str(lab_fleet.inventory), "--db", str(tmp_path / "cli.db")]
+    if policy_text is not None:
+        (tmp_path / "policy.yaml").write_text(policy_text, encoding="utf-8")
+        args += ["--policy", str(tmp_path / "policy.yaml")]
+    return args
+
+
+@pytest.mark.lab
+@pytest.mark.parametrize("policy_text", [None, "rules: [{users: [somebody-else], hosts: ['*']}]"])
+def test_cli_diagnose_refuses_before_running_anything(lab_fleet, tmp_path, capsys, monkeypatch,
+                                                     policy_text) -> None:
+    from collectors.lab.audit import read_audit
+    from pitstop.cli import main
+
+    monkeypatch.delenv("PITSTOP_POLICY", raising=False)
+    before = len(read_audit(lab_fleet.audit_log))
+    host = lab_fleet.hosts[0].name
+    assert main(["diagnose", host, *_lab_args(lab_fleet, tmp_path, policy_text)]) == 4
+    assert "pitstop: " in capsys.readouterr().err
+    assert len(read_audit(lab_fleet.audit_log)) == before
+    assert not (tmp_path / "cli.db").exists()  # refused before the KB or the audit table opened
+
+
+def test_policy_check_command(tmp_path: Path, capsys) -> None:
+    from pitstop.cli import main
+
+    (tmp_path / "inv.yaml").write_text("ssh_config: false\nhosts: {'gpu[1-4]': {groups: [a100]}}\n")
+    (tmp_path / "p.yaml").write_text("rules: [{channels: [C_A100], inventory_groups: [a100]}]\n")
+    common = ["--inventory", str(tmp_path / "inv.yaml"), "--policy", str(tmp_path / "p.yaml"),
+              "--db", str(tmp_path / "none.db")]
+    assert main(["policy", "check", "gpu[1-4]", "--user", "U1", "--channel", "C_A100", *common]) == 0
+    assert capsys.readouterr().out.startswith("allowed: allowed by rule 1")
+    assert main(["policy", "check", "gpu1", "--user", "U1", *common]) == 4
+    assert "refused: you may not run checks on gpu1 from the cli" in capsys.readouterr().out
