@@ -21,6 +21,7 @@ from bot.services import Services
 from pitstop.errors import UsageError
 
 CHANNEL = "console"
+STATS_DAYS = 30
 HELP = """\
 Paste an error (end it with an empty line) to get the likely causes. Commands:
   /diagnose HOSTS [error text]   run the read-only checks on HOSTS (names, groups, gpu[1-4])
@@ -29,6 +30,7 @@ Paste an error (end it with an empty line) to get the likely causes. Commands:
   :resolve                       list the causes to pick from; :resolve SLUG [notes] records it
   :resolve-new TITLE | WHAT WAS WRONG | HOW FIXED | SYMPTOM; SYMPTOM | NOTES
   :search WORDS                  search the whole knowledge base for a cause
+  :stats                         incident figures of the last 30 days (Slack's App Home)
   :help  :quit"""
 
 
@@ -62,6 +64,7 @@ class Console:
             ":resolve-new": self._resolve_new,
             ":search": self._search,
             ":help": lambda _: HELP,
+            ":stats": lambda _: render.stats_text(flows.stats(self.services, STATS_DAYS), STATS_DAYS),
         }
 
     def run(self, lines: Iterable[str], prompt: bool = False) -> None:
@@ -176,7 +179,7 @@ class Console:
     def _resolve(self, args: str) -> str:
         incident = self._incident()
         if not args:
-            return render.resolution_text(flows.resolution_form(self.services, incident, self.session.lang))
+            return render.resolution_text(flows.resolution_form(self.services, incident))
         ref, _, notes = args.partition(" ")
         notice = flows.resolve(
             self.services, incident, user=self.user, cause_id=self._cause(ref), notes=notes

@@ -58,7 +58,6 @@ def _cause(rank: int, match: Any, lang: str) -> Cause:
         pitfall=match.id,
         title=(match.title_zh if zh and match.title_zh else match.title),
         confidence=match.confidence,
-        score=float(match.score),
         why=tuple(match.why),
         summary=(match.summary_zh if zh and match.summary_zh else match.summary),
         checks=tuple(check_text(ref) for ref in match.checks),
@@ -227,9 +226,10 @@ def feedback(services: Services, incident: int, *, user: str, pitfall: str, help
     return Notice(f"Thanks: {pitfall} {verb} for incident #{incident}.", ok=True)
 
 
-def resolution_form(services: Services, incident: int, lang: str = "en") -> ResolutionForm:
+def resolution_form(services: Services, incident: int) -> ResolutionForm:
     """The choices for resolving `incident`: confirmed verdicts first, then the KB's candidates."""
     record = services.incidents.get(incident)
+    lang = record.lang
     choices: dict[str, Choice] = {}
     for v in record.verdicts:
         if v.verdict == "confirmed" and v.pitfall_id not in choices:
@@ -241,7 +241,7 @@ def resolution_form(services: Services, incident: int, lang: str = "en") -> Reso
             choices[c.pitfall_id] = Choice(
                 c.pitfall_id, title_of(services, c.pitfall_id, lang), f"candidate {c.rank}"
             )
-    return ResolutionForm(incident, tuple(choices.values()))
+    return ResolutionForm(incident, tuple(choices.values()), lang)
 
 
 def search_causes(
@@ -250,7 +250,7 @@ def search_causes(
     """Causes for the picker: the incident's choices when `query` is empty, else KB-wide matches."""
     query = query.strip()
     if not query:
-        return resolution_form(services, incident, lang).choices if incident is not None else ()
+        return resolution_form(services, incident).choices if incident is not None else ()
     needle = query.lower()
     found: dict[str, Choice] = {}
     for entry in services.kb.all():
@@ -281,4 +281,17 @@ def resolve(
     return Notice(
         f"Incident #{incident} resolved as {resolution.cause_id if resolution else cause_id}.{learned}",
         ok=True,
+    )
+
+
+def stats(services: Services, days: int = 30) -> Any:
+    """Incident figures (`kb.stats.Stats`) of the last `days` days, on the incidents' own connection."""
+    from datetime import timedelta
+
+    from kb.incidents import utc_now
+    from kb.stats import compute
+
+    now = utc_now()
+    return services.incidents.run_with(
+        lambda store: compute(store.db, since=now - timedelta(days=days), now=now)
     )

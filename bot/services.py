@@ -44,6 +44,12 @@ class Confined:
 
         return call
 
+    def run_with(self, fn: Callable[[Any], Any]) -> Any:
+        """Run `fn(target)` on the owner thread (for work that needs the target's own connection)."""
+        if threading.get_ident() == self._owner:
+            return fn(self._target)
+        return self._executor.submit(fn, self._target).result()
+
 
 class DomainThread:
     """One thread that owns the database connections; `open(factory)` builds an object there."""

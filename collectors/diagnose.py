@@ -144,17 +144,21 @@ def needed_collectors(pitfalls: Sequence[Any]) -> tuple[str, ...]:
 
 
 def host_bound(lanes: int, collectors: Sequence[str], connect_timeout: float) -> float:
-    """Seconds one host may take: connect, then each phase's worst lane twice (one retry), plus slack."""
+    """Seconds one host may take: connect, then per phase its fullest lane with every command hanging
+    to its deadline and every channel start slow, doubled (an upper bound on the runner's deadlines)."""
     first, second = runner.plan(collectors)
 
-    def phase(cs: Sequence[catalog.Collector]) -> float:
-        if not cs:
+    def phase(cs: Sequence[catalog.Collector], n: int) -> float:
+        cmds = [catalog.Command(c.name, c.argv, c.timeout_s, c.output_cap, b"" if c.stdin_probe else None)
+                for c in cs for _ in range(c.param.limit if c.param else 1)]
+        if not cmds:
             return 0.0
-        per_lane = -(-len(cs) // max(1, lanes))
-        worst = sorted((c.timeout_s for c in cs), reverse=True)[:per_lane]
-        return 2 * (runner.OPEN_S + sum(t + framing.KILL_AFTER_S + runner.SLACK_S for t in worst))
+        worst = max(sum(x.timeout_s + framing.KILL_AFTER_S + runner.SLACK_S for x in lane)
+                    for lane in runner.split_lanes(cmds, n))
+        return 2 * (runner.OPEN_S + worst)
 
-    return connect_timeout + 1 + phase(first) + phase(second) + runner.SLACK_S
+    later = phase(second, runner.SECOND_PHASE_LANES)
+    return connect_timeout + 1 + phase(first, lanes) + later + runner.SLACK_S
 
 
 def _evaluate(pitfalls: Sequence[Any], run: runner.HostRun, ctx: CheckContext) -> tuple[Verdict, ...]:
@@ -182,6 +186,9 @@ async def _run(host: Host, collectors: Sequence[str], lanes: int, connector: Con
     except TimeoutError:
         return runner.HostRun(host.name, "error", f"{host.name}: no result within {bound:.0f}s",
                               duration_s=round(bound, 3))
+    except Exception as exc:  # noqa: BLE001 - errors are values at the fan-out boundary
+        log.exception("diagnose failed on %s", host.name)
+        return runner.HostRun(host.name, "error", f"{host.name}: internal error: {type(exc).__name__}: {exc}")
 
 
 async def diagnose(request: DiagnoseRequest, *, inventory: Inventory, kb: Any,

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pitstop.errors import UsageError
 
 _NAME = re.compile(r"^@?[A-Za-z0-9][A-Za-z0-9._-]{0,252}$")
-_RANGE = re.compile(r"^(\d+)(?:-(\d+))?$")
+_RANGE = re.compile(r"^([0-9]+)(?:-([0-9]+))?$")
 _BRACKET = re.compile(r"\[([^\[\]]*)\]")
 
 

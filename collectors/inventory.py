@@ -29,11 +29,12 @@ from typing import Any
 
 import yaml
 
-from collectors import hostlist, sshconfig
+from collectors import catalog, hostlist, sshconfig
 from pitstop.errors import NotFound, UsageError
 
 LOCAL = "localhost"
 DEFAULT_MAX_HOSTS = 1024
+_GROUP_KEYS = {"expect", "sudo", "hosts"}
 _HOST_KEYS = {"name", "address", "port", "user", "jump", "groups", "tags", "identity_file", "expect", "sudo",
               "transport"}
 
@@ -159,6 +160,10 @@ def build(data: Mapping[str, Any], source: str = "<memory>",
     if ssh_blocks is None:
         cfg = data.get("ssh_config", None)
         ssh_blocks = () if cfg is False else sshconfig.load(cfg)
+    for g, spec in groups_raw.items():
+        bad = set(spec) - _GROUP_KEYS
+        if bad:
+            raise UsageError(f"{source}: group {g!r}: unknown field(s) {', '.join(sorted(bad))}")
     members: dict[str, list[str]] = {g: [] for g in groups_raw}
     hosts: dict[str, Host] = {}
     for key, fields in _host_entries(data.get("hosts")):
@@ -166,8 +171,10 @@ def build(data: Mapping[str, Any], source: str = "<memory>",
         if bad:
             raise UsageError(f"{source}: host {key!r}: unknown field(s) {', '.join(sorted(bad))}")
         names = hostlist.expand(key, max_hosts=100_000)
+        if len(names) > 1 and fields.get("address"):
+            raise UsageError(f"{source}: host range {key!r} cannot share one address; list the hosts")
         for name in names:
-            host = _make_host(name, fields, defaults, groups_raw, ssh_blocks, explicit=len(names) == 1)
+            host = _make_host(name, fields, defaults, groups_raw, ssh_blocks)
             hosts[name] = host
             for g in host.groups:
                 members.setdefault(g, []).append(name)
@@ -178,6 +185,12 @@ def build(data: Mapping[str, Any], source: str = "<memory>",
             if name not in members[g]:
                 members[g].append(name)
                 hosts[name] = _with_group(hosts[name], g, groups_raw)
+    for host in hosts.values():
+        allowed = {c.name for c in catalog.CATALOG if c.sudo_allowed}
+        wrong = sorted(host.sudo - allowed)
+        if wrong:
+            raise UsageError(f"{source}: host {host.name!r}: sudo is not allowed for {', '.join(wrong)} "
+                             "(only catalog collectors declared sudo_allowed)")
     timeout = float(data.get("connect_timeout", 10))
     known = data.get("known_hosts")
     return Inventory(hosts=hosts, groups={g: tuple(m) for g, m in members.items()},
@@ -208,7 +221,7 @@ def _with_group(host: Host, group: str, groups_raw: Mapping) -> Host:
 
 
 def _make_host(name: str, fields: Mapping[str, Any], defaults: Mapping[str, Any], groups_raw: Mapping,
-               ssh_blocks: tuple, explicit: bool) -> Host:
+               ssh_blocks: tuple) -> Host:
     cfg = sshconfig.lookup(name, ssh_blocks)
     groups = _as_tuple(fields.get("groups")) + _as_tuple(fields.get("tags"))
     identity = _as_tuple(fields.get("identity_file") or defaults.get("identity_file"))
@@ -222,7 +235,7 @@ def _make_host(name: str, fields: Mapping[str, Any], defaults: Mapping[str, Any]
         raise UsageError(f"host {name!r}: transport must be ssh or local, not {transport!r}")
     return Host(
         name=name,
-        address=str(fields.get("address") if explicit and fields.get("address") else cfg.hostname or name),
+        address=str(fields.get("address") or cfg.hostname or name),
         port=port,
         user=fields.get("user") or cfg.user or defaults.get("user"),
         jump=fields.get("jump") or cfg.proxy_jump or defaults.get("jump"),

@@ -4,7 +4,7 @@ Commands are packed into a few framing scripts ("lanes", transport/framing.py), 
 channel of one connection, so a host costs one shell per lane plus the commands themselves.
 Every script passes the read-only policy before it leaves the process. Each command has a remote
 `timeout -k` and a local deadline; a lane whose command outlives both is abandoned and its
-remaining commands are retried once on a fresh channel.
+remaining commands move to a fresh channel.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from collectors.transport.ssh import Connector
 SLACK_S = 3.0  # local grace beyond a command's remote timeout and kill delay
 OPEN_S = 10.0  # time a channel may take to start its first command (or the next one)
 STDERR_CAP = 64 * 1024
+SECOND_PHASE_LANES = 1  # a few small commands (ethtool per interface, a fallback): one channel
 _MISSING = re.compile(r"command not found|^sh: \d+: \S+: not found", re.M)
 _SUDO_REFUSED = re.compile(r"^sudo: (?:a password is required|a terminal is required|sorry,)", re.M)
 _JOURNAL_DENIED = re.compile(r"No journal files were (?:opened|found)|insufficient permissions", re.I)
@@ -169,7 +170,7 @@ def _weight(cmd: Command) -> int:
     return 5 if cmd.argv[0] == "python3" else 1
 
 
-def _split(cmds: Sequence[Command], lanes: int) -> list[list[Command]]:
+def split_lanes(cmds: Sequence[Command], lanes: int) -> list[list[Command]]:
     """Deal commands over at most `lanes` lanes, heaviest first onto the lightest lane (one stdin each)."""
     n = max(1, min(lanes, len(cmds)), sum(c.stdin is not None for c in cmds))
     groups: list[list[Command]] = [[] for _ in range(n)]
@@ -184,10 +185,10 @@ def _split(cmds: Sequence[Command], lanes: int) -> list[list[Command]]:
 
 async def _run_commands(session: Session, cmds: Sequence[Command],
                         lanes: int) -> tuple[list[CommandResult], int]:
-    """Run commands over up to `lanes` channels, retrying an abandoned lane's rest once; count channels."""
+    """Run commands over up to `lanes` channels; an abandoned lane's rest goes to a fresh channel."""
     if not cmds:
         return [], 0
-    groups = _split(cmds, lanes)
+    groups = split_lanes(cmds, lanes)
     outcomes = await asyncio.gather(*(_run_lane(session, g) for g in groups), return_exceptions=True)
     done: dict[int, CommandResult] = {}
     retry: list[Command] = []
@@ -206,14 +207,17 @@ async def _run_commands(session: Session, cmds: Sequence[Command],
                 retry.append(c)
             else:
                 done[id(c)] = r
-    if retry:
+    while retry:  # each round settles at least one command, or gives up
         channels += 1
         try:
             again = await _run_lane(session, retry)
         except Exception as exc:  # noqa: BLE001 - a dead connection is a per-command error
             again = [_result(c, "error", f"could not open a channel: {exc}") for c in retry]
+        stalled = all(r is None for r in again)
         for c, r in zip(retry, again, strict=True):
-            done[id(c)] = r or _result(c, "error", "not run: its channel stalled or an earlier command hung")
+            if r is not None or stalled:
+                done[id(c)] = r or _result(c, "error", "not run: its channel did not start in time")
+        retry = [c for c, r in zip(retry, again, strict=True) if r is None and not stalled]
     return [done[id(c)] for c in cmds], channels
 
 
@@ -280,7 +284,7 @@ async def run_host(host: Host, collectors: Iterable[str], *, connector: Connecto
         ran, channels = await _run_commands(session, cmds, lanes)
         by_name = {r.collector: r for r in ran + rendered_failures}
         cmds2, skipped = _second_phase(second, by_name, host.sudo)
-        ran2, channels2 = await _run_commands(session, cmds2, 1)  # a few small commands: one channel
+        ran2, channels2 = await _run_commands(session, cmds2, SECOND_PHASE_LANES)
     finally:
         with contextlib.suppress(Exception):
             await session.close()

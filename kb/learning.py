@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from kb.service import KnowledgeBase
 
 # Cosine between a described new cause and the nearest curated example; docs/LEARNING.md has the figures.
-MERGE_SIMILARITY = 0.65
+MERGE_SIMILARITY = 0.67
 DEFAULT_SEVERITY = "medium"
 MAX_SLUG = 60
 
@@ -225,7 +225,7 @@ def draft_pitfall(
         summary_zh=new.what,
         cause=new.what,
         symptoms=tuple(symptoms),
-        signatures=tuple(re.escape(s.strip()[:120]) for s in symptoms[:3]),
+        signatures=tuple(re.escape(s.strip()[:120]).replace("\\ ", " ") for s in symptoms[:3]),
         fix=(new.fix,) if new.fix else ("(to be written by the reviewer)",),
         references=(f"pitstop incident #{incident_id}",),
         status="draft",

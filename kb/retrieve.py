@@ -32,6 +32,7 @@ MODES: dict[str, tuple[str, ...]] = {
     "signature": ("signature",),
 }
 FTS_LIMIT = 300
+POSTING_BUDGET = 40_000  # FTS postings a query may touch: rarest terms first (no limit below ~800 entries)
 DENSE_NEIGHBOURS = 200
 MAX_DENSE_LINES = 6
 
@@ -41,9 +42,9 @@ class Tuning:
     """Fusion weights and confidence thresholds (tuned on the dev cases; see docs/KB.md)."""
 
     weights: Mapping[str, float] = field(
-        default_factory=lambda: {"signature": 1.0, "words": 1.0, "trigram": 0.5, "dense": 1.0}
+        default_factory=lambda: {"signature": 1.5, "words": 1.5, "trigram": 0.5, "dense": 1.0}
     )
-    rrf_k: float = 10.0
+    rrf_k: float = 5.0
     # bm25() column weights: pitfall_id, example_id, title, summary, symptoms, cause
     columns: tuple[float, ...] = (0.0, 0.0, 3.0, 1.5, 2.0, 0.5)
     high_similarity: float = 0.72
@@ -75,10 +76,12 @@ class Match:
         return {
             "id": self.id,
             "title": self.title,
+            "title_zh": self.title_zh,
             "score": self.score,
             "confidence": self.confidence,
             "why": list(self.why),
             "draft": self.draft,
+            "benign": self.benign,
             "layer": self.layer,
             "severity": self.severity,
         }
@@ -232,10 +235,6 @@ class Retriever:
             query=query, results=results, lang=prepared.lang, mode=mode, truncated=prepared.truncated
         )
 
-    def rank_ids(self, text: str, mode: str, top: int = 10) -> list[str]:
-        """Only the ranked ids (for evaluation)."""
-        return [m.id for m in self.ask(text, top=top, mode=mode).results]
-
     # --- signals: each returns [(pitfall id, why, value)] best first ---
 
     def _signature(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, str, float]]:
@@ -248,19 +247,33 @@ class Retriever:
         ranked = sorted(hits.items(), key=lambda item: (-len(item[1]), -sum(len(w) for w in item[1])))
         return [(pid, "; ".join(whys[:2]), float(len(whys))) for pid, whys in ranked]
 
+    def _affordable(self, vocab: str, terms: list[str], grams: bool) -> list[str]:
+        """The query's terms that occur at all, rarest first, while their postings fit the budget."""
+        parts = {t: [t[i : i + 3] for i in range(len(t) - 2)] if grams else [t] for t in terms}
+        keys = sorted({k for ks in parts.values() for k in ks})
+        if not keys:
+            return []
+        marks = ",".join("?" * len(keys))
+        query = f"SELECT term, doc FROM {vocab} WHERE term IN ({marks})"
+        df = dict(self._db().execute(query, keys).fetchall())
+        cost = {t: [df.get(k, 0) for k in ks] for t, ks in parts.items()}
+        chosen, spent = [], 0
+        for term in sorted((t for t in terms if cost[t] and min(cost[t])), key=lambda t: sum(cost[t])):
+            if chosen and spent + sum(cost[term]) > POSTING_BUDGET:
+                break
+            chosen.append(term)
+            spent += sum(cost[term])
+        return chosen
+
     def _fts(self, table: str, terms: list[str], catalog: Catalog) -> list[tuple[str, str, float]]:
         if not terms:
             return []
         weights = ", ".join(str(w) for w in self.tuning.columns)
-        rows = (
-            self._db()
-            .execute(
-                f"SELECT pitfall_id, bm25({table}, {weights}) AS s FROM {table} WHERE {table} MATCH ? "
-                f"ORDER BY s LIMIT {FTS_LIMIT}",
-                (match_expression(terms),),
-            )
-            .fetchall()
-        )
+        rows = self._db().execute(
+            f"SELECT pitfall_id, bm25({table}, {weights}) AS s FROM {table} WHERE {table} MATCH ? "
+            f"ORDER BY s LIMIT {FTS_LIMIT}",
+            (match_expression(terms),),
+        ).fetchall()
         ranked: dict[str, float] = {}
         for pitfall_id, score in rows:
             if pitfall_id in catalog.pitfalls and pitfall_id not in ranked:
@@ -272,7 +285,7 @@ class Retriever:
         return word_terms(f"{prepared.clean}\n{extra}")
 
     def _words(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, str, float]]:
-        terms = self._query_words(prepared)
+        terms = self._affordable("words_vocab", self._query_words(prepared), grams=False)
         ranked = self._fts("words_fts", terms, catalog)
         out = []
         for rank, (pitfall_id, _, score) in enumerate(ranked):
@@ -281,7 +294,8 @@ class Retriever:
         return out
 
     def _trigram(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, str, float]]:
-        return self._fts("docs_fts", trigram_terms(prepared.clean), catalog)
+        terms = self._affordable("docs_vocab", [t.lower() for t in trigram_terms(prepared.clean)], grams=True)
+        return self._fts("docs_fts", terms, catalog)
 
     def _dense_texts(self, prepared: Prepared) -> list[str]:
         """The whole paste and its last error-bearing lines, as the English-only model should see them."""

@@ -24,7 +24,7 @@ from kb.glossary import VERSION as GLOSSARY_VERSION
 from kb.glossary import dense_text
 from kb.index import IndexMeta, VectorIndex
 from kb.loader import SyncReport, sync_entries
-from kb.retrieve import Answer, Catalog, Retriever, Tuning
+from kb.retrieve import MODES, Answer, Catalog, Retriever, Tuning
 from kb.schema import PITFALLS_DIR, Pitfall
 from pitstop.errors import NotFound, UsageError
 
@@ -191,8 +191,8 @@ class KnowledgeBase:
         """Rank known root causes for a paste (see kb.retrieve); UsageError on empty/unusable text."""
         if not isinstance(text, str):
             raise UsageError("Paste the error as text.")
-        if mode not in ("hybrid", "dense", "lexical", "signature"):
-            raise UsageError(f"unknown retrieval mode '{mode}' (hybrid, dense, lexical or signature)")
+        if mode not in MODES:
+            raise UsageError(f"unknown retrieval mode '{mode}' (one of {', '.join(MODES)})")
         return self.retriever.ask(text, top=max(1, int(top)), mode=mode)
 
     def nearest(self, text: str, top: int = 5, statuses: Sequence[str] = ("curated",)) -> list[Neighbour]:

@@ -21,7 +21,7 @@ from kb.tokens import bigram_text
 
 FTS_TABLES = ("docs_fts", "words_fts")
 SEARCHABLE = ("curated", "draft")
-ROW_RULES = 2  # bump when curated_examples() or the FTS rows change, so stored entries are rewritten
+ROW_RULES = 3  # bump when curated_examples() or the FTS rows change, so stored entries are rewritten
 
 
 @dataclass(frozen=True)
@@ -62,22 +62,31 @@ def curated_examples(pitfall: Pitfall) -> list[tuple[str, str]]:
     return list(dict.fromkeys((kind, text.strip()) for kind, text in pairs if text.strip()))
 
 
+def entry_rowid(pitfall_id: str) -> int:
+    """The FTS rowid of an entry's own row: negative, so it never meets an example id (rows by rowid
+    are found through the index; a WHERE on the UNINDEXED pitfall_id column would scan the table)."""
+    return -1 - int(hashlib.sha256(pitfall_id.encode()).hexdigest()[:15], 16)
+
+
 def _fts_insert(
-    db: sqlite_utils.Database, pitfall_id: str, example_id: int | None, fields: tuple[str, str, str, str]
+    db: sqlite_utils.Database,
+    rowid: int,
+    pitfall_id: str,
+    example_id: int | None,
+    fields: tuple[str, str, str, str],
 ) -> None:
     for table in FTS_TABLES:
         values = fields if table == "docs_fts" else tuple(bigram_text(f) for f in fields)
         db.execute(
-            f"INSERT INTO {table}(pitfall_id, example_id, title, summary, symptoms, cause) "
-            "VALUES (?, ?, ?, ?, ?, ?)",
-            (pitfall_id, example_id, *values),
+            f"INSERT INTO {table}(rowid, pitfall_id, example_id, title, summary, symptoms, cause) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (rowid, pitfall_id, example_id, *values),
         )
 
 
-def _fts_delete(db: sqlite_utils.Database, pitfall_id: str, entry_row_only: bool) -> None:
-    extra = " AND example_id IS NULL" if entry_row_only else ""
+def _fts_delete(db: sqlite_utils.Database, rowid: int) -> None:
     for table in FTS_TABLES:
-        db.execute(f"DELETE FROM {table} WHERE pitfall_id = ?{extra}", (pitfall_id,))
+        db.execute(f"DELETE FROM {table} WHERE rowid = ?", (rowid,))
 
 
 def _insert_example(
@@ -149,9 +158,11 @@ def upsert_pitfall(db: sqlite_utils.Database, pitfall: Pitfall, status: str | No
     for kind, text in wanted:
         if (kind, text) not in existing:
             _insert_example(db, pitfall.id, kind, text, "curated")
-    _fts_delete(db, pitfall.id, entry_row_only=True)
+    rowid = entry_rowid(pitfall.id)
+    _fts_delete(db, rowid)
     _fts_insert(
         db,
+        rowid,
         pitfall.id,
         None,
         (
@@ -176,7 +187,7 @@ def add_example(
     example_id = _insert_example(
         db, pitfall_id, "incident" if source == "incident" else source, text, source, incident_id, provenance
     )
-    _fts_insert(db, pitfall_id, example_id, ("", "", text, ""))
+    _fts_insert(db, example_id, pitfall_id, example_id, ("", "", text, ""))
     return example_id
 
 

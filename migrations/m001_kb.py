@@ -1,8 +1,9 @@
 """Knowledge-base tables: pitfalls, their examples, cached embeddings, and two FTS5 indexes.
 
-`docs_fts` (trigram) matches codes and partial tokens; `words_fts` (porter/unicode61 over words
-plus CJK character bigrams) gives word-level BM25 that also works for two-character Chinese terms,
-which trigrams cannot match.
+`docs_fts` (trigram) matches codes and partial tokens; `words_fts` (unicode61 over words plus CJK
+character bigrams) gives word-level BM25 that also works for two-character Chinese terms, which
+trigrams cannot match. The fts5vocab tables give each term's document count, so a query on a large
+KB can keep its rarest terms within a work budget.
 """
 
 from __future__ import annotations
@@ -57,7 +58,9 @@ STATEMENTS: tuple[str, ...] = (
     """CREATE TABLE IF NOT EXISTS kb_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)""",
     f"""CREATE VIRTUAL TABLE IF NOT EXISTS docs_fts USING fts5({FTS_COLUMNS}, tokenize='trigram')""",
     f"""CREATE VIRTUAL TABLE IF NOT EXISTS words_fts USING fts5(
-        {FTS_COLUMNS}, tokenize='porter unicode61 remove_diacritics 2')""",
+        {FTS_COLUMNS}, tokenize='unicode61 remove_diacritics 2')""",
+    """CREATE VIRTUAL TABLE IF NOT EXISTS docs_vocab USING fts5vocab(docs_fts, 'row')""",
+    """CREATE VIRTUAL TABLE IF NOT EXISTS words_vocab USING fts5vocab(words_fts, 'row')""",
 )
 
 

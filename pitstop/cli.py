@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "pitstop.commands.kb",
     "pitstop.commands.eval",
     "pitstop.commands.diagnose",
+    "pitstop.commands.inventory",
     "pitstop.commands.lab",
     "pitstop.commands.serve",
     "pitstop.commands.console",

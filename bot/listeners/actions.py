@@ -75,7 +75,7 @@ def register(app: App, deps: Deps) -> None:
             tell(client, channel, user, describe(exc), thread_ts=thread)
             return
         metadata = ids.pack(i=iid, c=channel, t=thread)
-        client.views_open(trigger_id=body["trigger_id"], view=blocks.resolution_modal(form, "en", metadata))
+        client.views_open(trigger_id=body["trigger_id"], view=blocks.resolution_modal(form, metadata))
 
     def run(ack: Ack, body: dict[str, Any], client: WebClient) -> None:
         ack()

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from slack_bolt import Respond
 from slack_sdk import WebClient
+from slack_sdk.errors import SlackApiError
 
 from bot import flows
 from bot.errors import describe
@@ -22,16 +26,24 @@ def start_checks(
     channel: str,
     thread_ts: str | None,
     lang: str | None = None,
+    respond: Respond | None = None,
 ) -> None:
-    """Queue a diagnosis of `target`; refusals and a full queue are told to `user` alone."""
-    if not deps.services.jobs.submit(_run, deps, client, target, error_text, user, channel, thread_ts, lang):
-        tell(
-            client,
-            channel,
-            user,
-            "Pitstop is busy with other checks; try again in a minute.",
-            thread_ts=thread_ts,
-        )
+    """Queue a diagnosis of `target`; refusals go to `user` alone (`respond` when given, else ephemeral)."""
+
+    def privately(text: str) -> None:
+        if respond is None:
+            tell(client, channel, user, text, thread_ts=thread_ts)
+        else:
+            respond(
+                response_type="ephemeral",
+                replace_original=False,
+                **blocks.notice_message(Notice(text)).kwargs(),
+            )
+
+    if not deps.services.jobs.submit(
+        _run, deps, client, target, error_text, user, channel, thread_ts, lang, privately
+    ):
+        privately("Pitstop is busy with other checks; try again in a minute.")
 
 
 def _run(
@@ -43,15 +55,20 @@ def _run(
     channel: str,
     thread_ts: str | None,
     lang: str | None,
+    privately: Callable[[str], None],
 ) -> None:
     services = deps.services
     try:
         hosts = flows.authorize(services, target, user=user, channel=channel, origin="slack")
     except Exception as exc:  # noqa: BLE001 - every refusal becomes a sentence for the requester
-        tell(client, channel, user, describe(exc), thread_ts=thread_ts)
+        privately(describe(exc))
         return
     first = DiagnosisCard(lang or "en", target, tuple(HostState(h.name, "pending") for h in hosts))
-    ts = post(client, channel, blocks.diagnosis_message(first), thread_ts=thread_ts)
+    try:
+        ts = post(client, channel, blocks.diagnosis_message(first), thread_ts=thread_ts)
+    except SlackApiError as exc:
+        privately(f"I cannot post here ({exc.response.get('error')}); invite me with /invite @pitstop.")
+        return
     updater = ThrottledUpdater(client, channel, ts, deps.update_interval_s)
     try:
         result = flows.diagnose(
@@ -75,10 +92,4 @@ def _run(
             client, channel, thread_ts or ts, result.outputs, f"pitstop-{ts}.txt", "Full command outputs"
         )
     for state in result.down:
-        tell(
-            client,
-            channel,
-            user,
-            f"{state.host} could not be checked ({state.status}): {state.error}",
-            thread_ts=thread_ts or ts,
-        )
+        privately(f"{state.host} could not be checked ({state.status}): {state.error}")

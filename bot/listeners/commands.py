@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from slack_bolt import Ack, App
+from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
 
 from bot.listeners import Deps
@@ -27,7 +27,7 @@ def register(app: App, deps: Deps) -> None:
     """Register the slash-command listeners."""
 
     @app.command("/diagnose")
-    def on_diagnose(ack: Ack, command: dict[str, Any], client: WebClient) -> None:
+    def on_diagnose(ack: Ack, command: dict[str, Any], client: WebClient, respond: Respond) -> None:
         target, error_text = parse(command.get("text", ""))
         if not target or target in ("help", "-h", "--help"):
             ack(USAGE)
@@ -42,4 +42,5 @@ def register(app: App, deps: Deps) -> None:
             user=command["user_id"],
             channel=command["channel_id"],
             thread_ts=None,
+            respond=respond,  # the response_url works even where the bot is not a member
         )

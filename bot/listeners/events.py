@@ -21,7 +21,11 @@ from bot.render import blocks
 from bot.render.model import Notice
 from bot.slack_io import post
 
-SUBSCRIBED_EVENTS: tuple[str, ...] = ("app_mention", "message")
+SUBSCRIBED_EVENTS: tuple[str, ...] = (
+    "app_mention",
+    "message",
+    "app_home_opened",
+)  # the last: listeners/home.py
 # Message subtypes that are still a person writing something new.
 ANSWERABLE_SUBTYPES: frozenset[str | None] = frozenset({None, "thread_broadcast", "file_share"})
 _MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
@@ -48,7 +52,10 @@ def register(app: App, deps: Deps) -> None:
         client: WebClient,
         request: BoltRequest,
     ) -> None:
-        mentioned = bool(context.bot_user_id) and f"<@{context.bot_user_id}" in (event.get("text") or "")
+        # A direct message is addressed to the bot as much as a mention is.
+        mentioned = event.get("channel_type") == "im" or (
+            bool(context.bot_user_id) and f"<@{context.bot_user_id}" in (event.get("text") or "")
+        )
         _maybe_answer(deps, event, body, context, client, request, mentioned=mentioned)
 
 
@@ -83,6 +90,8 @@ def _maybe_answer(
     if not mentioned:
         if deps.services.channel_modes.mode(channel) != "auto":
             return
+        if event.get("thread_ts") not in (None, ts):
+            return  # inside a thread people talk among themselves; only a mention is for the bot
         if not deps.services.detector.looks_like_error(text, event.get("blocks") or ()):
             return
     if not deps.seen.claim(("event", body.get("event_id")), ("msg", channel, ts)):

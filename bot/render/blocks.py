@@ -21,6 +21,8 @@ MAX_SECTION = 3000
 MAX_FALLBACK = 3000
 MAX_OPTIONS = 100
 EVIDENCE_LINES = 6
+SUMMARY_CHARS = 240
+MODAL_SHORT = frozenset({"modal_title", "save", "cancel"})  # Slack allows 24 characters
 
 Block = dict[str, Any]
 _USER_ID = re.compile(r"[UW][A-Z0-9]{2,20}")
@@ -105,6 +107,8 @@ def answer_message(card: AnswerCard) -> SlackMessage:
         if cause.draft:
             head += f"  :construction: _{escape(label(lang, 'draft'))}_"
         lines = [head]
+        if cause.summary:
+            lines.append(clean(clip(" ".join(cause.summary.split()), SUMMARY_CHARS)))
         if cause.why:
             lines.append(f"*{label(lang, 'why')}:* " + clean("; ".join(cause.why)))
         if cause.checks:
@@ -223,13 +227,18 @@ def cause_options(choices: Iterable[Choice]) -> list[dict[str, Any]]:
     return out
 
 
-def resolution_modal(form: ResolutionForm, lang: str, metadata: str) -> dict[str, Any]:
+def resolution_modal(form: ResolutionForm, metadata: str) -> dict[str, Any]:
     """The "Record resolution" modal: pick a known cause (searchable) or describe a new one."""
+    lang = form.lang
+
+    def plain(key: str) -> dict[str, str]:
+        return {"type": "plain_text", "text": clip(label(lang, key), 24 if key in MODAL_SHORT else 150)}
+
     select: dict[str, Any] = {
         "type": "external_select",
         "action_id": ids.CAUSE_SELECT,
         "min_query_length": 0,
-        "placeholder": {"type": "plain_text", "text": "Search the knowledge base"},
+        "placeholder": plain("search"),
     }
     if form.choices:
         select["initial_option"] = cause_options(form.choices[:1])[0]
@@ -237,32 +246,59 @@ def resolution_modal(form: ResolutionForm, lang: str, metadata: str) -> dict[str
         "type": "modal",
         "callback_id": ids.VIEW_RESOLUTION,
         "private_metadata": metadata,
-        "title": {"type": "plain_text", "text": "Record resolution"},
-        "submit": {"type": "plain_text", "text": "Save"},
-        "close": {"type": "plain_text", "text": "Cancel"},
+        "title": plain("modal_title"),
+        "submit": plain("save"),
+        "close": plain("cancel"),
         "blocks": [
             {
                 "type": "input",
                 "block_id": ids.FIELD_CAUSE[0],
                 "optional": True,
                 "element": select,
-                "label": {"type": "plain_text", "text": "The real cause (known)"},
+                "label": plain("known_cause"),
             },
-            context("…or describe a new cause (title, what was wrong and how it was fixed are needed):"),
-            _text_input(ids.FIELD_NEW_TITLE, "New cause: title", multiline=False),
-            _text_input(ids.FIELD_NEW_WHAT, "What was wrong"),
-            _text_input(ids.FIELD_NEW_FIX, "How it was fixed"),
-            _text_input(ids.FIELD_NEW_SYMPTOMS, "Symptom lines (one per line)"),
-            _text_input(ids.FIELD_NOTES, "Notes"),
+            context(escape(label(lang, "or_new"))),
+            _text_input(ids.FIELD_NEW_TITLE, plain("new_title"), multiline=False),
+            _text_input(ids.FIELD_NEW_WHAT, plain("new_what")),
+            _text_input(ids.FIELD_NEW_FIX, plain("new_fix")),
+            _text_input(ids.FIELD_NEW_SYMPTOMS, plain("new_symptoms")),
+            _text_input(ids.FIELD_NOTES, plain("notes")),
         ],
     }
 
 
-def _text_input(field: tuple[str, str], text: str, multiline: bool = True) -> Block:
+def _text_input(field: tuple[str, str], text: dict[str, str], multiline: bool = True) -> Block:
     return {
         "type": "input",
         "block_id": field[0],
         "optional": True,
-        "label": {"type": "plain_text", "text": text},
+        "label": text,
         "element": {"type": "plain_text_input", "action_id": field[1], "multiline": multiline},
     }
+
+
+def home_view(figures: Any, days: int) -> dict[str, Any]:
+    """The App Home tab: incident figures over the last `days` days (a `kb.stats.Stats`)."""
+    lines = [
+        f"*Pitstop: the last {days} days*",
+        f"{figures.incidents} incidents ({figures.open} open, {figures.resolved} resolved); "
+        f"median time to resolution {_duration(figures.resolution_median_s)}",
+    ]
+    body: list[Block] = [section("\n".join(lines))]
+    for title, counts in (
+        ("Top causes", figures.top_causes),
+        ("Hosts with the most incidents", figures.top_hosts),
+        ("Causes per layer", figures.layers),
+    ):
+        rows = "\n".join(f"• {clean(c.label)}: {c.count}" for c in counts) or "—"
+        body.append(section(f"*{title}*\n{rows}"))
+    body.append(
+        context("Paste an error in a channel I am in, mention @pitstop, or use `/diagnose HOSTS [error]`.")
+    )
+    return {"type": "home", "blocks": list(fit(body, "en"))}
+
+
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "unknown"
+    return f"{seconds / 60:.0f} min" if seconds < 7200 else f"{seconds / 3600:.1f} h"

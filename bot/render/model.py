@@ -13,7 +13,6 @@ class Cause:
     pitfall: str
     title: str
     confidence: str
-    score: float
     why: tuple[str, ...]
     summary: str
     checks: tuple[str, ...]
@@ -97,3 +96,4 @@ class ResolutionForm:
 
     incident: int
     choices: tuple[Choice, ...]
+    lang: str = "en"

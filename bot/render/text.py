@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from bot.render.blocks import SUMMARY_CHARS, clip
 from bot.render.labels import VERDICT_ICONS, label
 from bot.render.model import AnswerCard, DiagnosisCard, Notice, ResolutionForm
 from pitstop.redact import redact
@@ -18,6 +21,8 @@ def answer_text(card: AnswerCard) -> str:
     for cause in card.causes:
         draft = f"  [{label(lang, 'draft')}]" if cause.draft else ""
         out.append(f"  {cause.rank}. {cause.title}  ({cause.confidence}, {cause.pitfall}){draft}")
+        if cause.summary:
+            out.append("     " + clip(" ".join(cause.summary.split()), SUMMARY_CHARS))
         if cause.why:
             out.append(f"     {label(lang, 'why')}: " + "; ".join(cause.why))
         if cause.checks:
@@ -77,3 +82,19 @@ def resolution_text(form: ResolutionForm) -> str:
     ]
     lines += [f"  {c.pitfall}: {c.title}" + (f" ({c.note})" if c.note else "") for c in form.choices]
     return redact("\n".join(lines))
+
+
+def stats_text(figures: Any, days: int) -> str:
+    """The App Home figures for the terminal."""
+    median = figures.resolution_median_s
+    out = [
+        f"Last {days} days: {figures.incidents} incidents ({figures.open} open, {figures.resolved} resolved);"
+        f" median time to resolution {'unknown' if median is None else f'{median / 60:.0f} min'}"
+    ]
+    for title, counts in (
+        ("Top causes", figures.top_causes),
+        ("Hosts", figures.top_hosts),
+        ("Layers", figures.layers),
+    ):
+        out.append(f"  {title}: " + (", ".join(f"{c.label} ({c.count})" for c in counts) or "-"))
+    return redact("\n".join(out))

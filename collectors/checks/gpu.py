@@ -98,7 +98,7 @@ def gpu_temperature(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) 
 
 
 def gpu_temperature_outlier(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
-    """One GPU runs much hotter than the median of its peers (consistent with a cooling defect)."""
+    """One GPU runs much hotter than its peers without drawing more power (consistent with bad cooling)."""
     delta = float(params.get("delta_c", 15))
     got = gpus_or_reason(facts)
     if isinstance(got, Verdict):
@@ -108,13 +108,24 @@ def gpu_temperature_outlier(facts: Facts, params: Mapping[str, Any], ctx: CheckC
     if len(temps) < 3:
         return inconclusive("an outlier needs at least three GPUs with a readable temperature")
     median = temps[len(temps) // 2]
+    powers = sorted(g.power_draw_w for g in gpus if g.power_draw_w is not None)
+    median_power = powers[len(powers) // 2] if powers else None
+
+    def harder_working(g: Gpu) -> bool:  # hot because it draws more power: not a cooling fault
+        return None not in (g.power_draw_w, median_power) and g.power_draw_w > 1.1 * median_power  # type: ignore[operator]
+
     hot = [g for g in gpus if g.temperature_c is not None and g.temperature_c - median >= delta]
+    defect = [g for g in hot if not harder_working(g)]
     lines = [f"GPU {g.label}: {g.line('temperature_c')} / {g.line('power_draw_w')}" for g in gpus]
-    if hot:
+    if defect:
         return confirmed(
-            f"GPU {', '.join(g.label for g in hot)} runs {delta:g}+ C above the median {median:g} C "
-            "(consistent with a cooling defect on that GPU)",
+            f"GPU {', '.join(g.label for g in defect)} runs {delta:g}+ C above the median {median:g} C "
+            "without drawing more power than its peers (consistent with a cooling defect on that GPU)",
             facts.evidence(collector, lines),
+        )
+    if hot:
+        return ruled_out(
+            "the hottest GPUs also draw the most power (load, not cooling)", facts.evidence(collector, lines)
         )
     return ruled_out(f"no GPU is {delta:g} C above the median {median:g} C", facts.evidence(collector, lines))
 

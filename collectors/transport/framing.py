@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import secrets
 import shlex
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from collectors.catalog import Command
@@ -100,9 +100,10 @@ class Tail:
 
 
 class Demux:
-    """Split one framed stream into per-command tails; `on_marker(kind, index, status)` sees each marker."""
+    """Split one framed stream into per-command tails; `on_marker(kind, index)` sees each marker."""
 
-    def __init__(self, nonce: str, caps: Sequence[int], on_marker=None) -> None:
+    def __init__(self, nonce: str, caps: Sequence[int],
+                 on_marker: Callable[[str, int], None] | None = None) -> None:
         self._sep = b"\n@@" + nonce.encode() + b" "
         self._pending = bytearray()
         self._current: int | None = None

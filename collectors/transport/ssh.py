@@ -17,6 +17,7 @@ import asyncssh
 
 from collectors.inventory import Host, Inventory
 from collectors.transport.base import HostUnavailable, Sink
+from pitstop.errors import PitstopError
 
 KEEPALIVE_S = 15
 KEEPALIVE_COUNT = 3
@@ -114,7 +115,10 @@ class Connector:
     async def connect(self, host: Host) -> SshSession:
         """Connect to `host` (through its jump host, if any); raise HostUnavailable on failure."""
         tunnel = None
-        jump = self.inventory.jump_host(host)
+        try:
+            jump = self.inventory.jump_host(host)
+        except PitstopError as exc:
+            raise HostUnavailable("error", str(exc)) from None
         if jump is not None:
             try:
                 tunnel = await self._jump(jump)

@@ -7,12 +7,11 @@ import json
 import textwrap
 from typing import TYPE_CHECKING
 
-from pitstop.commands.kbargs import add_db_option, open_kb, read_text
+from pitstop.commands.kbargs import MODES, add_db_option, open_kb, read_text
 
 if TYPE_CHECKING:
     from kb.retrieve import Answer, Match
 
-MODES = ("hybrid", "dense", "lexical", "signature")
 
 
 def register(sub: argparse._SubParsersAction) -> None:

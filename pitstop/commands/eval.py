@@ -15,12 +15,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pitstop.commands.eval_learning import add_learning
-from pitstop.commands.kbargs import add_db_option, open_kb
+from pitstop.commands.kbargs import MODES, add_db_option, open_kb
 
 if TYPE_CHECKING:
     from kb.evaluate import Report
 
-MODES = ("hybrid", "dense", "lexical", "signature")
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -12,6 +12,8 @@ from pitstop.errors import UsageError
 if TYPE_CHECKING:
     from kb.service import KnowledgeBase
 
+MODES = ("hybrid", "dense", "lexical", "signature")  # kb.retrieve.MODES, without importing kb at startup
+
 
 def add_db_option(parser: argparse.ArgumentParser) -> None:
     """Add `--db PATH` (default: $PITSTOP_DB, else the data directory's pitstop.db)."""

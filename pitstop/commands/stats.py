@@ -38,6 +38,8 @@ def run(args: argparse.Namespace) -> int:
 def _duration(seconds: float | None) -> str:
     if seconds is None:
         return "-"
+    if seconds < 60:
+        return f"{seconds:.0f} s"
     minutes = seconds / 60
     return f"{minutes:.0f} min" if minutes < 120 else f"{minutes / 60:.1f} h"
 

@@ -35,6 +35,7 @@ after switching the job to FP16 on gpu-node-3
 :resolve
 :resolve 1 reinstalled the driver cleanly
 :resolve 1
+:stats
 """
     out = run(services, script)
     assert "Likely causes:" in out and "1. " in out
@@ -43,6 +44,7 @@ after switching the job to FP16 on gpu-node-3
     assert "Pick the real cause" in out and "(candidate 1)" in out
     assert out.count("resolved as") == 1
     assert "already resolved" in out  # the second resolution is refused with a sentence
+    assert "Last 30 days: 1 incidents (0 open, 1 resolved)" in out
     incident = services.incidents.list()[0]
     assert incident.status == "resolved" and incident.channel == "console" and incident.requester == "alice"
     assert "Traceback" not in out

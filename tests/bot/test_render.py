@@ -12,8 +12,8 @@ from tests.bot.slack_checks import all_text, assert_within_limits
 words = st.text(min_size=0, max_size=4000)
 
 
-def cause(rank: int, title: str, why: str = "w", fix: str = "f") -> Cause:
-    return Cause(rank, f"slug-{rank}", title, "high", 0.9, (why,), "summary", ("check this",), fix)
+def cause(rank: int, title: str, why: str = "w", fix: str = "f", summary: str = "summary") -> Cause:
+    return Cause(rank, f"slug-{rank}", title, "high", (why,), summary, ("check this",), fix)
 
 
 @settings(max_examples=60, deadline=None)
@@ -64,9 +64,17 @@ def test_escaping_and_redaction():
 
 
 def test_chinese_labels_and_the_same_content_in_both_renderers():
-    card = AnswerCard("zh", (cause(1, "RAID 卡缓存策略为直写"),), 4, host="gpu-node-3")
+    card = AnswerCard(
+        "zh", (cause(1, "RAID 卡缓存策略为直写", summary="每次写入都要等磁盘落盘"),), 4, host="gpu-node-3"
+    )
     slack, console = all_text(blocks.answer_message(card).kwargs()), text.answer_text(card)
-    for expected in ("可能的原因", "RAID 卡缓存策略为直写", "在 gpu-node-3 上检查", "就是这个"):
+    for expected in (
+        "可能的原因",
+        "RAID 卡缓存策略为直写",
+        "每次写入都要等磁盘落盘",
+        "在 gpu-node-3 上检查",
+        "就是这个",
+    ):
         assert expected in slack and expected in console
 
 

@@ -298,3 +298,16 @@ def test_driver_versions_mixed(shared_dir: Path) -> None:
     assert check("driver_versions_mixed", mismatch).verdict == "inconclusive"  # one version only
     same = shared(shared_dir, "driver_version", "proc-driver-nvidia-version/470.63.01-centos7.txt")
     assert check("driver_versions_mixed", same, user).verdict == "ruled_out"
+
+
+def test_temperature_outlier_needs_no_extra_power() -> None:
+    def gpu(i: int, temp: float, power: float) -> dict:
+        return {"index": i, "temperature_c": temp, "power_draw_w": power}
+
+    peers = [gpu(i, 60, 620) for i in range(1, 4)]
+    defect = check("gpu_temperature_outlier", probe(gpu(0, 89, 400), *peers))
+    assert defect.verdict == "confirmed" and "consistent with a cooling defect" in defect.reason
+    busy = check("gpu_temperature_outlier", probe(gpu(0, 89, 700), *[gpu(i, 60, 300) for i in range(1, 4)]))
+    assert busy.verdict == "ruled_out" and "load, not cooling" in busy.reason
+    assert check("gpu_temperature_outlier", probe(gpu(0, 62, 600), *peers)).verdict == "ruled_out"
+    assert check("gpu_temperature_outlier", probe(gpu(0, 89, 400))).verdict == "inconclusive"

@@ -36,7 +36,7 @@ def test_cap_refuses_before_building() -> None:
 
 @pytest.mark.parametrize("expr", [
     "gpu1; rm -rf /", "$(reboot)", "`id`", "gpu1\nrm", "gpu[1-", "gpu[3-1]", "gpu[a-b]", "gpu]1[", "-oProxy",
-    "gpu[1-2]]", "",
+    "gpu[1-2]]", "", "gpu[\u0661-\u0663]", "ｇｐｕ１",
 ])
 def test_hostile_or_malformed_is_refused(expr: str) -> None:
     with pytest.raises(UsageError):

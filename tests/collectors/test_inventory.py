@@ -99,6 +99,15 @@ def test_load_file_and_errors(tmp_path: Path) -> None:
     f.write_text("hosts: {a: {adress: x}}")
     with pytest.raises(UsageError, match="unknown field.*adress"):
         inventory.load(f)
+    f.write_text("hosts: {'n[1-2]': {address: 10.0.0.1}}")
+    with pytest.raises(UsageError, match="cannot share one address"):
+        inventory.load(f)
+    f.write_text("hosts: {a: {sudo: [uname]}}")
+    with pytest.raises(UsageError, match="sudo is not allowed for uname"):
+        inventory.load(f)
+    f.write_text("groups: {g: {expct: {}}}\nhosts: {}")
+    with pytest.raises(UsageError, match="group 'g': unknown field.*expct"):
+        inventory.load(f)
     f.write_text("hosts: [unclosed")
     with pytest.raises(UsageError, match="not valid YAML"):
         inventory.load(f)
@@ -161,3 +170,27 @@ def test_ansible_yaml(tmp_path: Path) -> None:
     n1 = inv.get("node1")
     assert (n1.address, n1.user, n1.identity_files) == ("10.1.0.1", "admin", ("/keys/k",))
     assert [h.name for h in inv.select("gpus")] == ["node1", "node2"]
+
+
+def test_cli_import_and_show(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from pitstop import cli
+
+    src, out = tmp_path / "hosts.ini", tmp_path / "inventory.yaml"
+    src.write_text(ANSIBLE_INI)
+    assert cli.main(["inventory", "import", str(src), "--out", str(out)]) == 0
+    assert cli.main(["inventory", "show", "@h100", "--inventory", str(out)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == ["gpu01", "gpu02", "gpu03"]
+    assert "ubuntu@10.0.1.1:22 via bastion.example.com" in lines[0]
+    assert cli.main(["inventory", "show", "gpu1", "--inventory", str(out)]) == 3
+
+
+def test_jump_specs_and_hostname_tokens() -> None:
+    blocks = sshconfig.parse("Host n*\n  HostName %h.cluster.local\n  ProxyJump ops@gate:2022\n")
+    inv = inventory.build({"hosts": {"n1": {}, "n2": {"jump": "bad:port"}}}, ssh_blocks=blocks)
+    n1 = inv.get("n1")
+    assert n1.address == "n1.cluster.local"
+    jump = inv.jump_host(n1)
+    assert jump is not None and (jump.address, jump.port, jump.user) == ("gate", 2022, "ops")
+    with pytest.raises(UsageError, match="bad jump host"):
+        inv.jump_host(inv.get("n2"))

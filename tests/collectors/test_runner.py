@@ -111,14 +111,15 @@ def test_stdin_probe_gets_its_own_channel(fakebin: Path, monkeypatch: pytest.Mon
 def test_stuck_command_is_abandoned_and_the_rest_retried(fakebin: Path,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     # a `timeout` that cannot stop numactl (as with a process in D state); the local deadline must
-    (fakebin / "timeout").write_text('#!/bin/sh\ncase "$*" in *numactl*) exec sleep 60 ;; esac\n'
+    (fakebin / "timeout").write_text('#!/bin/sh\ncase "$*" in *numactl*|*cpupower*) exec sleep 60 ;; esac\n'
                                      'exec /usr/bin/timeout "$@"\n')
     (fakebin / "timeout").chmod(0o755)
     monkeypatch.setattr(runner, "SLACK_S", 0.5)
-    r = run(["numactl", "uname"], lanes=1)
-    stuck = r.results["numactl"]
-    assert stuck.outcome == "timeout" and stuck.exit is None and "could not stop it" in stuck.message
-    assert r.results["uname"].outcome == "ok" and r.channels == 2
+    r = run(["numactl", "cpupower", "uname"], lanes=1)
+    for name in ("numactl", "cpupower"):  # both stuck: each abandons a channel; uname still runs
+        stuck = r.results[name]
+        assert stuck.outcome == "timeout" and stuck.exit is None and "could not stop it" in stuck.message
+    assert r.results["uname"].outcome == "ok" and r.channels == 3
 
 
 def test_refused_script_never_runs(fakebin: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -144,3 +145,19 @@ def test_demux_any_chunking(chunk: int) -> None:
     d.close()
     assert [t.text() for t in d.tails] == ["abc", "cd\n"] and d.status == {0: 0, 1: 2}
     assert d.tails[1].truncated and d.tails[1].total == 6
+
+
+def test_sudo_only_when_the_operator_allows_it(fakebin: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (fakebin / "sudo").write_text('#!/bin/sh\n[ "$1" = -n ] || exit 99\nshift\n'
+                                  '[ -z "$DENY" ] || { echo "sudo: a password is required" >&2; exit 1; }\n'
+                                  'echo "as root:"; exec "$@"\n')
+    (fakebin / "sudo").chmod(0o755)
+    (fakebin / "lspci").write_text("#!/bin/sh\necho 'pci devices'\n")
+    allowed = replace(LOCAL, sudo=frozenset({"lspci", "uname"}))  # uname is not sudo_allowed: never wrapped
+    r = asyncio.run(runner.run_host(allowed, ["lspci", "uname"]))
+    assert r.results["lspci"].stdout == "as root:\npci devices\n"
+    assert r.results["uname"].stdout == "Linux box 6.1.0 x86_64"
+    assert run(["lspci"]).results["lspci"].stdout == "pci devices\n"  # not listed: no sudo
+    monkeypatch.setenv("DENY", "1")
+    denied = asyncio.run(runner.run_host(allowed, ["lspci"])).results["lspci"]
+    assert denied.outcome == "refused" and "sudo -n refused" in denied.message

@@ -152,3 +152,34 @@ def test_jump_host_tunnel(lab_fleet: Fleet, lab_inventory: Inventory, bastion: H
     dead = replace(bastion, port=_free_port(bastion.address))
     r = _run(replace(inv, hosts={**inv.hosts, "bastion": dead}), target, ["uname"])
     assert r.status == "unreachable" and r.error.startswith("via jump host bastion:")
+
+
+def test_agent_authentication(lab_fleet: Fleet, lab_inventory: Inventory, tmp_path: Path,
+                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """No identity file configured: the key comes from a real ssh-agent."""
+    import subprocess
+
+    sock = tmp_path / "agent.sock"
+    agent = subprocess.Popen(["ssh-agent", "-D", "-a", str(sock)], stdout=subprocess.DEVNULL)
+    try:
+        for _ in range(100):
+            if sock.exists():
+                break
+            time.sleep(0.02)
+        env = {"SSH_AUTH_SOCK": str(sock)}
+        subprocess.run(["ssh-add", "-q", str(lab_fleet.identity_file)], env=env, check=True,
+                       capture_output=True)
+        monkeypatch.setenv("SSH_AUTH_SOCK", str(sock))
+        monkeypatch.setenv("HOME", str(tmp_path))  # no ~/.ssh/id_* keys to fall back on
+        host = replace(lab_inventory.get(HEALTHY), identity_files=())
+        r = _run(lab_inventory, host, ["uname"])
+        assert r.status == "ok" and r.results["uname"].outcome == "ok"
+    finally:
+        agent.terminate()
+        agent.wait(5)
+
+
+def test_bad_jump_spec_is_a_host_error(lab_inventory: Inventory) -> None:
+    host = replace(lab_inventory.get(HEALTHY), jump="gate:notaport")
+    r = _run(lab_inventory, host, ["uname"])
+    assert r.status == "error" and "bad jump host 'gate:notaport'" in r.error

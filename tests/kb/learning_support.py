@@ -9,8 +9,32 @@ from pathlib import Path
 
 from kb.db import open_db
 from kb.embed import Embedder
-from kb.incidents import Incidents, utc_now
+from kb.incidents import Incidents, NewCause, utc_now
 from kb.service import KnowledgeBase
+
+# A report in a team's own words whose cause is site knowledge the curated KB cannot have (the
+# nightly backup eats the RAM), and a colleague's paraphrase a week later (written for these tests).
+PASTE = "the nightly eval job on gpu-17 dies at 02:00 every night while the backup runs"
+PARAPHRASE = "gpu-17's eval crashes each night around 2am during the backup window"
+CAUSE = "host-oom-killer"
+
+# A cause no curated entry describes (nearest entry ~0.45 cosine): resolving with it makes a draft.
+AV = NewCause(
+    title="On-access antivirus scans the dataset",
+    what="The security team installed an on-access antivirus agent that scans every file the loader opens",
+    fix="Excluded /data and /scratch from on-access scanning",
+    symptoms=(
+        "epoch time doubled after the security agent rollout, high sys CPU in dataloader workers",
+        "fanotify: the av-agent process holds files open while training reads them",
+    ),
+)
+# A cause the KB already has in other words (~0.78 to bios-above-4g-decoding-disabled): a merge proposal.
+ABOVE_4G = NewCause(
+    title="Above 4G decoding was off",
+    what="A BIOS setting disabled Above 4G Decoding so the GPU BAR could not be mapped",
+    fix="Enabled Above 4G Decoding in the BIOS",
+    symptoms=("NVRM: This PCI I/O region assigned to your NVIDIA device is invalid",),
+)
 
 
 def copy_kb(source: Path, directory: Path, embedder: Embedder) -> KnowledgeBase:

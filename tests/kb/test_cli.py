@@ -10,6 +10,10 @@ import pytest
 
 from pitstop.cli import main
 
+XID79_LINE = b"NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus\n"
+NVML = "Failed to initialize NVML: Driver/library version mismatch"
+BAD_STDIN = [(b"   \n", "Nothing to search"), (b"\x00\x01\x02ELF", "binary")]
+
 
 @pytest.fixture
 def run(kb_path, capsys):
@@ -26,7 +30,7 @@ def run(kb_path, capsys):
 
 
 def test_ask_json(run):
-    code, out, _ = run("ask", "--json", "--top", "2", "Failed to initialize NVML: Driver/library version mismatch")
+    code, out, _ = run("ask", "--json", "--top", "2", NVML)
     data = json.loads(out)
     assert code == 0 and len(data["results"]) == 2
     assert data["results"][0]["id"] == "nvml-driver-library-mismatch"
@@ -40,11 +44,11 @@ def test_ask_human_output_in_chinese(run):
 
 
 def test_ask_reads_stdin(run):
-    code, out, _ = run("ask", "--json", "-", stdin="NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus\n".encode())
+    code, out, _ = run("ask", "--json", "-", stdin=XID79_LINE)
     assert code == 0 and json.loads(out)["results"][0]["id"] == "xid79-gpu-fell-off-bus"
 
 
-@pytest.mark.parametrize(("stdin", "message"), [(b"   \n", "Nothing to search"), (b"\x00\x01\x02ELF", "binary")])
+@pytest.mark.parametrize(("stdin", "message"), BAD_STDIN)
 def test_ask_bad_input_is_a_sentence_not_a_traceback(run, stdin, message):
     code, out, err = run("ask", "-", stdin=stdin)
     assert code == 2 and message in err and "Traceback" not in err + out
@@ -96,3 +100,9 @@ def test_eval_retrieval_bad_file(run, tmp_path):
     bad.write_text("{not json\n", encoding="utf-8")
     code, _, err = run("eval", "retrieval", str(bad))
     assert code == 2 and "bad.jsonl:1" in err
+
+
+def test_kb_build_reports_entries_and_index(kb_path, capsys):
+    assert main(["kb", "build", "--db", str(kb_path)]) == 0
+    out = capsys.readouterr().out
+    assert "loaded 1" in out and "0 changed" in out and "vector index:" in out and "flat" in out

@@ -10,18 +10,9 @@ import pytest
 from kb import drafts
 from kb.embed import Embedder
 from kb.exchange import export_learned, import_learned, read_bundle
-from kb.incidents import NewCause
 from pitstop.cli import main
 from pitstop.errors import UsageError
-from tests.kb.learning_support import copy_kb, incidents_for
-
-PASTE = "our training throughput halves every afternoon around 3pm and recovers at night, rack 4 only"
-UPS = NewCause(
-    "UPS output sags under load",
-    "The row C UPS sagged 8% during load spikes",
-    "Replaced the batteries",
-    ("all nodes of one row reboot at the same second under full load",),
-)
+from tests.kb.learning_support import AV, CAUSE, PARAPHRASE, PASTE, copy_kb, incidents_for
 
 
 @pytest.fixture
@@ -37,22 +28,27 @@ def sites(kb_path: Path, embedder: Embedder, tmp_path: Path):
 def learn_at(kb, tmp_path: Path) -> None:
     store = incidents_for(kb)
     iid = store.record_answer(channel="C1", thread_ts="1.0", user="U1", text=PASTE, answer=kb.ask(PASTE))
-    store.resolve(iid, user="U2", cause_id="gpu-thermal-slowdown")
+    store.resolve(iid, user="U2", cause_id=CAUSE)
     iid = store.record_answer(
-        channel="C1", thread_ts="2.0", user="U1", text="row C rebooted", answer=kb.ask("row C rebooted")
+        channel="C1",
+        thread_ts="2.0",
+        user="U1",
+        text="epochs twice as slow since Monday",
+        answer=kb.ask("epochs twice as slow since Monday"),
     )
-    draft_id = store.resolve(iid, user="U2", new_cause=UPS).resolution.cause_id
+    draft_id = store.resolve(iid, user="U2", new_cause=AV).resolution.cause_id
     drafts.approve(kb, kb.db, draft_id, user="maint", directory=tmp_path / "entries")
 
 
 def test_export_then_import_carries_examples_and_entries_with_provenance(sites, tmp_path):
     a, b = sites
+    assert b.ask(PARAPHRASE).results[0].id != CAUSE, "precondition: site b does not know this yet"
     learn_at(a, tmp_path)
     bundle = export_learned(a.db, origin="site-a")
-    assert [e["id"] for e in bundle["entries"]] == ["ups-output-sags-under-load"]
+    assert [e["id"] for e in bundle["entries"]] == ["on-access-antivirus-scans-the-dataset"]
     assert {x["pitfall_id"] for x in bundle["examples"]} == {
-        "gpu-thermal-slowdown",
-        "ups-output-sags-under-load",
+        CAUSE,
+        "on-access-antivirus-scans-the-dataset",
     }
     assert all("incident #" in x["provenance"] for x in bundle["examples"])
 
@@ -62,17 +58,16 @@ def test_export_then_import_carries_examples_and_entries_with_provenance(sites, 
         len(bundle["examples"]),
         0,
     )
-    entry = b.get("ups-output-sags-under-load")
+    entry = b.get("on-access-antivirus-scans-the-dataset")
     assert entry.status == "draft" and entry.provenance.startswith(
         "imported from site-a: learned from incident #"
     )
     assert drafts.get_draft(b.db, entry.id).created_by == "import:site-a"
     row = b.db.execute(
-        "SELECT source, provenance FROM examples WHERE pitfall_id = 'gpu-thermal-slowdown'"
-        " AND source = 'import'"
+        "SELECT source, provenance FROM examples WHERE pitfall_id = ? AND source = 'import'", [CAUSE]
     ).fetchone()
     assert row[0] == "import" and row[1].startswith("imported from site-a: incident #")
-    assert b.ask("step time on rack 4 doubles in the afternoons").results[0].id == "gpu-thermal-slowdown"
+    assert b.ask(PARAPHRASE).results[0].id == CAUSE
 
     again = import_learned(b, b.db, bundle)
     assert (again.entries_added, again.entries_known, again.examples_added) == (0, 1, 0)

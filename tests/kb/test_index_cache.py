@@ -52,9 +52,9 @@ def test_cache_is_reused_without_embedding(tmp_path, entries, embedder):
 def test_changed_entry_rebuilds_and_embeds_only_new_text(tmp_path, entries, embedder):
     _open(tmp_path, entries, CountingEmbedder(embedder)).close()
     path = entries / "fixture-disk-full.yaml"
-    path.write_text(path.read_text(encoding="utf-8").replace(
-        "  - 保存模型的时候报磁盘空间不足\n", "  - 保存模型的时候报磁盘空间不足\n  - df -h shows /data at 100%\n"),
-        encoding="utf-8")
+    symptom = "  - 保存模型的时候报磁盘空间不足\n"
+    text = path.read_text(encoding="utf-8").replace(symptom, symptom + "  - df -h shows /data at 100%\n")
+    path.write_text(text, encoding="utf-8")
     again = CountingEmbedder(embedder)
     kb = _open(tmp_path, entries, again)
     assert kb.last_sync is not None and kb.last_sync.changed == 1

@@ -13,26 +13,7 @@ from kb.incidents import NewCause
 from kb.learning_eval import run, split_half
 from kb.service import KnowledgeBase
 from pitstop.cli import main
-from tests.kb.learning_support import copy_kb, incidents_for
-
-# A report in a team's own words that the curated KB does not rank right, and a colleague's
-# paraphrase of the same problem a week later (written for this test).
-PASTE = "our training throughput halves every afternoon around 3pm and recovers at night, rack 4 only"
-PARAPHRASE = "step time on rack 4 doubles in the afternoons and goes back to normal in the evening"
-CAUSE = "gpu-thermal-slowdown"
-
-UPS = NewCause(
-    title="UPS output sags under load",
-    what="The row C UPS sagged 8% during load spikes and the PSUs dropped out for a moment",
-    fix="Replaced the UPS batteries and spread the row over two UPS units",
-    symptoms=("all nodes of one row reboot at the same second under full load, nothing in the logs",),
-)
-WRITE_THROUGH = NewCause(
-    title="Controller cache in write-through",
-    what="The vendor set the RAID virtual drive to write-through for safety; checkpoints took forever",
-    fix="storcli /c0/v0 set wrcache=wb",
-    symptoms=("storcli shows Current Cache Policy: WriteThrough",),
-)
+from tests.kb.learning_support import ABOVE_4G, AV, CAUSE, PARAPHRASE, PASTE, copy_kb, incidents_for
 
 
 @pytest.fixture
@@ -67,15 +48,17 @@ def test_closed_loop_a_resolved_miss_ranks_first_for_a_paraphrase_even_after_res
 
 def test_a_new_cause_becomes_a_draft_searchable_at_once(fresh_kb):
     store = incidents_for(fresh_kb)
-    text = "nodes rebooted at random under full load last night, nothing in the logs"
+    text = "epochs suddenly take twice as long on every node since Monday"
     iid = store.record_answer(channel="C1", thread_ts="2.0", user="U1", text=text, answer=fresh_kb.ask(text))
-    resolution = store.resolve(iid, user="U2", new_cause=UPS).resolution
-    assert (resolution.kind, resolution.cause_id) == ("draft", "ups-output-sags-under-load")
+    resolution = store.resolve(iid, user="U2", new_cause=AV).resolution
+    assert (resolution.kind, resolution.cause_id) == ("draft", "on-access-antivirus-scans-the-dataset")
     assert "unreviewed" in resolution.learned
 
-    top = fresh_kb.ask("whole row of servers rebooted at the same second under full load").results[0]
-    assert (top.id, top.draft) == ("ups-output-sags-under-load", True)
-    entry = fresh_kb.get("ups-output-sags-under-load")
+    top = fresh_kb.ask(
+        "since the security team's agent rollout our epochs take twice as long, loaders burn sys CPU"
+    ).results[0]
+    assert (top.id, top.draft) == ("on-access-antivirus-scans-the-dataset", True)
+    entry = fresh_kb.get("on-access-antivirus-scans-the-dataset")
     assert entry.status == "draft" and f"incident #{iid}" in entry.provenance
 
 
@@ -83,8 +66,8 @@ def test_a_new_cause_close_to_an_existing_entry_proposes_a_merge(fresh_kb):
     store = incidents_for(fresh_kb)
     text = "checkpoint writes crawl since the vendor visit"
     iid = store.record_answer(channel="C1", thread_ts="3.0", user="U1", text=text, answer=fresh_kb.ask(text))
-    resolution = store.resolve(iid, user="U2", new_cause=WRITE_THROUGH).resolution
-    assert (resolution.kind, resolution.cause_id) == ("merge", "raid-write-through-cache")
+    resolution = store.resolve(iid, user="U2", new_cause=ABOVE_4G).resolution
+    assert (resolution.kind, resolution.cause_id) == ("merge", "bios-above-4g-decoding-disabled")
     assert f"kb approve merge-{iid}" in resolution.learned
     assert [p.id for p in fresh_kb.all() if p.status == "draft"] == []
 

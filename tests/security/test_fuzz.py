@@ -20,8 +20,9 @@ from pitstop.authz import Policy
 from pitstop.errors import PitstopError
 from tests.bot.conftest import ALLOW_ALL, payload
 from tests.bot.interactions import as_form, slash_command
-from tests.bot.slack_checks import all_text
 from tests.security.lab_audit import AuditWatch
+from tests.security.said import said
+from tests.security.scale import examples
 
 HOST = "h100-sxm5-healthy"  # a shipped lab scenario
 HOSTILE_HOSTS = (
@@ -63,7 +64,7 @@ def kb(kb_path: Path, embedder: Any, tmp_path_factory: pytest.TempPathFactory) -
     return KnowledgeBase.open(copy_kb(kb_path, tmp_path_factory.mktemp("fuzz") / "kb.db"), embedder=embedder)
 
 
-@settings(max_examples=40, deadline=None, database=None, suppress_health_check=SUPPRESS)
+@settings(max_examples=examples(40), deadline=None, database=None, suppress_health_check=SUPPRESS)
 @given(text=PASTES)
 def test_kb_ask_answers_or_refuses_clearly(kb: Any, text: str) -> None:
     try:
@@ -83,7 +84,7 @@ INVENTORY = build({"ssh_config": False, "groups": {"a100": {}},
 OPEN = Policy.from_data(ALLOW_ALL)
 
 
-@settings(max_examples=300, deadline=None, database=None)
+@settings(max_examples=examples(300), deadline=None, database=None)
 @given(expr=st.one_of(st.sampled_from(HOSTILE_HOSTS), st.text(max_size=80),
                       st.lists(st.sampled_from([*HOSTILE_HOSTS[:12], "gpu1", "gpu[2-3]", "@a100", ",", "["]),
                                max_size=6).map("".join)))
@@ -125,18 +126,38 @@ def lab_watch(lab_fleet) -> AuditWatch:
     return AuditWatch(lab_fleet.audit_log)
 
 
+class Bot:
+    """The served app, with a short repr (hypothesis prints its arguments when an example fails)."""
+
+    def __init__(self, running: Any) -> None:
+        self.running = running
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.running, name)
+
+    def __repr__(self) -> str:
+        return f"Bot({self.running.url})"
+
+
 @pytest.fixture
-def lab_bot(serve_app, lab_inventory):
-    return serve_app(policy=ALLOW_ALL, inventory=lab_inventory)
+def lab_bot(serve_app, lab_inventory) -> Bot:
+    return Bot(serve_app(policy=ALLOW_ALL, inventory=lab_inventory))
+
+
+def _settle(bot: Bot, expect_answer: bool) -> None:
+    """Wait for the listener's background work: Bolt answers the HTTP request before it is queued."""
+    with bot.recorder.lock:
+        bot.recorder.lock.wait_for(lambda: bot.recorder.calls, timeout=30 if expect_answer else 0.5)
+    bot.idle()
 
 
 def _said(bot) -> list[str]:
-    """Everything the bot sent to Slack since the recorder was cleared."""
-    return [all_text(call.body) for call in bot.recorder.calls if call.body]
+    """Everything the bot told people since the recorder was cleared."""
+    return [text for _, text in said(bot.recorder.calls)]
 
 
 @pytest.mark.lab
-@settings(max_examples=30, deadline=None, database=None, suppress_health_check=SUPPRESS)
+@settings(max_examples=examples(30), deadline=None, database=None, suppress_health_check=SUPPRESS)
 @given(text=st.one_of(
     st.sampled_from(HOSTILE_HOSTS).map(lambda h: h.replace("\n", " ")),
     st.tuples(st.sampled_from(HOSTILE_HOSTS), st.sampled_from(INJECTIONS)).map(" ".join),
@@ -148,7 +169,7 @@ def test_slash_command_text_never_breaks_the_bot(lab_bot, lab_watch, shared_dir,
     status, body = lab_bot.send(form, content_type=FORM)
     assert status == 200
     assert "Traceback" not in body
-    lab_bot.idle()
+    _settle(lab_bot, expect_answer=not body.strip())
     said = _said(lab_bot)
     assert said or body.strip(), "every request gets an answer: a usage hint, a refusal or a result"
     for text_sent in said:
@@ -164,9 +185,10 @@ def test_injections_in_the_error_text_run_only_catalog_commands(lab_bot, lab_wat
     text = f"{HOST} NCCL WARN Cuda failure 'unknown error' {injection}"
     assert lab_bot.send(slash_command(shared_dir, text, response_url=lab_bot.recorder.url + "/respond/1"),
                         content_type=FORM)[0] == 200
-    lab_bot.idle()
+    _settle(lab_bot, expect_answer=True)
     ran = watch.new_commands()
-    assert ran, "the host was checked"
+    checkable = any(p.checks for p in lab_bot.services.kb.all())
+    assert ran or not checkable, "the host was checked (once KB entries name checks)"
     assert watch.violations() == []
     assert not any(word in c for c in ran for word in ("reboot", "rm ", "shutdown", "DROP", "nc "))
 
@@ -203,7 +225,7 @@ def _mutate(body: Any, path: list[str], value: Any) -> Any:
 
 
 @pytest.mark.lab
-@settings(max_examples=40, deadline=None, database=None, suppress_health_check=SUPPRESS)
+@settings(max_examples=examples(40), deadline=None, database=None, suppress_health_check=SUPPRESS)
 @given(change=_mutations())
 def test_signed_payloads_with_missing_or_wrong_fields(lab_bot, lab_watch, shared_dir, caplog, change) -> None:
     name, path, value = change
@@ -213,7 +235,7 @@ def test_signed_payloads_with_missing_or_wrong_fields(lab_bot, lab_watch, shared
     raw = as_form(body) if interactive else json.dumps(body)
     with caplog.at_level(logging.INFO):
         status, answer = lab_bot.send(raw, content_type=FORM if interactive else "application/json")
-        lab_bot.idle()
+        _settle(lab_bot, expect_answer=False)
     assert status in (200, 400, 401, 404), (status, answer)
     assert "Traceback" not in answer
     for text_sent in _said(lab_bot):

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pitstop.redact import MASK, redact
+from tests.security.scale import examples
 
 # (text containing a secret, the secret) — fake values in real shapes.
 SECRETS: list[tuple[str, str]] = [
@@ -131,7 +132,7 @@ def test_secrets_inside_real_output_are_found(shared_dir: Path) -> None:
 _TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=400)
 
 
-@settings(max_examples=150, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
 @given(prefix=_TEXT, suffix=_TEXT, pick=st.integers(min_value=0, max_value=len(SECRETS) - 1))
 def test_a_secret_stays_hidden_whatever_surrounds_it(prefix: str, suffix: str, pick: int) -> None:
     text, secret = SECRETS[pick]
@@ -139,7 +140,7 @@ def test_a_secret_stays_hidden_whatever_surrounds_it(prefix: str, suffix: str, p
     assert secret not in out.replace(prefix, "").replace(suffix, "") or secret in prefix + suffix
 
 
-@settings(max_examples=150, deadline=None, database=None)
+@settings(max_examples=examples(150), deadline=None, database=None)
 @given(_TEXT)
 def test_redact_is_idempotent_and_total(text: str) -> None:
     once = redact(text)
