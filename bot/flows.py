@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot.hosts import mentioned_hosts
 from bot.render.model import (
@@ -26,6 +26,9 @@ from bot.render.model import (
 from bot.services import Services
 from pitstop.errors import NotAllowed, UsageError
 from pitstop.redact import redact
+
+if TYPE_CHECKING:
+    from kb.schema import CheckRef
 
 TOP_CAUSES = 3
 MAX_HOST_CHOICES = 100
@@ -66,16 +69,13 @@ def _cause(rank: int, match: Any, lang: str) -> Cause:
     )
 
 
-def check_text(ref: Any) -> str:
-    """A human line for a check reference: its documented purpose, else its name."""
-    name = getattr(ref, "check", None) or getattr(ref, "name", None) or str(ref)
-    try:
-        from collectors.checks.registry import CHECKS
-    except ImportError:
-        return name
-    spec = CHECKS.get(name)
-    doc = (getattr(spec, "doc", "") or "").strip().splitlines()
-    return doc[0] if doc else name
+def check_text(ref: CheckRef) -> str:
+    """What a check reference looks at, in words: the first line of the check's doc, else its name."""
+    from collectors.checks.registry import CHECKS
+
+    spec = CHECKS.get(ref.check)
+    doc = spec.doc.strip().splitlines() if spec is not None and spec.doc else []
+    return doc[0] if doc else ref.check
 
 
 @dataclass(frozen=True)
