@@ -240,8 +240,11 @@ def main() -> None:
     parser.add_argument("parts", nargs="+", choices=("build", "quality", "latency", "cold", "scale"))
     parser.add_argument("--entries", type=int, default=100_000)
     parser.add_argument("--db", type=Path, default=None, help="reuse a built KB database")
+    parser.add_argument("--keep", type=Path, default=None, help="work in this directory and keep it")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="pitstop-bench-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="pitstop-bench-") as scratch:
+        tmp = args.keep or Path(scratch)
+        tmp.mkdir(parents=True, exist_ok=True)
         db = args.db or Path(tmp) / "bench.db"
         for part in args.parts:
             if part == "scale":

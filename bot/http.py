@@ -29,7 +29,8 @@ def make_server(app: App, host: str = "0.0.0.0", port: int = 3000) -> ThreadingH
 
         def do_POST(self) -> None:  # noqa: N802
             path, _, query = self.path.partition("?")
-            length = int(self.headers.get("Content-Length") or 0)
+            declared = self.headers.get("Content-Length") or "0"
+            length = int(declared) if declared.isdigit() else MAX_BODY + 1  # unreadable: refused as too big
             if path != EVENTS_PATH or length > MAX_BODY:
                 self._send(404 if path != EVENTS_PATH else 413, {}, "")
                 return
@@ -39,6 +40,10 @@ def make_server(app: App, host: str = "0.0.0.0", port: int = 3000) -> ThreadingH
                     BoltRequest(body=body, query=query, headers=dict(self.headers.items()))
                 )
             except Exception:  # noqa: BLE001 - a payload Bolt cannot parse is the sender's fault
+                response = None
+            if response is None or response.status == 500:
+                # Bolt answers 500 when its middleware cannot read a signed payload (`"event": null`);
+                # Slack would retry that for ever, so say the request is bad (Bolt logged the error).
                 self._send(400, {"Content-Type": ["application/json"]}, json.dumps({"error": "bad request"}))
                 return
             self._send(response.status, response.headers, response.body)

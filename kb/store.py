@@ -274,15 +274,20 @@ def store_vectors(
 
 
 def searchable_vectors(db: sqlite_utils.Database, model: str, dim: int) -> tuple[np.ndarray, np.ndarray]:
-    """(example ids, vectors) of every searchable example embedded by `model`."""
-    rows = db.execute(
-        "SELECT v.example_id, v.vector FROM embeddings v JOIN examples e ON e.id = v.example_id "
-        "JOIN pitfalls p ON p.id = e.pitfall_id WHERE v.model = ? AND v.dim = ? "
-        "AND p.status IN ('curated', 'draft') ORDER BY v.example_id",
-        (model, dim),
-    ).fetchall()
-    ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-    vectors = np.frombuffer(b"".join(r[1] for r in rows), dtype=np.float32).reshape(len(rows), dim)
+    """(example ids, vectors) of every searchable example embedded by `model`, filled in place."""
+    where = (
+        "FROM embeddings v JOIN examples e ON e.id = v.example_id JOIN pitfalls p ON p.id = e.pitfall_id "
+        "WHERE v.model = ? AND v.dim = ? AND p.status IN ('curated', 'draft')"
+    )
+    with db.conn:  # one read snapshot for the count and the rows
+        db.execute("BEGIN")
+        count = db.execute(f"SELECT count(*) {where}", (model, dim)).fetchone()[0]
+        ids = np.empty(count, dtype=np.int64)
+        vectors = np.empty((count, dim), dtype=np.float32)
+        rows = db.execute(f"SELECT v.example_id, v.vector {where} ORDER BY v.example_id", (model, dim))
+        for i, (eid, blob) in enumerate(rows):
+            ids[i] = eid
+            vectors[i] = np.frombuffer(blob, dtype=np.float32)
     return ids, vectors
 
 

@@ -244,7 +244,7 @@ class Policy:
             return Decision(False, over, retry_after_s=3600.0)
         wait = self._buckets.take(user, charge)
         if wait is not None:
-            return Decision(False, f"rate limit: at most {self.rate.burst} checks in a row and "
+            return Decision(False, f"rate limit: {self.rate.burst} request(s) in a row, then "
                                    f"{self.rate.per_minute:g} a minute; try again in {wait:.0f} s",
                             retry_after_s=wait)
         return Decision(True, "allowed by " + ", ".join(used), rule=used[0])

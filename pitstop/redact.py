@@ -39,9 +39,10 @@ _RULES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
     (re.compile(r"\bx(?:ox[abprse]|app)-[A-Za-z0-9-]{10,}"), MASK),
     (re.compile(r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]+"), MASK),
     # Authorization headers with a scheme, bare long ones, bearer tokens anywhere; cookies.
-    (re.compile(r"(?i)\b(authorization\s*[:=]\s*(?:bearer|basic|token|digest|aws4-hmac-sha256)\s+)\S{6,}.*"),
-     _KEEP),
-    (re.compile(r"(?i)\b(authorization\s*[:=]\s*)[A-Za-z0-9._~+/=-]{16,}"), _KEEP),
+    (re.compile(r"(?i)\b(authorization\s*[:=]\s*(?:bearer|basic|token)\s+)[^\s'\"]{6,}"), _KEEP),
+    (re.compile(r"(?i)\b(authorization\s*[:=]\s*(?:digest|aws4-hmac-sha256)\s+)[^\n]+"), _KEEP),
+    (re.compile(r"(?i)\b(authorization\s*[:=]\s*)(?!(?:bearer|basic|token|digest|aws4-hmac-sha256)\b)"
+                r"[A-Za-z0-9._~+/=-]{16,}"), _KEEP),
     (re.compile(r"(?i)\b(bearer\s+)[A-Za-z0-9._~+/=-]{8,}"), _KEEP),
     (re.compile(r"(?i)\b((?:set-)?cookie\s*:\s*)\S.*"), _KEEP),
     # AWS access key ids; signatures and credentials in signed URLs' queries (S3, Azure SAS).

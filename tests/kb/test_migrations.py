@@ -29,6 +29,12 @@ def test_reopening_applies_nothing_twice(tmp_path):
     assert len(_applied(db)) == len(set(_applied(db)))
 
 
+def test_empty_file_is_upgraded(tmp_path):
+    path = tmp_path / "empty.db"
+    path.write_bytes(b"")
+    assert KB_TABLES <= set(open_db(path).table_names())
+
+
 def test_upgrade_keeps_existing_data(tmp_path):
     path = tmp_path / "old.db"
     conn = sqlite3.connect(path)

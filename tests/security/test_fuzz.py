@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from collectors.inventory import build
@@ -147,7 +147,7 @@ def lab_bot(serve_app, lab_inventory) -> Bot:
 def _settle(bot: Bot, expect_answer: bool) -> None:
     """Wait for the listener's background work: Bolt answers the HTTP request before it is queued."""
     with bot.recorder.lock:
-        bot.recorder.lock.wait_for(lambda: bot.recorder.calls, timeout=30 if expect_answer else 0.5)
+        bot.recorder.lock.wait_for(lambda: bot.recorder.calls, timeout=30 if expect_answer else 0.25)
     bot.idle()
 
 
@@ -227,6 +227,8 @@ def _mutate(body: Any, path: list[str], value: Any) -> Any:
 @pytest.mark.lab
 @settings(max_examples=examples(40), deadline=None, database=None, suppress_health_check=SUPPRESS)
 @given(change=_mutations())
+@example(change=("bolt-app-mention.json", ["event"], None))  # once answered 500 by Bolt
+@example(change=("bolt-block-actions-button.json", ["actions"], None))
 def test_signed_payloads_with_missing_or_wrong_fields(lab_bot, lab_watch, shared_dir, caplog, change) -> None:
     name, path, value = change
     body = _mutate(copy.deepcopy(payload(shared_dir, name)), path, value)

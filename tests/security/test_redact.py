@@ -23,6 +23,8 @@ SECRETS: list[tuple[str, str]] = [
     ("curl -H 'Authorization: Bearer eyJhbGciOi.abcdefghijkl.mnopqrstuvwx' https://api", "abcdefghijkl"),
     ("Authorization: Basic dXNlcjpodW50ZXIyaHVudGVyMg==", "dXNlcjpodW50ZXIyaHVudGVyMg"),
     ("authorization=ZmFrZS1zZWNyZXQtdG9rZW4tdmFsdWU", "ZmFrZS1zZWNyZXQtdG9rZW4tdmFsdWU"),
+    ("Authorization: AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20240101/us-east-1/s3/aws4_request, Signature=fe5f80f77d5fa3beca038a248ff027", "fe5f80f77d5fa3beca038a248ff027"),
+    ('Authorization: Digest username="ops", response="6629fae49393a05397450978507c4ef1"', "6629fae49393a05397450978507c4ef1"),
     ("requests.exceptions.HTTPError: 401 for bearer ya29.a0AfH6SMBxxxxxxxxxxxxxx", "ya29.a0AfH6SMBxxxxxxxxxxxxxx"),
     ("Cookie: session=9f8e7d6c5b4a; csrftoken=abcdef", "9f8e7d6c5b4a"),
     ("aws_access_key_id = AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE"),
@@ -108,6 +110,10 @@ def test_evidence_lines_are_kept_intact(line: str) -> None:
 
 
 def test_labels_stay_so_a_reader_knows_what_was_there() -> None:
+    assert redact("curl -H 'Authorization: Bearer abcdef0123456789xyz' https://u:pw12345@host/v2/") == (
+        f"curl -H 'Authorization: Bearer {MASK}' https://u:{MASK}@host/v2/")
+    assert redact("Authorization: AWS4-HMAC-SHA256 Credential=x, Signature=y") == (
+        f"Authorization: AWS4-HMAC-SHA256 {MASK}")
     assert redact("export HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyz0123456789") == f"export HF_TOKEN={MASK}"
     assert redact("mysql -u root -pS3cretPass") == f"mysql -u root -p{MASK}"
     assert redact("postgres://u:pw12345@db/x") == f"postgres://u:{MASK}@db/x"
