@@ -32,7 +32,7 @@ MODES: dict[str, tuple[str, ...]] = {
     "signature": ("signature",),
 }
 FTS_LIMIT = 300
-POSTING_BUDGET = 40_000  # FTS postings a query may touch: rarest terms first (no limit below ~800 entries)
+POSTING_BUDGET = 10_000  # postings one FTS query may touch, rarest terms first (a small KB never hits it)
 DENSE_NEIGHBOURS = 200
 MAX_DENSE_LINES = 6
 
@@ -247,33 +247,35 @@ class Retriever:
         ranked = sorted(hits.items(), key=lambda item: (-len(item[1]), -sum(len(w) for w in item[1])))
         return [(pid, "; ".join(whys[:2]), float(len(whys))) for pid, whys in ranked]
 
-    def _affordable(self, vocab: str, terms: list[str], grams: bool) -> list[str]:
-        """The query's terms that occur at all, rarest first, while their postings fit the budget."""
+    def _affordable(self, fts: str, terms: list[str], grams: bool = False) -> list[str]:
+        """The query's terms, rarest first, while their postings fit the budget (all, on a small KB).
+
+        A trigram term costs the postings of all its trigrams: FTS5 reads each one's list.
+        """
         parts = {t: [t[i : i + 3] for i in range(len(t) - 2)] if grams else [t] for t in terms}
-        keys = sorted({k for ks in parts.values() for k in ks})
-        if not keys:
-            return []
-        marks = ",".join("?" * len(keys))
-        query = f"SELECT term, doc FROM {vocab} WHERE term IN ({marks})"
-        df = dict(self._db().execute(query, keys).fetchall())
-        cost = {t: [df.get(k, 0) for k in ks] for t, ks in parts.items()}
+        df = store.term_df(self._db(), fts, sorted({k for ks in parts.values() for k in ks}))
+        cost = {t: sum(df.get(k, 1) for k in ks) for t, ks in parts.items()}
         chosen, spent = [], 0
-        for term in sorted((t for t in terms if cost[t] and min(cost[t])), key=lambda t: sum(cost[t])):
-            if chosen and spent + sum(cost[term]) > POSTING_BUDGET:
+        for term in sorted(terms, key=cost.__getitem__):
+            if spent + cost[term] > POSTING_BUDGET:
                 break
             chosen.append(term)
-            spent += sum(cost[term])
+            spent += cost[term]
         return chosen
 
     def _fts(self, table: str, terms: list[str], catalog: Catalog) -> list[tuple[str, str, float]]:
         if not terms:
             return []
         weights = ", ".join(str(w) for w in self.tuning.columns)
-        rows = self._db().execute(
-            f"SELECT pitfall_id, bm25({table}, {weights}) AS s FROM {table} WHERE {table} MATCH ? "
-            f"ORDER BY s LIMIT {FTS_LIMIT}",
-            (match_expression(terms),),
-        ).fetchall()
+        rows = (
+            self._db()
+            .execute(
+                f"SELECT pitfall_id, bm25({table}, {weights}) AS s FROM {table} WHERE {table} MATCH ? "
+                f"ORDER BY s LIMIT {FTS_LIMIT}",
+                (match_expression(terms),),
+            )
+            .fetchall()
+        )
         ranked: dict[str, float] = {}
         for pitfall_id, score in rows:
             if pitfall_id in catalog.pitfalls and pitfall_id not in ranked:
@@ -285,7 +287,7 @@ class Retriever:
         return word_terms(f"{prepared.clean}\n{extra}")
 
     def _words(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, str, float]]:
-        terms = self._affordable("words_vocab", self._query_words(prepared), grams=False)
+        terms = self._affordable("words_fts", self._query_words(prepared))
         ranked = self._fts("words_fts", terms, catalog)
         out = []
         for rank, (pitfall_id, _, score) in enumerate(ranked):
@@ -294,7 +296,7 @@ class Retriever:
         return out
 
     def _trigram(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, str, float]]:
-        terms = self._affordable("docs_vocab", [t.lower() for t in trigram_terms(prepared.clean)], grams=True)
+        terms = self._affordable("docs_fts", trigram_terms(prepared.clean), grams=True)
         return self._fts("docs_fts", terms, catalog)
 
     def _dense_texts(self, prepared: Prepared) -> list[str]:

@@ -170,6 +170,7 @@ class KnowledgeBase:
         if cached is not None:
             return cached
         self._embed_missing()
+        store.refresh_term_df(db)  # content changed: refresh the lexical cost estimates too
         ids, vectors = store.searchable_vectors(db, model, dim)
         index = VectorIndex.build(ids, vectors, model, fingerprint)
         index.save(self.index_path)

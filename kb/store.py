@@ -302,6 +302,27 @@ def fingerprint(db: sqlite_utils.Database, model: str, salt: str = "") -> str:
     return digest.hexdigest()
 
 
+VOCABULARIES = {"words_fts": "words_vocab", "docs_fts": "docs_vocab"}
+
+
+def refresh_term_df(db: sqlite_utils.Database) -> None:
+    """Snapshot every term's document count in both FTS indexes (one scan of each vocabulary)."""
+    with db.conn:
+        db.execute("BEGIN IMMEDIATE")
+        db.execute("DELETE FROM term_df")
+        for fts, vocab in VOCABULARIES.items():
+            db.execute(f"INSERT INTO term_df(fts, term, df) SELECT ?, term, doc FROM {vocab}", (fts,))
+
+
+def term_df(db: sqlite_utils.Database, fts: str, terms: Sequence[str]) -> dict[str, int]:
+    """Document counts of `terms` in index `fts` from the snapshot (newer terms are missing: rare)."""
+    if not terms:
+        return {}
+    marks = ",".join("?" * len(terms))
+    rows = db.execute(f"SELECT term, df FROM term_df WHERE fts = ? AND term IN ({marks})", (fts, *terms))
+    return dict(rows.fetchall())
+
+
 def get_meta(db: sqlite_utils.Database, key: str) -> str | None:
     """A value from kb_meta."""
     row = db.execute("SELECT value FROM kb_meta WHERE key = ?", (key,)).fetchone()

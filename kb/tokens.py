@@ -13,6 +13,7 @@ from collections.abc import Iterable
 CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 WORD = re.compile(r"[^\W_]+")
 MAX_TERMS = 48
+MAX_TRIGRAM_TERMS = 24
 
 STOPWORDS = frozenset(
     """a an and are as at be been but by can could did do does for from had has have how i if in into
@@ -59,10 +60,16 @@ def _informative(term: str) -> bool:
 
 
 def trigram_terms(text: str) -> list[str]:
-    """Distinct substrings for the trigram index: Latin tokens of 4+ characters and CJK trigrams."""
-    latin = (t.lower() for t in re.findall(r"[A-Za-z][\w.+-]{3,}", text))
+    """Substrings for the trigram index: code-like Latin tokens and CJK trigrams, lowercased.
+
+    Code-like (a digit, '_', '.', '-', an inner capital, or 8+ letters: `cudaErrorSystemNotReady`,
+    `libnccl.so`, `enp4s0`) because plain words are the word index's job, and a common word's
+    trigrams would make the search walk most of the index on a large KB.
+    """
+    latin = (t.strip(".-+") for t in re.findall(r"[A-Za-z][\w.+-]{3,}", text))
+    coded = (t.lower() for t in latin if len(t) >= 8 or re.search(r"[\d_.-]|.[A-Z]", t))
     cjk = (run[i : i + 3] for run in CJK_RUN.findall(text) for i in range(max(0, len(run) - 2)))
-    return _unique(t.strip(".-+") for t in [*latin, *cjk] if t.lower() not in STOPWORDS)[:MAX_TERMS]
+    return _unique([*coded, *cjk])[:MAX_TRIGRAM_TERMS]
 
 
 def match_expression(terms: Iterable[str]) -> str:

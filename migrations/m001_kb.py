@@ -2,8 +2,9 @@
 
 `docs_fts` (trigram) matches codes and partial tokens; `words_fts` (unicode61 over words plus CJK
 character bigrams) gives word-level BM25 that also works for two-character Chinese terms, which
-trigrams cannot match. The fts5vocab tables give each term's document count, so a query on a large
-KB can keep its rarest terms within a work budget.
+trigrams cannot match. `term_df` is a snapshot of each term's document count in each index (from the
+fts5vocab tables, whose own lookups cost as much as the term is common), so a query on a large KB
+keeps its rarest terms within a work budget.
 """
 
 from __future__ import annotations
@@ -61,6 +62,9 @@ STATEMENTS: tuple[str, ...] = (
         {FTS_COLUMNS}, tokenize='unicode61 remove_diacritics 2')""",
     """CREATE VIRTUAL TABLE IF NOT EXISTS docs_vocab USING fts5vocab(docs_fts, 'row')""",
     """CREATE VIRTUAL TABLE IF NOT EXISTS words_vocab USING fts5vocab(words_fts, 'row')""",
+    """CREATE TABLE IF NOT EXISTS term_df (
+        fts TEXT NOT NULL, term TEXT NOT NULL, df INTEGER NOT NULL, PRIMARY KEY (fts, term)
+    ) WITHOUT ROWID""",
 )
 
 

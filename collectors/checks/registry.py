@@ -7,8 +7,11 @@ confirmed is reported as confirmed with `benign=True`.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import replace
+from datetime import datetime
 
 from collectors.checks import container, driver, fabric, gpu, host, logs, network, pcie, storage
 from collectors.checks.base import CheckSpec
@@ -63,9 +66,31 @@ def _run(spec: CheckSpec, facts: Facts, params: Mapping[str, object], ctx: Check
     return verdict
 
 
+_RECENT: OrderedDict[int, tuple[Mapping[str, CommandResult], datetime | None, Facts]] = OrderedDict()
+_RECENT_LOCK = threading.Lock()
+
+
+def facts_for(results: Mapping[str, CommandResult], now: datetime | None) -> Facts:
+    """The parsed facts of one host's results, shared by every entry evaluated on them.
+
+    A sweep evaluates every entry on the same results; parsing once per host instead of once per
+    entry is what keeps the client's CPU per host low. The cache holds the last 64 result sets.
+    """
+    with _RECENT_LOCK:
+        hit = _RECENT.get(id(results))
+        if hit is not None and hit[0] is results and hit[1] == now:
+            _RECENT.move_to_end(id(results))
+            return hit[2]
+        facts = Facts(results, now=now)
+        _RECENT[id(results)] = (results, now, facts)
+        while len(_RECENT) > 64:
+            _RECENT.popitem(last=False)
+        return facts
+
+
 def evaluate(pitfall: Pitfall, results: Mapping[str, CommandResult], ctx: CheckContext) -> Verdict:
     """Run every check the entry names on one host's results and combine them."""
-    facts = Facts(results, now=ctx.now)
+    facts = facts_for(results, ctx.now)
     commands = tuple(facts.command(c) for c in needs_of(pitfall) if c in results)
     if not pitfall.checks:
         return Verdict(

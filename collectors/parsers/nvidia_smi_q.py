@@ -223,11 +223,11 @@ def _gpu(node: _Node, index: int, driver: str | None) -> Gpu:
 
 def parse(text: str) -> SmiQuery:
     """Parse full output, a `-d` section or a grep fragment; an nvidia-smi error becomes `error`."""
-    error = smi_error.detect(text)
     root = _tree(text)
     top = {c.key.lower(): c for c in root.children}
     driver = _value(top.get("driver version"))
     gpu_nodes = [c for c in root.children if c.key == "GPU"]
+    error = None if gpu_nodes else smi_error.detect(text)  # error texts come instead of GPU blocks
     if not gpu_nodes and any(c.children or c.indent > 0 for c in root.children) and error is None:
         # A section fragment without the GPU header (e.g. `-d ECC` as quoted): one anonymous GPU.
         gpu_nodes = [_Node("", None, "", -1, [c for c in root.children if c.children])]

@@ -31,6 +31,7 @@ class SmiError:
 def detect(text: str) -> SmiError | None:
     """Find the first known nvidia-smi error in `text` (tolerates curly apostrophes and wrapped lines)."""
     lines = [line.strip() for line in clean_lines(text) if line.strip()]
+    lines = lines if len(lines) <= 60 else lines[:50] + lines[-10:]  # errors are short; skip big outputs
     library = next(
         (m.group(1) for line in lines if (m := re.match(r"NVML library version:\s*(\S+)", line))), None
     )

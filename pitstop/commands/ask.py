@@ -13,7 +13,6 @@ if TYPE_CHECKING:
     from kb.retrieve import Answer, Match
 
 
-
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `ask` sub-command."""
     parser = sub.add_parser(

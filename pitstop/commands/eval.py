@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from kb.evaluate import Report
 
 
-
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `eval` and one sub-command per evaluation."""
     parser = sub.add_parser("eval", help="measure retrieval (and later learning) on labelled cases")

@@ -161,3 +161,11 @@ def test_when_confirmed_caps_a_physical_cause_at_consistent_with(shared_dir: Pat
     assert "Width x1 (downgraded)" in verdict.evidence[0].lines[0]
     plain = evaluate(entry(CheckRef("pcie_link_downgraded", {"device": "nic"})), {"lspci": lspci}, context())
     assert plain.verdict == "confirmed"
+
+
+def test_a_sweep_parses_each_host_once() -> None:
+    from collectors.checks.registry import facts_for
+
+    results = {"df": ok("df", "Filesystem Size Used Avail Use% Mounted on\n/dev/sda1 20G 1G 19G 5% /\n")}
+    first = facts_for(results, NOW)
+    assert facts_for(results, NOW) is first and facts_for(dict(results), NOW) is not first
