@@ -9,7 +9,8 @@ declaration below (docs/COLLECTORS.md); the policy conformance test then checks 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+import shlex
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -142,6 +143,16 @@ def probe_text(file_name: str) -> str:
         return path.read_text(encoding="utf-8")
     except OSError:
         raise ProbeMissing(f"probe script {path} is missing") from None
+
+
+def display(argv: Sequence[str]) -> str:
+    """The command line for people: a probe's code is named by its file instead of inlined."""
+    for c in CATALOG:
+        if c.argv_probe and len(argv) == len(c.argv) and tuple(argv[:-1]) == c.argv[:-1]:
+            return f"{shlex.join(argv[:-1])} <collectors/probes/{c.argv_probe}>"
+        if c.stdin_probe and tuple(argv) == c.argv:
+            return f"{shlex.join(argv)} < collectors/probes/{c.stdin_probe}"
+    return shlex.join(argv)
 
 
 def param_values(collector: Collector, source_stdout: str) -> tuple[str, ...]:

@@ -18,11 +18,12 @@ import subprocess
 import tempfile
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 import yaml
 
-from collectors.lab import keys
+from collectors.lab import keys, timeshift
 from collectors.lab.scenario import Scenario
 from collectors.lab.sshd import LabError, SshdSpec, find_sshd, free_port, start_all, stop_pids
 
@@ -143,11 +144,19 @@ def _link_or_copy(source: Path, target: Path) -> None:
         shutil.copyfile(source, target)
 
 
-def _install_scenario(scenario: Scenario, root: Path) -> Path:
+def install_scenario(scenario: Scenario, root: Path, now: datetime) -> Path:
+    """Lay out what a host of `scenario` serves under `root`: its outputs, their timestamps moved so the
+    newest lies just before `now` (collectors/lab/timeshift.py), and its compiled faults."""
     target = root / "scenarios" / scenario.name
     target.mkdir(parents=True)
+    texts = {name: p.read_bytes().decode("utf-8", "surrogateescape") for name, p in scenario.files.items()}
+    shift = timeshift.plan(texts.values(), now)
     for name, path in scenario.files.items():
-        _link_or_copy(path, target / name)
+        moved = shift.apply(texts[name])
+        if moved == texts[name]:
+            _link_or_copy(path, target / name)
+        else:
+            (target / name).write_bytes(moved.encode("utf-8", "surrogateescape"))
     if scenario.faults:
         (target / ".faults").mkdir()
         for fault in scenario.faults:
@@ -176,8 +185,11 @@ def _host_names(scenarios: Sequence[Scenario], copies: int) -> list[tuple[str, S
 
 
 def up(scenarios: Sequence[Scenario], state_dir: Path | None = None, copies: int = 1,
-       inventory: Path | None = None, port: int = DEFAULT_PORT) -> Fleet:
-    """Start one sshd per scenario (times `copies`) and write keys, known_hosts and the inventory."""
+       inventory: Path | None = None, port: int = DEFAULT_PORT, now: datetime | None = None) -> Fleet:
+    """Start one sshd per scenario (times `copies`) and write keys, known_hosts and the inventory.
+
+    The scenarios' timestamps are moved so that each one's newest lies just before `now` (default: now).
+    """
     if not scenarios:
         raise LabError("no scenarios to start")
     if copies < 1:
@@ -190,7 +202,8 @@ def up(scenarios: Sequence[Scenario], state_dir: Path | None = None, copies: int
     user = _lab_user()
     root = _make_host_root(state_dir, user)
     try:
-        return _start(scenarios, state_dir, root, user, sshd, copies, inventory, port)
+        return _start(scenarios, state_dir, root, user, sshd, copies, inventory, port,
+                      now or datetime.now(UTC))
     except BaseException:
         if os.geteuid() == 0:
             shutil.rmtree(root, ignore_errors=True)
@@ -198,10 +211,10 @@ def up(scenarios: Sequence[Scenario], state_dir: Path | None = None, copies: int
 
 
 def _start(scenarios: Sequence[Scenario], state_dir: Path, root: Path, user: str, sshd: str, copies: int,
-           inventory: Path | None, first_port: int) -> Fleet:
+           inventory: Path | None, first_port: int, now: datetime) -> Fleet:
     client = keys.ensure_key(state_dir / "keys" / "client", "pitstop-lab-client")
     (root / "authorized_keys").write_text(client.public_line + "\n", encoding="utf-8")
-    scenario_dirs = {s.name: _install_scenario(s, root) for s in scenarios}
+    scenario_dirs = {s.name: install_scenario(s, root, now) for s in scenarios}
     names = _host_names(scenarios, copies)
     python = shutil.which("python3", path=SYSTEM_PATH) or "/usr/bin/python3"
     for attempt in range(3):  # another lab may grab the ports between the probe and sshd's bind

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import shlex
 
 from pitstop.commands.kbargs import add_db_option
 
@@ -24,6 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the matching audit rows."""
     from collectors.audit import AuditLog
+    from collectors.catalog import display
     from collectors.diagnose import parse_since
     from kb.db import open_db
     from pitstop.config import load_settings
@@ -38,5 +38,5 @@ def run(args: argparse.Namespace) -> int:
             exit_ = "-" if row.exit is None else row.exit
             print(f"{row.ts}  {row.requester:<12} {row.origin:<14} {row.host:<16} {row.outcome:<8} "
                   f"exit={exit_:<4} {row.duration_s:6.2f}s {row.output_bytes:>9}B  "
-                  f"{shlex.join(row.argv)[:100]}")
+                  f"{display(row.argv)}")
     return 0

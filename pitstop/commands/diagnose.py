@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -106,6 +107,8 @@ def _progress(report: HostReport, done: int, total: int) -> None:
 
 
 def _host_lines(h: HostReport, sweep: bool) -> list[str]:
+    from collectors.catalog import display
+
     if h.status != "ok":
         return [f"{h.host}: {h.status.upper().replace('_', ' ')}: {h.error}"]
     failed = [c for c in h.commands if c.outcome != "ok"]
@@ -116,13 +119,14 @@ def _host_lines(h: HostReport, sweep: bool) -> list[str]:
     for v in shown:
         lines.append(f"  {_MARK[v.verdict]:<12} {v.pitfall}{' [benign]' if v.benign else ''}: {v.reason}")
         for e in v.evidence:
-            lines += [f"      {e.command}: {line}" for line in e.lines[:6]]
+            shown = display(shlex.split(e.command)) if "\n" in e.command else e.command  # probe code
+            lines += [f"      {shown}: {line}" for line in e.lines[:6]]
             if e.rerun:
                 lines.append(f"      rerun: {e.rerun}")
     if sweep and h.benign:
         lines.append("  benign: " + ", ".join(v.pitfall for v in h.benign))
     for c in failed:
-        lines.append(f"  ! {' '.join(c.argv)[:60]}: {c.outcome}: {c.message}")
+        lines.append(f"  ! {display(c.argv)}: {c.outcome}: {c.message}")
     return lines
 
 

@@ -1,9 +1,22 @@
-"""`pitstop lab up|down|audit|list`: run a simulated fleet of real SSH hosts on 127.0.0.x."""
+"""`pitstop lab up|down|audit|list`: run a simulated fleet of real SSH hosts on 127.0.0.x.
+
+`lab up` also writes a lab-only authorization policy into the lab's state directory (`write_lab_policy`,
+shared with `pitstop start`), so the command it suggests is allowed.
+"""
 
 from __future__ import annotations
 
 import argparse
+import getpass
+import shlex
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+if TYPE_CHECKING:
+    from collectors.lab.fleet import Fleet
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,18 +38,40 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=lambda args: parser.print_help() or 2)
 
 
+def lab_policy(user: str, hosts: Iterable[str]) -> dict[str, Any]:
+    """Policy data letting `user`, from the console and the CLI, check exactly these lab hosts."""
+    from pitstop.authz import DEFAULT_MAX_HOSTS
+
+    names = sorted(hosts)
+    return {"max_hosts": max(DEFAULT_MAX_HOSTS, len(names)),
+            "rules": [{"name": "local lab", "users": [user], "origins": ["console", "cli"], "hosts": names}]}
+
+
+def write_lab_policy(lab: Fleet, user: str) -> Path:
+    """Write `lab_policy` for the running lab to `policy.yaml` in its state directory; return the path."""
+    path = lab.state_dir / "policy.yaml"
+    text = yaml.safe_dump(lab_policy(user, (h.name for h in lab.hosts)), sort_keys=False)
+    path.write_text("# written by `pitstop lab up`: lets the local user check the lab hosts only\n" + text,
+                    encoding="utf-8")
+    return path
+
+
 def _up(args: argparse.Namespace) -> int:
     from collectors.lab import fleet
     from collectors.lab.scenario import load_all, shipped_scenarios
 
     scenarios = load_all(args.scenarios or shipped_scenarios())
     lab = fleet.up(scenarios, args.state_dir, copies=args.copies, inventory=args.inventory, port=args.port)
+    user = getpass.getuser()
+    policy = write_lab_policy(lab, user)
     for host in lab.hosts:
         print(f"{host.name:<28} {host.address}:{host.port}  scenario {host.scenario}")
     print(f"{len(lab.hosts)} lab hosts up; sessions run as {lab.user}")
     print(f"inventory:   {lab.inventory}")
     print(f"known_hosts: {lab.known_hosts}")
-    print(f"try: PITSTOP_INVENTORY={lab.inventory} pitstop diagnose {lab.hosts[0].name}")
+    print(f"policy:      {policy} (lets {user} check these hosts from the CLI and the console)")
+    env = f"PITSTOP_INVENTORY={shlex.quote(str(lab.inventory))} PITSTOP_POLICY={shlex.quote(str(policy))}"
+    print(f"try: {env} pitstop diagnose {lab.hosts[0].name}")
     return 0
 
 

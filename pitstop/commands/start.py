@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import getpass
 from dataclasses import replace
-from typing import Any
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -18,20 +17,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("start", help="run the Slack bot if tokens are set, else the lab and the console")
     parser.add_argument("--port", type=int, default=3000, help="HTTP port when serving Slack over HTTP")
     parser.set_defaults(func=run)
-
-
-def lab_policy(user: str) -> Any:
-    """A policy allowing `user`, from the console only, to check the hosts of the `lab` inventory group."""
-    from pitstop.authz import Policy
-
-    return Policy.from_data(
-        {
-            "rules": [
-                {"name": "local lab", "users": [user], "origins": ["console"], "inventory_groups": ["lab"]}
-            ]
-        },
-        source="pitstop start",
-    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,6 +31,8 @@ def run(args: argparse.Namespace) -> int:
     from collectors.lab import fleet
     from collectors.lab.scenario import load_all, shipped_scenarios
     from collectors.lab.sshd import LabError
+    from pitstop.authz import Policy
+    from pitstop.commands.lab import write_lab_policy
 
     print("No Slack tokens set: starting the lab fleet and the console (see docs/SLACK.md for Slack).")
     started = False
@@ -57,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
             started = True
         print(f"{len(lab.hosts)} lab hosts on 127.0.0.x, e.g. " + ", ".join(h.name for h in lab.hosts[:4]))
         settings = replace(settings, inventory_path=lab.inventory)
-        policy = lab_policy(getpass.getuser())
+        policy = Policy.load(write_lab_policy(lab, getpass.getuser()))
     except LabError as exc:
         print(f"The lab could not start ({exc}); the console runs without hosts to check.")
         policy = None

@@ -61,3 +61,10 @@ def test_probes_are_read_at_call_time(tmp_path: Path, monkeypatch: pytest.Monkey
     (tmp_path / "torch_probe.py").write_text("import torch\nprint(torch.__version__)\n")
     assert catalog.render(catalog.BY_NAME["torch_probe"]).argv == (
         "python3", "-c", "import torch\nprint(torch.__version__)\n")
+
+
+def test_display_names_probes_instead_of_inlining_them() -> None:
+    torch = catalog.render(catalog.BY_NAME["torch_probe"])
+    assert catalog.display(torch.argv) == "python3 -c <collectors/probes/torch_probe.py>"
+    assert catalog.display(("python3", "-")) == "python3 - < collectors/probes/nvml_probe.py"
+    assert catalog.display(("ethtool", "-i", "eth0")) == "ethtool -i eth0"

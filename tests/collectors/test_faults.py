@@ -23,7 +23,6 @@ from collectors import runner
 from collectors.inventory import Inventory
 from collectors.lab import fleet, keys
 from collectors.lab.audit import catalog_violations, read_audit
-from collectors.lab.scenario import SCENARIOS_DIR
 from kb.service import KnowledgeBase
 
 pytestmark = pytest.mark.lab
@@ -165,11 +164,11 @@ def test_changed_host_key_names_the_presented_fingerprint(fault_run: FaultRun) -
     assert fault_run.presented_fingerprint in fault_run.host("changed-key").error
 
 
-def test_hang_huge_garbage_exit_missing(fault_run: FaultRun) -> None:
+def test_hang_huge_garbage_exit_missing(fault_run: FaultRun, lab_fleet: fleet.Fleet) -> None:
     hang = fault_run.command("fault-mixed", "driver_version")
     assert hang.outcome == "timeout" and "timed out" in hang.message
     huge = fault_run.command("fault-mixed", "kernel_log")
-    journal = (SCENARIOS_DIR / HEALTHY / "journalctl-k.txt").read_text()
+    journal = (lab_fleet.host_root / "scenarios" / "fault-mixed" / "journalctl-k.txt").read_text()
     assert huge.outcome == "ok" and huge.truncated and huge.stdout.endswith(journal)
     assert len(huge.stdout.encode()) <= 8 * 1024 * 1024 and "truncated" in huge.message
     garbage = fault_run.command("fault-mixed", "nvidia_smi")

@@ -11,6 +11,7 @@ import re
 import shlex
 import socket
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 import asyncssh
@@ -18,7 +19,7 @@ import pytest
 import yaml
 
 from collectors import catalog
-from collectors.lab import keys
+from collectors.lab import keys, timeshift
 from collectors.lab.audit import LAB_TEST_PREFIX, read_audit
 from collectors.lab.fleet import Fleet
 from collectors.lab.scenario import SCENARIO_FILES, load_scenario, shipped_scenarios
@@ -26,6 +27,7 @@ from collectors.lab.sshd import LabError, SshdSpec, find_sshd, start_all
 
 pytestmark = pytest.mark.lab
 HEALTHY = "h100-sxm5-healthy"
+ANY_DAY = datetime(2030, 1, 1, tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,14 @@ def test_each_catalog_command_serves_its_scenario_file(lab_fleet: Fleet, collect
     scenario = next(s for s in map(load_scenario, shipped_scenarios()) if name in s.files)
     r = ssh(lab_fleet, scenario.name, argv_of(collector))
     assert (r.exit, r.stderr) == (0, b"")
-    assert r.stdout == scenario.files[name].read_bytes()
+    assert r.stdout == (lab_fleet.host_root / "scenarios" / scenario.name / name).read_bytes()
+    written = scenario.files[name].read_text()
+    assert _dated(r.stdout.decode()) == _dated(written)  # the same text, up to one shift of its timestamps
+
+
+def _dated(text: str) -> str:
+    """`text` with its newest timestamp moved to one fixed date: equal for texts that differ by a shift."""
+    return timeshift.plan([text], ANY_DAY).apply(text)
 
 
 def test_missing_file_means_not_installed(lab_fleet: Fleet) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -70,6 +71,27 @@ def test_up_copies_audit_down(state_dir: Path, tmp_path: Path) -> None:
     assert not any(alive(p) for p in pids)
     # the audit log outlives the hosts
     assert pitstop("lab", "--state-dir", str(state_dir), "audit").stdout == audit.stdout
+
+
+def test_the_printed_diagnose_command_is_allowed_and_confirms(state_dir: Path, tmp_path: Path) -> None:
+    """`lab up` writes a lab-only policy and prints a command that works as pasted (issue 6 default-deny)."""
+    port = str(32000 + (os.getpid() % 3000) * 10)
+    up = pitstop("lab", "--state-dir", str(state_dir), "up", str(SCENARIOS_DIR / "raid-writethrough"),
+                 "--port", port)
+    assert up.returncode == 0, up.stderr
+    hint = next(line for line in up.stdout.splitlines() if line.startswith("try: "))[len("try: "):]
+    assert "PITSTOP_POLICY=" in hint and hint.endswith("pitstop diagnose raid-writethrough")
+    env = {k: v for k, v in os.environ.items() if k not in ("PITSTOP_INVENTORY", "PITSTOP_POLICY")}
+    env |= {"PITSTOP_DB": str(tmp_path / "pitstop.db"),
+            "PATH": f"{Path(sys.executable).parent}:{env['PATH']}"}  # `pitstop` beside this python
+    r = subprocess.run(["sh", "-c", hint], capture_output=True, text=True, timeout=300, env=env)
+    assert r.returncode == 10, r.stdout + r.stderr  # 10: a cause is confirmed
+    assert re.search(r"^  CONFIRMED +raid-write-through-cache: ", r.stdout, re.M), r.stdout
+    policy = yaml.safe_load((state_dir / "policy.yaml").read_text())
+    assert [rule["hosts"] for rule in policy["rules"]] == [["raid-writethrough"]]  # the lab hosts only
+    plain = subprocess.run(["sh", "-c", hint.replace("PITSTOP_POLICY=", "IGNORED=")], capture_output=True,
+                           text=True, timeout=300, env=env)
+    assert plain.returncode == 4 and "No authorization policy" in plain.stderr  # default deny still holds
 
 
 def test_errors_are_messages_not_tracebacks(state_dir: Path, tmp_path: Path) -> None:
