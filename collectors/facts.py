@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Callable, Mapping
 from datetime import datetime
 from functools import partial
 from typing import Any
 
+from collectors.catalog import display
 from collectors.model import CommandResult, Evidence
 from collectors.parsers import (
     cmdline,
@@ -128,7 +128,7 @@ class Facts:
     def command(self, collector: str) -> str:
         """The command line as run (the collector's name when it did not run)."""
         result = self._results.get(collector)
-        return shlex.join(result.argv) if result and result.argv else collector
+        return display(result.argv) if result and result.argv else collector
 
     def missing(self, collector: str) -> str | None:
         """Why `get(collector)` has nothing to offer (None when it has)."""

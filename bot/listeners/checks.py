@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from slack_bolt import Respond
 from slack_sdk import WebClient
@@ -40,8 +41,14 @@ def start_checks(
                 **blocks.notice_message(Notice(text)).kwargs(),
             )
 
+    # Authorize before queueing, so one user's refused requests never fill the shared job queue.
+    try:
+        hosts = flows.authorize(deps.services, target, user=user, channel=channel, origin="slack")
+    except Exception as exc:  # noqa: BLE001 - every refusal becomes a sentence for the requester
+        privately(describe(exc))
+        return
     if not deps.services.jobs.submit(
-        _run, deps, client, target, error_text, user, channel, thread_ts, lang, privately
+        _run, deps, client, hosts, target, error_text, user, channel, thread_ts, lang, privately
     ):
         privately("Pitstop is busy with other checks; try again in a minute.")
 
@@ -49,6 +56,7 @@ def start_checks(
 def _run(
     deps: Deps,
     client: WebClient,
+    hosts: tuple[Any, ...],
     target: str,
     error_text: str | None,
     user: str,
@@ -58,11 +66,6 @@ def _run(
     privately: Callable[[str], None],
 ) -> None:
     services = deps.services
-    try:
-        hosts = flows.authorize(services, target, user=user, channel=channel, origin="slack")
-    except Exception as exc:  # noqa: BLE001 - every refusal becomes a sentence for the requester
-        privately(describe(exc))
-        return
     first = DiagnosisCard(lang or "en", target, tuple(HostState(h.name, "pending") for h in hosts))
     try:
         ts = post(client, channel, blocks.diagnosis_message(first), thread_ts=thread_ts)

@@ -70,8 +70,12 @@ def test_kernel_log_falls_back_to_dmesg_and_parsing_is_cached(shared_dir: Path) 
 def test_evidence_names_the_command_and_a_rerun() -> None:
     facts = Facts({"nvml_probe": ok("nvml_probe", "{}"), "df": ok("df", "")})
     evidence = facts.evidence("nvml_probe", ["line"])
-    assert (evidence.command, evidence.rerun, evidence.lines) == ("python3 -", "nvidia-smi -q", ("line",))
+    assert (evidence.command, evidence.rerun, evidence.lines) == (
+        "python3 - < collectors/probes/nvml_probe.py", "nvidia-smi -q", ("line",)
+    )
     assert facts.evidence("df", []).rerun == "df -h"
+    probe = Facts({"torch_probe": ok("torch_probe", "2.13.0+cpu None False")}).evidence("torch_probe", [])
+    assert probe.command == "python3 -c <collectors/probes/torch_probe.py>"  # the code itself is not inlined
     assert facts.missing("df") == "`df -h` printed nothing"
 
 
