@@ -32,8 +32,8 @@ MODES: dict[str, tuple[str, ...]] = {
     "signature": ("signature",),
 }
 FTS_LIMIT = 300
-POSTING_BUDGET = 10_000  # postings one FTS query may touch, rarest terms first (a small KB never hits it)
-DENSE_NEIGHBOURS = 200
+POSTING_BUDGET = 5_000  # postings one FTS query may touch, rarest terms first (a small KB never hits it)
+DENSE_NEIGHBOURS = 100
 MAX_DENSE_LINES = 6
 
 
