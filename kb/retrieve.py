@@ -33,7 +33,7 @@ MODES: dict[str, tuple[str, ...]] = {
 }
 FTS_LIMIT = 300
 POSTING_BUDGET = 5_000  # postings one FTS query may touch, rarest terms first (a small KB never hits it)
-DENSE_NEIGHBOURS = 100
+DENSE_NEIGHBOURS = 200
 MAX_DENSE_LINES = 6
 
 
