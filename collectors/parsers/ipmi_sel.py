@@ -46,9 +46,11 @@ def parse(text: str) -> Sel:
         cells = [c.strip() for c in raw.split("|")]
         if len(cells) < 5 or cells[0].upper() == "ID" or not re.fullmatch(r"[0-9a-fA-F]+", cells[0]):
             continue
-        if len(cells) >= 7:  # FreeIPMI: ID | Date | Time | Name | Type | State | Event
+        ipmitool_direction = len(cells) > 5 and cells[5].lower() in ("asserted", "deasserted")
+        # FreeIPMI: ID | Date | Time | Name | Type | State | Event
+        if len(cells) >= 7 and not ipmitool_direction:
             sensor, event, direction = f"{cells[4]} {cells[3]}", f"{cells[6]} ({cells[5]})", None
-        else:
+        else:  # ipmitool elist: ID | Date | Time | Sensor | Event | Direction [| Reading]
             sensor, event = cells[3], cells[4]
             direction = cells[5] if len(cells) > 5 and cells[5] else None
         events.append(

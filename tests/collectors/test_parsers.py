@@ -567,3 +567,17 @@ def test_pasted_tools(shared_dir: Path) -> None:
     assert parse(shared_dir, "dcgmi-diag/r3-v100-pcie-dcgm339-pass.txt").failed() == ()
     row = parse(shared_dir, "nvidia-smi-query-gpu/h100-590-load-allfields.txt").rows[0]
     assert row["name"] == "NVIDIA H100 80GB HBM3" and row["pcie.link.gen.max"] == "5"
+
+
+def test_ipmitool_sel_with_a_reading_column_keeps_the_direction() -> None:
+    text = (
+        " 5 | 11/23/2026 | 03:12:44 | Voltage #0x64 | Lower Non-critical going low  | Asserted"
+        " | Reading 196 < Threshold 200 Volts\n"
+        " 9 | 11/23/2026 | 03:12:47 | Voltage #0x64 | Lower Non-critical going low  | Deasserted"
+        " | Reading 221 > Threshold 200 Volts\n"
+    )
+    events = ipmi_sel.parse(text).events
+    assert [(e.sensor, e.direction) for e in events] == [
+        ("Voltage #0x64", "Asserted"),
+        ("Voltage #0x64", "Deasserted"),
+    ]
