@@ -19,11 +19,6 @@ from typing import Any
 import pytest
 
 from tests.bot import recorder as rec
-from tests.kb import conftest as kb_fixtures
-
-# One embedding model and one built KB per session, shared with tests/kb (hoist both to tests/conftest.py).
-embedder = kb_fixtures.embedder
-kb_path = kb_fixtures.kb_path
 
 SECRET = "8f742231b10e8888abcd99yyyzzz85a5"
 INVENTORY = {

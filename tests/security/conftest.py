@@ -1,8 +1,7 @@
-"""Security tests reuse the KB, bot and lab fixtures of the other test packages (one way to build each)."""
+"""Security tests reuse the bot's fixtures (the KB and lab ones live in tests/conftest.py)."""
 
 from __future__ import annotations
 
 from tests.bot.conftest import recorder, serve_app
-from tests.kb.conftest import embedder, kb_path
 
-__all__ = ["embedder", "kb_path", "recorder", "serve_app"]
+__all__ = ["recorder", "serve_app"]
