@@ -16,7 +16,7 @@ from typing import TextIO
 from bot import flows
 from bot.errors import describe
 from bot.render import text as render
-from bot.render.model import AnswerCard, DiagnosisCard, Notice
+from bot.render.model import AnswerCard, DiagnosisCard, DraftCard, Notice
 from bot.services import Services
 from pitstop.errors import UsageError
 
@@ -31,6 +31,8 @@ Paste an error (end it with an empty line) to get the likely causes. Commands:
   :resolve-new TITLE | WHAT WAS WRONG | HOW FIXED | SYMPTOM; SYMPTOM | NOTES
   :search WORDS                  search the whole knowledge base for a cause
   :stats                         incident figures of the last 30 days (Slack's App Home)
+  :drafts                        drafts and merge proposals waiting for review
+  :approve ID | :reject ID       review a draft (the console user counts as a maintainer)
   :help  :quit"""
 
 
@@ -63,6 +65,9 @@ class Console:
             ":resolve": self._resolve,
             ":resolve-new": self._resolve_new,
             ":search": self._search,
+            ":drafts": lambda _: render.drafts_text(flows.pending_drafts(self.services)),
+            ":approve": lambda a: self._decide(flows.approve_draft, a),
+            ":reject": lambda a: self._decide(flows.reject_draft, a),
             ":help": lambda _: HELP,
             ":stats": lambda _: render.stats_text(flows.stats(self.services, STATS_DAYS), STATS_DAYS),
         }
@@ -197,8 +202,15 @@ class Console:
             fix=fix,
             symptoms=tuple(s.strip() for s in symptoms.split(";") if s.strip()),
         )
-        notice = flows.resolve(self.services, self._incident(), user=self.user, new_cause=cause, notes=notes)
-        return render.notice_text(notice)
+        incident = self._incident()
+        notice = flows.resolve(self.services, incident, user=self.user, new_cause=cause, notes=notes)
+        pending = flows.pending_drafts(self.services, incident)
+        return render.notice_text(notice) + ("\n" + render.drafts_text(pending) if pending else "")
+
+    def _decide(self, decision: Callable[..., DraftCard], args: str) -> str:
+        if not args.strip():
+            raise UsageError("Say which draft: :approve ID or :reject ID (see :drafts).")
+        return render.notice_text(Notice(decision(self.services, args.split()[0], user=self.user).outcome))
 
     def _search(self, args: str) -> str:
         choices = flows.search_causes(self.services, args, self.session.incident, self.session.lang)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from bot.hosts import mentioned_hosts
@@ -18,6 +18,7 @@ from bot.render.model import (
     CauseFindings,
     Choice,
     DiagnosisCard,
+    DraftCard,
     Finding,
     HostState,
     Notice,
@@ -295,3 +296,73 @@ def stats(services: Services, days: int = 30) -> Any:
     return services.incidents.run_with(
         lambda store: compute(store.db, since=now - timedelta(days=days), now=now)
     )
+
+
+def _draft_card(draft: Any, outcome: str = "") -> DraftCard:
+    body = draft.body
+    new = body.get("new_cause") or {}
+    fix = body.get("fix") if draft.kind == "new" else new.get("fix")
+    return DraftCard(
+        id=draft.id,
+        kind=draft.kind,
+        status=draft.status,
+        title=draft.title,
+        summary=str(body.get("summary") or new.get("what") or ""),
+        symptoms=tuple(str(s) for s in (body.get("symptoms") or new.get("symptoms") or ())),
+        fix=tuple(str(f) for f in ([fix] if isinstance(fix, str) else fix or ()) if f),
+        target=draft.target_id,
+        incident=draft.incident_id,
+        decided_by=draft.decided_by,
+        outcome=outcome,
+    )
+
+
+def _on_kb(services: Services, fn: Callable[[Any], Any]) -> Any:
+    """Run `fn(kb)` where the KB's connection lives (the drafts share it)."""
+    return services.kb.run_with(fn)
+
+
+def pending_drafts(services: Services, incident: int | None = None) -> tuple[DraftCard, ...]:
+    """Drafts and merge proposals waiting for review (only those of `incident` when given)."""
+    from kb.drafts import list_drafts
+
+    found = _on_kb(services, lambda kb: list_drafts(kb.db))
+    return tuple(_draft_card(d) for d in found if incident is None or d.incident_id == incident)
+
+
+def draft(services: Services, draft_id: str) -> DraftCard:
+    """One draft as a card (NotFound when unknown)."""
+    from kb.drafts import get_draft
+
+    return _draft_card(_on_kb(services, lambda kb: get_draft(kb.db, draft_id)))
+
+
+def require_maintainer(allowed: bool) -> None:
+    """Refuse draft reviews to people who are not maintainers."""
+    if not allowed:
+        raise NotAllowed("Only Pitstop maintainers (PITSTOP_MAINTAINERS) may approve, edit or reject drafts.")
+
+
+def approve_draft(services: Services, draft_id: str, *, user: str) -> DraftCard:
+    """Approve a draft (its entry file is written for review in git) or a merge proposal."""
+    from kb import drafts
+
+    extra = {"directory": services.pitfalls_dir} if services.pitfalls_dir is not None else {}
+    sentence = _on_kb(services, lambda kb: drafts.approve(kb, kb.db, draft_id, user=user, **extra))
+    return replace(draft(services, draft_id), outcome=sentence)
+
+
+def reject_draft(services: Services, draft_id: str, *, user: str) -> DraftCard:
+    """Reject a draft (it leaves search) or a merge proposal."""
+    from kb import drafts
+
+    sentence = _on_kb(services, lambda kb: drafts.reject(kb, kb.db, draft_id, user=user))
+    return replace(draft(services, draft_id), outcome=sentence)
+
+
+def edit_draft(services: Services, draft_id: str, changes: Mapping[str, Any], *, user: str) -> DraftCard:
+    """Change a pending draft's fields (title, summary, symptoms, fix, ...); it must stay a valid entry."""
+    from kb import drafts
+
+    _on_kb(services, lambda kb: drafts.edit(kb, kb.db, draft_id, changes))
+    return replace(draft(services, draft_id), outcome=f"edited '{draft_id}' ({user})")

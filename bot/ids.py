@@ -10,10 +10,23 @@ ACTION_NOT_IT = "pitstop_not_it"
 ACTION_RESOLVE = "pitstop_resolve"
 ACTION_RUN = "pitstop_run"
 ACTION_PICK_HOST = "pitstop_pick_host"
+ACTION_APPROVE = "pitstop_draft_approve"
+ACTION_REJECT = "pitstop_draft_reject"
+ACTION_EDIT = "pitstop_draft_edit"
 
-ACTIONS: tuple[str, ...] = (ACTION_THIS, ACTION_NOT_IT, ACTION_RESOLVE, ACTION_RUN, ACTION_PICK_HOST)
+ACTIONS: tuple[str, ...] = (
+    ACTION_THIS,
+    ACTION_NOT_IT,
+    ACTION_RESOLVE,
+    ACTION_RUN,
+    ACTION_PICK_HOST,
+    ACTION_APPROVE,
+    ACTION_REJECT,
+    ACTION_EDIT,
+)
 
 VIEW_RESOLUTION = "pitstop_resolution"
+VIEW_DRAFT_EDIT = "pitstop_draft_edit"
 CAUSE_SELECT = "pitstop_cause"  # action id of the external_select served by the options listener
 
 # (block_id, action_id) of each input in the resolution modal.
@@ -23,6 +36,13 @@ FIELD_NEW_WHAT = ("new_what", "value")
 FIELD_NEW_FIX = ("new_fix", "value")
 FIELD_NEW_SYMPTOMS = ("new_symptoms", "value")
 FIELD_NOTES = ("notes", "value")
+# (block_id, action_id, kb.drafts field, is a list) of each input in the draft edit modal.
+DRAFT_FIELDS: tuple[tuple[str, str, str, bool], ...] = (
+    ("d_title", "value", "title", False),
+    ("d_summary", "value", "summary", False),
+    ("d_symptoms", "value", "symptoms", True),
+    ("d_fix", "value", "fix", True),
+)
 
 
 def pack(**fields: Any) -> str:

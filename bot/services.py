@@ -128,6 +128,8 @@ class Services:
     diagnose: DiagnoseFn
     domain: DomainThread | None = None
     db_path: Path | None = None  # where diagnoses audit their commands
+    maintainers: tuple[str, ...] = ()  # Slack user and user-group ids who may review drafts
+    pitfalls_dir: Path | None = None  # where approved drafts are written (None: kb/pitfalls/)
 
     def run_diagnose(self, request: Any, progress: Callable[..., None]) -> Any:
         """Run the async `diagnose` to completion on the calling (job) thread, auditing into `db_path`."""
@@ -160,6 +162,8 @@ def assemble(
     channel_modes: str | None = None,
     workers: int = 4,
     db_path: Path | None = None,
+    maintainers: tuple[str, ...] = (),
+    pitfalls_dir: Path | None = None,
 ) -> Services:
     """Bundle services; `open_domain` builds (kb, incidents) on the domain thread that will own them."""
     domain = DomainThread()
@@ -177,6 +181,8 @@ def assemble(
         diagnose=diagnose,
         domain=domain,
         db_path=db_path,
+        maintainers=maintainers,
+        pitfalls_dir=pitfalls_dir,
     )
 
 
@@ -209,4 +215,5 @@ def open_services(
         channel_modes=channel_modes,
         workers=workers,
         db_path=settings.db_path,
+        maintainers=settings.maintainers,
     )

@@ -95,7 +95,7 @@ RERUN: Mapping[str, str] = {
     "kernel_log": "journalctl -k -b --no-pager -o short-iso",
     "dmesg": "dmesg --time-format iso",
     "torch_probe": "python3 -c 'import torch; print(torch.__version__, torch.version.cuda, "
-    "torch.cuda.is_available())'",
+    "torch.cuda.is_available(), torch.cuda.get_arch_list())'",
 }
 _DENIED = re.compile(
     r"permission denied|operation not permitted|must be root|insufficient permissions|not root|"

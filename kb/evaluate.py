@@ -2,6 +2,8 @@
 
 A case is a JSON line `{"id", "lang", "query", "slugs": [...]}` (the format of
 `../shared/eval/dev-cases.jsonl`); it is a hit at k when any of its slugs is among the top k ids.
+An off-topic case (`"slugs": []`) is right when the answer is not confident; off-topic accuracy is
+reported on its own and the recall figures cover the other cases only.
 """
 
 from __future__ import annotations
@@ -26,13 +28,19 @@ class Case:
     query: str
     slugs: tuple[str, ...]
 
+    @property
+    def off_topic(self) -> bool:
+        """True when no entry fits: the right answer is "no good match"."""
+        return not self.slugs
+
 
 @dataclass(frozen=True)
 class CaseResult:
-    """Where a case's first correct entry ranked (0 = not in the top RANK_DEPTH)."""
+    """Where a case's first correct entry ranked (0 = not in the top RANK_DEPTH), and the confidence."""
 
     case: Case
     ranked: tuple[str, ...]
+    confident: bool = False  # judged for off-topic cases only
 
     @property
     def rank(self) -> int:
@@ -65,6 +73,19 @@ class Metrics:
 
 
 @dataclass(frozen=True)
+class OffTopic:
+    """How many off-topic cases got the right answer: not confident."""
+
+    n: int
+    correct: int
+
+    @property
+    def accuracy(self) -> float:
+        """Share of off-topic cases answered without confidence (0.0 when there are none)."""
+        return round(self.correct / self.n, 3) if self.n else 0.0
+
+
+@dataclass(frozen=True)
 class Report:
     """Results of one mode over a case file."""
 
@@ -72,18 +93,30 @@ class Report:
     results: tuple[CaseResult, ...]
 
     @property
+    def on_topic(self) -> tuple[CaseResult, ...]:
+        """Results of the cases that name acceptable entries."""
+        return tuple(r for r in self.results if not r.case.off_topic)
+
+    @property
     def overall(self) -> Metrics:
-        """Metrics over every case."""
-        return Metrics.of(self.results)
+        """Metrics over every on-topic case."""
+        return Metrics.of(self.on_topic)
+
+    @property
+    def off_topic(self) -> OffTopic:
+        """Off-topic cases and how many were answered without confidence."""
+        judged = [r for r in self.results if r.case.off_topic]
+        return OffTopic(len(judged), sum(1 for r in judged if not r.confident))
 
     def by_lang(self) -> dict[str, Metrics]:
-        """Metrics per case language."""
-        langs = sorted({r.case.lang for r in self.results})
-        return {lang: Metrics.of([r for r in self.results if r.case.lang == lang]) for lang in langs}
+        """Metrics per case language (on-topic cases)."""
+        langs = sorted({r.case.lang for r in self.on_topic})
+        return {lang: Metrics.of([r for r in self.on_topic if r.case.lang == lang]) for lang in langs}
 
     def misses(self, k: int = 3) -> list[CaseResult]:
-        """Cases whose correct entry is not in the top `k`."""
-        return [r for r in self.results if not 1 <= r.rank <= k]
+        """On-topic cases whose entry is not in the top `k`, then off-topic cases answered confidently."""
+        wrong = [r for r in self.results if r.case.off_topic and r.confident]
+        return [r for r in self.on_topic if not 1 <= r.rank <= k] + wrong
 
     def to_json(self) -> dict[str, Any]:
         """The report as plain data, with every case's top ids."""
@@ -91,6 +124,7 @@ class Report:
             "mode": self.mode,
             "overall": self.overall.__dict__,
             "by_lang": {lang: m.__dict__ for lang, m in self.by_lang().items()},
+            "off_topic": {"n": self.off_topic.n, "accuracy": self.off_topic.accuracy},
             "misses": [
                 {"id": r.case.id, "slugs": list(r.case.slugs), "rank": r.rank, "top3": list(r.ranked[:3])}
                 for r in self.misses()
@@ -126,6 +160,23 @@ def load_cases(path: Path) -> list[Case]:
     return cases
 
 
-def evaluate(cases: Sequence[Case], rank: Callable[[str], Sequence[str]], mode: str) -> Report:
-    """Run `rank(query) -> ids` over the cases."""
-    return Report(mode, tuple(CaseResult(case, tuple(rank(case.query))[:RANK_DEPTH]) for case in cases))
+def evaluate(
+    cases: Sequence[Case],
+    rank: Callable[[str], Sequence[str]],
+    mode: str,
+    confident: Callable[[str], bool] | None = None,
+) -> Report:
+    """Run `rank(query) -> ids` over the cases, and `confident(query)` over the off-topic ones."""
+    if confident is None and any(case.off_topic for case in cases):
+        raise UsageError("off-topic cases (no slugs) need the answer's confidence to be judged")
+    return Report(
+        mode,
+        tuple(
+            CaseResult(
+                case,
+                tuple(rank(case.query))[:RANK_DEPTH],
+                confident=confident(case.query) if confident and case.off_topic else False,
+            )
+            for case in cases
+        ),
+    )

@@ -22,7 +22,7 @@ from kb.glossary import dense_text, translate_terms
 from kb.index import VectorIndex
 from kb.preprocess import Prepared, is_error_line, prepare
 from kb.schema import CheckRef, Pitfall
-from kb.tokens import WORD, bigram_text, match_expression, trigram_terms, word_terms
+from kb.tokens import MAX_TERMS, WORD, bigram_text, match_expression, select_terms, trigram_terms, word_terms
 
 SIGNALS = ("signature", "words", "trigram", "dense")
 MODES: dict[str, tuple[str, ...]] = {
@@ -238,14 +238,17 @@ class Retriever:
     # --- signals: each returns [(pitfall id, why, value)] best first ---
 
     def _signature(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, str, float]]:
-        hits: dict[str, list[str]] = {}
+        """Entries with a matching signature, the longest match (the most specific) first; not by count."""
+        hits: dict[str, list[tuple[int, str]]] = {}
         for sig in catalog.signatures:
             found = sig.regex.search(prepared.raw)
             if found:
-                snippet = found.group(0).strip()[:80]
-                hits.setdefault(sig.pitfall_id, []).append(f"signature /{sig.pattern}/ matched '{snippet}'")
-        ranked = sorted(hits.items(), key=lambda item: (-len(item[1]), -sum(len(w) for w in item[1])))
-        return [(pid, "; ".join(whys[:2]), float(len(whys))) for pid, whys in ranked]
+                snippet = " ".join(found.group(0).split())  # an nvidia-smi -q match may span lines
+                why = f"signature /{sig.pattern}/ matched '{snippet[:80]}'"
+                hits.setdefault(sig.pitfall_id, []).append((len(snippet), why))
+        ranked = sorted((sorted(whys, reverse=True), pid) for pid, whys in hits.items())
+        ranked.sort(key=lambda item: (-item[0][0][0], item[1]))
+        return [(pid, "; ".join(why for _, why in whys[:2]), float(len(whys))) for whys, pid in ranked]
 
     def _affordable(self, fts: str, terms: list[str], grams: bool = False) -> list[str]:
         """The query's terms, rarest first, while their postings fit the budget (all, on a small KB).
@@ -283,8 +286,12 @@ class Retriever:
         return [(pid, "", score) for pid, score in ranked.items()]
 
     def _query_words(self, prepared: Prepared) -> list[str]:
+        """The query's word terms; from a long paste the error lines' terms first, rarest first."""
         extra = " ".join(translate_terms(prepared.clean)) if prepared.lang == "zh" else ""
-        return word_terms(f"{prepared.clean}\n{extra}")
+        terms = word_terms(f"{prepared.clean}\n{extra}")
+        errors = "\n".join(line for line in prepared.clean.splitlines() if is_error_line(line))
+        df = store.term_df(self._db(), "words_fts", terms) if len(terms) > MAX_TERMS else {}
+        return select_terms(terms, set(word_terms(f"{errors}\n{extra}")), df)
 
     def _words(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, str, float]]:
         terms = self._affordable("words_fts", self._query_words(prepared))

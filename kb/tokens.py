@@ -8,7 +8,7 @@ every CJK run as overlapping character bigrams so that two-character words (æ˜¾å
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 WORD = re.compile(r"[^\W_]+")
@@ -48,9 +48,19 @@ def _unique(items: Iterable[str]) -> list[str]:
 
 
 def word_terms(text: str) -> list[str]:
-    """Distinct word-index terms of `text`: lowercased words and numbers, CJK bigrams, no stopwords."""
+    """Distinct word-index terms of `text` in order: lowercased words, numbers, CJK bigrams, no stopwords."""
     terms = (t.lower() for t in WORD.findall(bigram_text(text)))
-    return _unique(t for t in terms if _informative(t))[:MAX_TERMS]
+    return _unique(t for t in terms if _informative(t))
+
+
+def select_terms(terms: Sequence[str], preferred: Collection[str], df: Mapping[str, int]) -> list[str]:
+    """At most MAX_TERMS of `terms`: the `preferred` ones (from error lines) first, each group rarest first.
+
+    `df` holds document counts; a term missing from it is in no indexed text and goes last.
+    """
+    if len(terms) <= MAX_TERMS:
+        return list(terms)
+    return sorted(terms, key=lambda t: (t not in preferred, t not in df, df.get(t, 0)))[:MAX_TERMS]
 
 
 def _informative(term: str) -> bool:

@@ -35,6 +35,7 @@ class Settings:
     slack_app_token: str | None
     slack_signing_secret: str | None
     slack_api_url: str | None
+    maintainers: tuple[str, ...] = ()  # Slack user ids (U…/W…) and user-group ids (S…) who review drafts
 
     @property
     def has_slack_tokens(self) -> bool:
@@ -62,4 +63,5 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         slack_app_token=env.get("SLACK_APP_TOKEN") or None,
         slack_signing_secret=env.get("SLACK_SIGNING_SECRET") or None,
         slack_api_url=env.get("SLACK_API_URL") or None,
+        maintainers=tuple(m.strip() for m in env.get("PITSTOP_MAINTAINERS", "").split(",") if m.strip()),
     )

@@ -21,7 +21,7 @@ class Deps:
 
 def register(app: App, deps: Deps) -> None:
     """Register every listener module's listeners on `app`."""
-    from bot.listeners import actions, commands, events, home, views
+    from bot.listeners import actions, commands, drafts, events, home, views
 
-    for module in (events, commands, actions, views, home):
+    for module in (events, commands, actions, views, home, drafts):
         module.register(app, deps)

@@ -1,4 +1,4 @@
-"""The App Home tab: incident figures, published when someone opens it."""
+"""The App Home tab: pending drafts and incident figures, published when someone opens it."""
 
 from __future__ import annotations
 
@@ -7,13 +7,11 @@ from typing import Any
 from slack_bolt import App
 from slack_sdk import WebClient
 
-from bot import flows
 from bot.errors import describe
 from bot.listeners import Deps
+from bot.listeners.drafts import publish_home
 from bot.render import blocks
 from bot.render.model import Notice
-
-HOME_DAYS = 30
 
 
 def register(app: App, deps: Deps) -> None:
@@ -24,7 +22,7 @@ def register(app: App, deps: Deps) -> None:
         if event.get("tab") != "home" or not event.get("user"):
             return
         try:
-            view = blocks.home_view(flows.stats(deps.services, HOME_DAYS), HOME_DAYS)
+            publish_home(deps, client, event["user"])
         except Exception as exc:  # noqa: BLE001 - an empty tab says why
             view = {"type": "home", "blocks": list(blocks.notice_message(Notice(describe(exc))).blocks)}
-        client.views_publish(user_id=event["user"], view=view)
+            client.views_publish(user_id=event["user"], view=view)

@@ -119,3 +119,5 @@ def _resolve(deps: Deps, client: WebClient, meta: dict[str, Any], values: dict[s
             blocks.notice_message(Notice(notice.text, ok=True, mention=user)),
             thread_ts=thread,
         )
+        for card in flows.pending_drafts(deps.services, int(meta["i"])):
+            post(client, channel, blocks.draft_message(card), thread_ts=thread)

@@ -13,7 +13,15 @@ from typing import Any
 
 from bot import ids
 from bot.render.labels import VERDICT_ICONS, label
-from bot.render.model import AnswerCard, CauseFindings, Choice, DiagnosisCard, Notice, ResolutionForm
+from bot.render.model import (
+    AnswerCard,
+    CauseFindings,
+    Choice,
+    DiagnosisCard,
+    DraftCard,
+    Notice,
+    ResolutionForm,
+)
 from pitstop.redact import redact
 
 MAX_BLOCKS = 50
@@ -277,8 +285,80 @@ def _text_input(field: tuple[str, str], text: dict[str, str], multiline: bool = 
     }
 
 
-def home_view(figures: Any, days: int) -> dict[str, Any]:
-    """The App Home tab: incident figures over the last `days` days (a `kb.stats.Stats`)."""
+def draft_blocks(card: DraftCard) -> list[Block]:
+    """A draft's content, then its review buttons while pending (or how it was decided)."""
+    kind = (
+        f"merge proposal into `{escape(card.target or '')}`" if card.kind == "merge" else "new cause (draft)"
+    )
+    lines = [f"*{clean(card.title)}*  ({kind}, `{escape(card.id)}`)"]
+    if card.summary:
+        lines.append(clean(clip(" ".join(card.summary.split()), SUMMARY_CHARS)))
+    if card.symptoms:
+        lines.append("*Symptoms:* " + clean(clip("; ".join(card.symptoms), SUMMARY_CHARS)))
+    if card.fix:
+        lines.append("*Fix:* " + clean(clip("; ".join(card.fix), SUMMARY_CHARS)))
+    out: list[Block] = [section("\n".join(lines))]
+    if card.status != "draft":
+        who = f" by <@{card.decided_by}>" if _USER_ID.fullmatch(card.decided_by or "") else ""
+        out.append(context(f"{escape(card.status.capitalize())}{who}. {clean(card.outcome)}".strip()))
+        return out
+    value = ids.pack(d=card.id)
+    elements = [button("Approve draft", ids.ACTION_APPROVE, value, "primary")]
+    if card.kind == "new":
+        elements.append(button("Edit", ids.ACTION_EDIT, value))
+    elements.append(button("Reject draft", ids.ACTION_REJECT, value, "danger"))
+    out.append({"type": "actions", "block_id": f"draft-{card.id}"[:255], "elements": elements})
+    if card.outcome:
+        out.append(context(clean(card.outcome)))
+    return out
+
+
+def draft_message(card: DraftCard) -> SlackMessage:
+    """The review message posted in the thread when a resolution created a draft or merge proposal."""
+    head = section("A maintainer can review what this resolution taught Pitstop:")
+    return SlackMessage(_fallback(f"Draft for review: {card.title}"), fit([head, *draft_blocks(card)], "en"))
+
+
+def draft_edit_modal(card: DraftCard, metadata: str) -> dict[str, Any]:
+    """The "Edit" modal: the draft's title, summary, symptoms and fix, pre-filled."""
+    current = {
+        "title": card.title,
+        "summary": card.summary,
+        "symptoms": "\n".join(card.symptoms),
+        "fix": "\n".join(card.fix),
+    }
+    names = {
+        "title": "Title",
+        "summary": "Summary",
+        "symptoms": "Symptoms (one per line)",
+        "fix": "Fix steps (one per line)",
+    }
+    inputs = []
+    for block_id, action_id, name, is_list in ids.DRAFT_FIELDS:
+        element: dict[str, Any] = {"type": "plain_text_input", "action_id": action_id, "multiline": is_list}
+        if current[name]:
+            element["initial_value"] = redact(current[name])[:3000]
+        inputs.append(
+            {
+                "type": "input",
+                "block_id": block_id,
+                "label": {"type": "plain_text", "text": names[name]},
+                "element": element,
+            }
+        )
+    return {
+        "type": "modal",
+        "callback_id": ids.VIEW_DRAFT_EDIT,
+        "private_metadata": metadata,
+        "title": {"type": "plain_text", "text": "Edit draft"},
+        "submit": {"type": "plain_text", "text": "Save"},
+        "close": {"type": "plain_text", "text": "Cancel"},
+        "blocks": inputs,
+    }
+
+
+def home_view(figures: Any, days: int, drafts: Iterable[DraftCard] = ()) -> dict[str, Any]:
+    """The App Home tab: pending drafts, then incident figures over the last `days` days."""
     lines = [
         f"*Pitstop: the last {days} days*",
         f"{figures.incidents} incidents ({figures.open} open, {figures.resolved} resolved); "
@@ -292,6 +372,11 @@ def home_view(figures: Any, days: int) -> dict[str, Any]:
     ):
         rows = "\n".join(f"• {clean(c.label)}: {c.count}" for c in counts) or "—"
         body.append(section(f"*{title}*\n{rows}"))
+    pending = list(drafts)
+    if pending:
+        body.append(section(f"*Drafts waiting for review ({len(pending)})*"))
+        for card in pending:
+            body.extend(draft_blocks(card))
     body.append(
         context("Paste an error in a channel I am in, mention @pitstop, or use `/diagnose HOSTS [error]`.")
     )

@@ -97,3 +97,20 @@ class ResolutionForm:
     incident: int
     choices: tuple[Choice, ...]
     lang: str = "en"
+
+
+@dataclass(frozen=True)
+class DraftCard:
+    """A draft pitfall or a merge proposal waiting for (or past) a maintainer's review."""
+
+    id: str
+    kind: str  # "new" | "merge"
+    status: str  # "draft" | "approved" | "rejected"
+    title: str
+    summary: str = ""
+    symptoms: tuple[str, ...] = ()
+    fix: tuple[str, ...] = ()
+    target: str | None = None  # the entry a merge proposal would add examples to
+    incident: int | None = None
+    decided_by: str | None = None
+    outcome: str = ""  # the sentence of the last decision

@@ -6,7 +6,7 @@ from typing import Any
 
 from bot.render.blocks import SUMMARY_CHARS, clip
 from bot.render.labels import VERDICT_ICONS, label
-from bot.render.model import AnswerCard, DiagnosisCard, Notice, ResolutionForm
+from bot.render.model import AnswerCard, DiagnosisCard, DraftCard, Notice, ResolutionForm
 from pitstop.redact import redact
 
 EVIDENCE_LINES = 6
@@ -97,4 +97,17 @@ def stats_text(figures: Any, days: int) -> str:
         ("Layers", figures.layers),
     ):
         out.append(f"  {title}: " + (", ".join(f"{c.label} ({c.count})" for c in counts) or "-"))
+    return redact("\n".join(out))
+
+
+def drafts_text(cards: tuple[DraftCard, ...]) -> str:
+    """Drafts waiting for review, with the console commands that decide them."""
+    if not cards:
+        return "No drafts waiting for review."
+    out = ["Drafts waiting for review ([:approve ID] [:reject ID]):"]
+    for card in cards:
+        what = f"merge into {card.target}" if card.kind == "merge" else "new cause"
+        out.append(f"  {card.id}: {card.title} ({what}, incident #{card.incident})")
+        if card.summary:
+            out.append("     " + clip(" ".join(card.summary.split()), SUMMARY_CHARS))
     return redact("\n".join(out))

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
 
-from collectors.checks import container, driver, fabric, gpu, host, logs, network, pcie, storage
+from collectors.checks import container, driver, fabric, gpu, host, job, logs, network, pcie, storage
 from collectors.checks.base import CheckSpec
 from collectors.facts import Facts
 from collectors.model import CheckContext, CommandResult, Verdict
@@ -31,6 +31,7 @@ CHECKS: dict[str, CheckSpec] = {
         *host.SPECS,
         *fabric.SPECS,
         *container.SPECS,
+        *job.SPECS,
     )
 }
 

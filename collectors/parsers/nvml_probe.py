@@ -1,13 +1,16 @@
-"""The NVML probe's JSON (collectors/probes/nvml_probe.py) -> GPU records, or its nvidia-smi fallback."""
+"""The NVML probe's JSON (collectors/probes/nvml_probe.py) -> GPU records (or its nvidia-smi fallback)
+and the GPU processes' job facts (allow-listed environment, limits, command line)."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from collectors.parsers import nvidia_smi_q, smi_error
 from collectors.parsers.gpu import Gpu, GpuProcess, NvLink
+from pitstop.redact import redact
 
 _GPU_FIELDS = (
     "name",
@@ -47,6 +50,65 @@ _GPU_FIELDS = (
 
 
 @dataclass(frozen=True)
+class Limit:
+    """One row of /proc/<pid>/limits: soft and hard as printed ("unlimited" or a number)."""
+
+    soft: str
+    hard: str
+    unit: str = ""
+
+    @property
+    def unlimited(self) -> bool:
+        """The soft limit is unlimited."""
+        return self.soft == "unlimited"
+
+    @property
+    def soft_value(self) -> int | None:
+        """The soft limit as a number; None when unlimited or unreadable."""
+        return int(self.soft) if self.soft.isdigit() else None
+
+    def line(self, label: str) -> str:
+        """The row as evidence."""
+        return f"{label}: soft {self.soft}, hard {self.hard} {self.unit}".rstrip()
+
+
+@dataclass(frozen=True)
+class Job:
+    """A GPU compute process as /proc shows it; a None field was not readable (its reason in `errors`)."""
+
+    pid: int
+    name: str
+    cmdline: str | None  # redacted, at most 300 characters
+    environ: Mapping[str, str] | None  # allow-listed variables only
+    limits: Mapping[str, Limit] | None  # "memlock", "nofile", "stack"
+    errors: Mapping[str, str]
+
+    @property
+    def label(self) -> str:
+        """ "pid 123 (python)"."""
+        return f"pid {self.pid} ({self.name or 'unknown'})"
+
+
+def _job(record: Mapping[str, Any]) -> Job:
+    limits = record.get("limits")
+    cmdline = record.get("cmdline")
+    return Job(
+        pid=int(record["pid"]),
+        name=str(record.get("name") or ""),
+        cmdline=None if cmdline is None else redact(str(cmdline)),
+        environ=None
+        if record.get("environ") is None
+        else {str(k): str(v) for k, v in record["environ"].items()},
+        limits=None if limits is None else {str(k): Limit(**v) for k, v in limits.items()},
+        errors={
+            field: str(record[f"{field}_error"])
+            for field in ("cmdline", "environ", "limits")
+            if record.get(f"{field}_error")
+        },
+    )
+
+
+@dataclass(frozen=True)
 class ProbeResult:
     """What the probe saw. `source` is "nvml", "nvidia-smi" (fallback) or "invalid" (output not JSON)."""
 
@@ -59,6 +121,7 @@ class ProbeResult:
     message: str = ""
     smi: nvidia_smi_q.SmiQuery | None = None
     smi_missing: bool = False
+    jobs: tuple[Job, ...] | None = None  # None: this probe output carries no job facts
 
     @property
     def smi_error(self) -> smi_error.SmiError | None:
@@ -107,7 +170,12 @@ def parse(text: str) -> ProbeResult:
         gpus = tuple(_gpu(g, driver) for g in data.get("gpus") or () if isinstance(g, dict))
     except (TypeError, ValueError, KeyError):
         gpus = ()
+    try:
+        jobs = None if data.get("jobs") is None else tuple(_job(j) for j in data["jobs"])
+    except (TypeError, ValueError, KeyError, AttributeError):
+        jobs = None
     return ProbeResult(
+        jobs=jobs,
         source=str(data.get("source") or "nvml"),
         gpus=gpus or (smi.gpus if smi else ()),
         driver_version=driver or (smi.driver_version if smi else None),

@@ -1,4 +1,5 @@
-"""The torch probe's line `<torch.__version__> <torch.version.cuda> <is_available|-> [...]` -> the build."""
+"""The torch probe's line `<torch.__version__> <torch.version.cuda> <is_available|-> [...]` -> the build,
+plus the optional `arch_list sm_80 ...` and `nccl 2.21.5` lines of newer probes."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ class TorchBuild:
     cuda_available: bool | None = None
     not_installed: bool = False
     line: str = ""
+    arch_list: tuple[str, ...] | None = None  # None: not printed (an older probe)
+    nccl: str | None = None
 
     @property
     def cpu_only(self) -> bool | None:
@@ -33,11 +36,20 @@ def parse(text: str) -> TorchBuild:
     """Read the last line that starts with a version number; `No module named 'torch'` -> not installed."""
     if re.search(r"No module named '?torch'?", text or ""):
         return TorchBuild(not_installed=True, line="No module named 'torch'")
-    for raw in reversed(clean_lines(text)):
+    lines = clean_lines(text)
+    extra = {words[0]: tuple(words[1:]) for words in (raw.split() for raw in lines) if words}
+    arch = extra.get("arch_list")
+    nccl = extra.get("nccl")
+    for raw in reversed(lines):
         words = raw.split()
         if len(words) >= 2 and re.match(r"^\d+\.\d+", words[0]):
             cuda = None if words[1] == "None" else words[1]
             return TorchBuild(
-                version=words[0], cuda=cuda, cuda_available=_BOOL.get(words[-1]), line=raw.strip()
+                version=words[0],
+                cuda=cuda,
+                cuda_available=_BOOL.get(words[-1]),
+                line=raw.strip(),
+                arch_list=arch,
+                nccl=nccl[0] if nccl else None,
             )
     return TorchBuild()

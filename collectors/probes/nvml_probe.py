@@ -5,10 +5,15 @@ nvidia-ml-py) when the host has it, and runs on Python 3.6+. Only NVML getters a
 `_call`, wraps every NVML call: a per-field error becomes null plus an entry in the GPU's "errors"; a
 lost GPU becomes a record saying so; no library or no driver falls back to running `nvidia-smi -q`,
 whose output is returned verbatim for Pitstop to parse.
+
+For every GPU compute process it also reads, when the probe's user may, an allow-listed part of
+/proc/<pid>/environ (never any other variable), three rows of /proc/<pid>/limits and the first 300
+characters of /proc/<pid>/cmdline; what cannot be read is null with the reason, never a guess.
 """
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -49,6 +54,29 @@ INIT_MESSAGES = {
 }
 COMPUTE_MODES = {0: "Default", 1: "Exclusive_Thread", 2: "Prohibited", 3: "Exclusive_Process"}
 LOST = "gpu_is_lost"
+# Only these environment variables ever leave the host; everything else (tokens, keys) is dropped here.
+ENV_NAMES = frozenset(
+    (
+        "TORCH_DISTRIBUTED_DEBUG",
+        "CUDA_VISIBLE_DEVICES",
+        "CUDA_DEVICE_ORDER",
+        "CUDA_LAUNCH_BLOCKING",
+        "MASTER_ADDR",
+        "MASTER_PORT",
+        "WORLD_SIZE",
+        "LOCAL_RANK",
+        "OMP_NUM_THREADS",
+        "LD_LIBRARY_PATH",
+        "CONDA_PREFIX",
+        "CONDA_DEFAULT_ENV",
+        "VIRTUAL_ENV",
+    )
+)
+ENV_PREFIXES = ("NCCL_", "TORCH_NCCL_")
+LIMIT_ROWS = (("Max locked memory", "memlock"), ("Max open files", "nofile"), ("Max stack size", "stack"))
+CMDLINE_CHARS = 300
+MAX_JOBS = 64
+SMI_PROCESS = re.compile(r"^\s*Process ID\s*:\s*(\d+)\s*\n\s*Type\s*:.*\n\s*Name\s*:\s*(.*)$", re.M)
 
 
 class GpuLost(Exception):
@@ -141,6 +169,66 @@ def _comm(pid):
             return handle.read().strip()
     except OSError:
         return None
+
+
+def _read(path):
+    """(bytes, None) or (None, reason): a file the probe's user may not read is a reason, not an error."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(), None
+    except OSError as exc:
+        return None, exc.strerror or type(exc).__name__
+
+
+def _environ(raw):
+    out = {}
+    for item in raw.split(b"\0"):
+        name, sep, value = _text(item).partition("=")
+        if sep and (name in ENV_NAMES or name.startswith(ENV_PREFIXES)):
+            out[name] = value
+    return out
+
+
+def _limits(raw):
+    out = {}
+    for line in _text(raw).splitlines():
+        for label, key in LIMIT_ROWS:
+            words = line[len(label) :].split() if line.startswith(label) else []
+            if len(words) >= 2:
+                out[key] = {"soft": words[0], "hard": words[1], "unit": words[2] if len(words) > 2 else ""}
+    return out
+
+
+def _job(pid, name):
+    """What /proc says about one GPU process; a reused pid (another program now) is not read."""
+    record = {"pid": pid, "name": name}
+    raw, why = _read(f"/proc/{pid}/cmdline")
+    args = [] if raw is None else [_text(a) for a in raw.split(b"\0") if a]
+    record["cmdline"] = None if raw is None else " ".join(args)[:CMDLINE_CHARS]
+    record["cmdline_error"] = why
+    program = os.path.basename(args[0]) if args else None
+    if name and program and os.path.basename(name) != program:
+        reason = f"pid {pid} now runs {program}, not {name}"
+        record.update(cmdline=None, cmdline_error=reason)
+        record.update(environ=None, environ_error=reason, limits=None, limits_error=reason)
+        return record
+    for field, parse in (("environ", _environ), ("limits", _limits)):
+        raw, why = _read(f"/proc/{pid}/{field}")
+        record[field] = None if raw is None else parse(raw)
+        record[field + "_error"] = why
+    return record
+
+
+def _jobs(out):
+    """The GPU compute processes seen by NVML or in the nvidia-smi fallback, read from /proc."""
+    seen = {}
+    for gpu in out["gpus"]:
+        for proc in gpu.get("processes") or ():
+            seen.setdefault(proc["pid"], proc["name"])
+    smi = out["nvidia_smi"] or {}
+    for pid, name in SMI_PROCESS.findall(smi.get("stdout") or ""):
+        seen.setdefault(int(pid), name.strip())
+    return [_job(pid, seen[pid]) for pid in sorted(seen)[:MAX_JOBS]]
 
 
 def _gpu(index):
@@ -245,7 +333,9 @@ def _nvidia_smi():
     """Fallback: run `nvidia-smi -q` (read-only) and return its output verbatim."""
     env = dict(os.environ, LC_ALL="C")
     try:
-        proc = subprocess.run(["nvidia-smi", "-q"], capture_output=True, env=env, timeout=60)
+        proc = subprocess.run(  # noqa: UP022 (capture_output is Python 3.7+; hosts may run 3.6)
+            ["nvidia-smi", "-q"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, timeout=60
+        )
     except FileNotFoundError:
         return {"missing": True}
     except subprocess.TimeoutExpired:
@@ -263,7 +353,16 @@ def _cuda_version(value):
 
 
 def probe():
-    """Collect everything; never raises."""
+    """Collect everything, then the GPU processes' job facts; never raises."""
+    out = _devices()
+    try:
+        out["jobs"] = _jobs(out)
+    except Exception as exc:  # reading /proc is best effort; the GPU facts stand on their own
+        out["jobs_error"] = type(exc).__name__
+    return out
+
+
+def _devices():
     out = {
         "probe": PROBE,
         "version": VERSION,
@@ -275,6 +374,7 @@ def probe():
         "cuda_driver_version": None,
         "gpus": [],
         "nvidia_smi": None,
+        "jobs": [],
     }
     if NVML is None:
         out.update(

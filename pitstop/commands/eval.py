@@ -3,7 +3,8 @@
 Each evaluation is one entry of `EVALUATIONS`: a name and a function that adds its parser.
 `eval retrieval FILE.jsonl [--json] [--mode hybrid|dense|lexical|signature|all]` reports recall@1,
 recall@3 and MRR overall and per language, and lists the misses; `--mode all` puts every mode
-side by side.
+side by side. Off-topic cases (`"slugs": []`) are right when the answer is not confident: their
+accuracy is a line of its own.
 """
 
 from __future__ import annotations
@@ -51,7 +52,12 @@ def run_retrieval(args: argparse.Namespace) -> int:
     kb = open_kb(args)
     modes = MODES if args.mode == "all" else (args.mode,)
     reports = [
-        evaluate(cases, lambda q, m=mode: [r.id for r in kb.ask(q, top=RANK_DEPTH, mode=m).results], mode)
+        evaluate(
+            cases,
+            lambda q, m=mode: [r.id for r in kb.ask(q, top=RANK_DEPTH, mode=m).results],
+            mode,
+            confident=lambda q, m=mode: kb.ask(q, mode=m).confident,
+        )
         for mode in modes
     ]
     if args.json:
@@ -78,9 +84,22 @@ def render(reports: list[Report]) -> str:
             m = per.get(lang)
             row += f" {m.recall_at_1:>8.3f} {m.recall_at_3:>8.3f}" if m else f" {'-':>8} {'-':>8}"
         lines.append(row)
+    if reports[0].off_topic.n:
+        lines.append(
+            "off-topic (not confident): "
+            + ", ".join(
+                f"{r.mode} {r.off_topic.correct}/{r.off_topic.n} ({r.off_topic.accuracy:.3f})"
+                for r in reports
+            )
+        )
     misses = reports[0].misses()
-    lines.append(f"\n{reports[0].mode} misses (correct entry not in the top 3): {len(misses)}")
+    lines.append(f"\n{reports[0].mode} misses (not in the top 3; off-topic but confident): {len(misses)}")
     for miss in misses:
+        if miss.case.off_topic:
+            lines.append(
+                f"  {miss.case.id} [{miss.case.lang}] off-topic, answered confidently: {miss.ranked[0]}"
+            )
+            continue
         where = f"rank {miss.rank}" if miss.rank else "not in top 10"
         lines.append(
             f"  {miss.case.id} [{miss.case.lang}] want {', '.join(miss.case.slugs)} ({where}); "

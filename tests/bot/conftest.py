@@ -52,6 +52,8 @@ def make_services(
     policy: dict | None = None,
     inventory: Any = None,
     channel_modes: str | None = None,
+    maintainers: tuple[str, ...] = (),
+    pitfalls_dir: Path | None = None,
 ) -> Any:
     """Real services over a copy of the KB: KnowledgeBase, Incidents, an inventory, a policy."""
     from bot.services import assemble
@@ -76,6 +78,8 @@ def make_services(
         channel_modes=channel_modes,
         workers=2,
         db_path=db_path,
+        maintainers=maintainers,
+        pitfalls_dir=pitfalls_dir,
     )
 
 

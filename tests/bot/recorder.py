@@ -39,6 +39,7 @@ class Recorder:
     calls: list[Call] = field(default_factory=list)
     failures: dict[str, list[int]] = field(default_factory=dict)  # method -> Retry-After seconds
     socket_url: str = ""
+    groups: dict[str, tuple[str, ...]] = field(default_factory=dict)  # user group id -> members
     lock: threading.Condition = field(default_factory=threading.Condition)
     _ts: itertools.count = field(default_factory=lambda: itertools.count(1))
 
@@ -117,6 +118,8 @@ def _answer(recorder: Recorder, method: str, body: dict[str, Any], base: str) ->
         return {"ok": True, "files": [{"id": f["id"], "title": f.get("title", "")} for f in files]}
     if method == "files.info":
         return {"ok": True, "file": {"id": body.get("file"), "name": "outputs.txt"}}
+    if method == "usergroups.users.list":
+        return {"ok": True, "users": list(recorder.groups.get(str(body.get("usergroup")), ()))}
     if method == "apps.connections.open":
         return {"ok": True, "url": recorder.socket_url}
     return {"ok": True}

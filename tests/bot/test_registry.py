@@ -35,6 +35,7 @@ def test_scopes_are_the_minimal_set():
         "chat:write",
         "commands",
         "files:write",
+        "usergroups:read",
     }
 
 

@@ -7,8 +7,10 @@ import importlib.util
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pynvml
@@ -80,7 +82,7 @@ def test_probe_reads_only_getters_and_uses_only_the_standard_library() -> None:
         if isinstance(n, ast.Import | ast.ImportFrom)
         for a in getattr(n, "names", ())
     } | {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
-    assert imports - {None} <= {"json", "os", "subprocess", "sys", "pynvml"}
+    assert imports - {None} <= {"json", "os", "re", "subprocess", "sys", "pynvml"}
     called = {
         n.value
         for n in ast.walk(tree)
@@ -212,3 +214,103 @@ def test_probe_script_is_importable_without_running() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=30, check=False
     )
     assert proc.returncode == 0 and proc.stdout == ""
+
+
+# --- the GPU processes' job facts, read from /proc of a real child process ------------------------
+
+SECRET = "xyz-do-not-leak"
+
+
+@pytest.fixture
+def job_process() -> Iterator[subprocess.Popen[bytes]]:
+    """A real process with a crafted environment, limits and arguments, standing in for a training rank."""
+
+    def limits() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (1024, resource.getrlimit(resource.RLIMIT_NOFILE)[1]))
+        resource.setrlimit(resource.RLIMIT_STACK, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+
+    env = {
+        "NCCL_IB_DISABLE": "1",
+        "CONDA_PREFIX": "/opt/conda/envs/train",
+        "SECRET_TOKEN": SECRET,
+        "AWS_SECRET_ACCESS_KEY": SECRET,
+        "PATH": "/usr/bin:/bin",
+    }
+    code = "import time; time.sleep(60)"
+    args = [sys.executable, "-c", code, "--local-rank=0", f"--api-key={SECRET}"]
+    proc = subprocess.Popen(args, env=env, preexec_fn=limits)  # noqa: S603 (fixed argv)
+    yield proc
+    proc.kill()
+    proc.wait(timeout=10)
+
+
+def nvml_with(pid: int, name: str) -> dict:
+    """The thermal scenario with GPU 0 running `pid` under `name`."""
+    scenario = json.loads(SCENARIO.read_text(encoding="utf-8"))
+    scenario["gpus"][0]["processes"] = [{"pid": pid, "used": 1 << 30}]
+    scenario["process_names"] = {str(pid): name}
+    return scenario
+
+
+def test_probe_reads_allow_listed_environment_limits_and_cmdline(
+    tmp_path: Path, job_process: subprocess.Popen[bytes]
+) -> None:
+    out = run_probe(tmp_path, FAKE, scenario=nvml_with(job_process.pid, sys.executable))
+    (job,) = out.jobs
+    assert job.pid == job_process.pid and job.errors == {}
+    assert job.environ == {"NCCL_IB_DISABLE": "1", "CONDA_PREFIX": "/opt/conda/envs/train"}
+    assert (job.limits["nofile"].soft, job.limits["stack"].unlimited) == ("1024", True)
+    assert job.limits["memlock"].soft_value == resource.getrlimit(resource.RLIMIT_MEMLOCK)[0]
+    assert "--local-rank=0" in job.cmdline and SECRET not in job.cmdline  # redacted on this side
+
+
+def test_probe_output_never_carries_other_variables(
+    tmp_path: Path, job_process: subprocess.Popen[bytes]
+) -> None:
+    scenario = tmp_path / "s.json"
+    scenario.write_text(json.dumps(nvml_with(job_process.pid, sys.executable)), encoding="utf-8")
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(FAKE), "PITSTOP_FAKE_NVML": str(scenario)}
+    raw = subprocess.run(
+        [sys.executable, "-"], input=nvml_probe_source(), capture_output=True, text=True, env=env, check=True
+    ).stdout
+    record = json.loads(raw)["jobs"][0]
+    assert "SECRET_TOKEN" not in raw and "AWS_SECRET_ACCESS_KEY" not in raw
+    assert set(record["environ"]) == {"NCCL_IB_DISABLE", "CONDA_PREFIX"}
+    # the raw cmdline leaves the host (bounded) and is redacted by the parser before it becomes evidence
+    assert len(record["cmdline"]) <= 300
+
+
+def test_unreadable_or_reused_pids_are_null_with_a_reason(
+    tmp_path: Path, job_process: subprocess.Popen[bytes]
+) -> None:
+    gone = int(Path("/proc/sys/kernel/pid_max").read_text()) + 1  # no process can have this pid
+    scenario = nvml_with(job_process.pid, "/opt/conda/envs/train/bin/torchrun")
+    scenario["gpus"][0]["processes"].append({"pid": gone, "used": 1 << 20})
+    reused, missing = run_probe(tmp_path, FAKE, scenario=scenario).jobs
+    assert reused.environ is None and reused.limits is None and reused.cmdline is None
+    assert "now runs python" in reused.errors["environ"] and "not /opt/conda" in reused.errors["environ"]
+    assert (missing.environ, missing.limits) == (None, None)
+    assert missing.errors["limits"] == "No such file or directory"
+
+
+def test_fallback_reads_the_pids_nvidia_smi_lists(
+    tmp_path: Path, job_process: subprocess.Popen[bytes]
+) -> None:
+    text = (
+        "GPU 00000000:9B:00.0\n    Product Name                          : NVIDIA H100 80GB HBM3\n"
+        "    Processes\n        GPU instance ID                   : N/A\n"
+        f"        Process ID                        : {job_process.pid}\n"
+        "            Type                          : C\n"
+        f"            Name                          : {sys.executable}\n"
+        "            Used GPU Memory               : 100 MiB\n"
+    )
+    out = run_probe(tmp_path, FAKE, smi=(text, 0), scenario={"init_error": 9})
+    assert out.source == "nvidia-smi" and [j.pid for j in out.jobs] == [job_process.pid]
+    assert out.jobs[0].environ["NCCL_IB_DISABLE"] == "1"
+
+
+def test_no_gpu_process_means_no_jobs_and_old_output_means_unknown(tmp_path: Path) -> None:
+    scenario = json.loads(SCENARIO.read_text(encoding="utf-8"))
+    scenario["gpus"][0]["processes"] = []
+    assert run_probe(tmp_path, FAKE, scenario=scenario).jobs == ()
+    assert nvml_probe.parse(json.dumps({"probe": "pitstop-nvml", "gpus": []})).jobs is None

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
+import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -557,6 +560,18 @@ def test_containers_and_versions(shared_dir: Path) -> None:
     assert parse(shared_dir, "torch-version/cu130-with-is-built-4-fields.txt").cuda_available is True
     assert torch_version.parse("ModuleNotFoundError: No module named 'torch'").not_installed
     assert parse(shared_dir, "nvcc-version/cuda-10.0.txt").release == "10.0"
+
+
+def test_torch_probe_run_for_real_adds_arch_list_and_stays_backward_compatible(shared_dir: Path) -> None:
+    source = (Path(__file__).resolve().parents[2] / "collectors/probes/torch_probe.py").read_text()
+    out = subprocess.run([sys.executable, "-c", source], capture_output=True, text=True, check=True).stdout
+    build = torch_version.parse(out)
+    assert (build.version, build.arch_list) == (torch.__version__, tuple(torch.cuda.get_arch_list()))
+    assert out.splitlines()[0] == build.line  # the first line is the old format, unchanged
+    newer = torch_version.parse("2.5.1+cu121 12.1 True\narch_list sm_80 sm_90\nnccl 2.21.5\n")
+    assert (newer.cuda_available, newer.arch_list, newer.nccl) == (True, ("sm_80", "sm_90"), "2.21.5")
+    for old in (shared_dir / "outputs/torch-version").glob("*.txt"):
+        assert torch_version.parse(old.read_text()).arch_list is None  # older probes: unknown, not empty
 
 
 def test_pasted_tools(shared_dir: Path) -> None:

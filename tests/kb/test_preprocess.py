@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kb.preprocess import decode, detect_lang, prepare
+from kb.preprocess import decode, detect_lang, is_error_line, prepare
 from pitstop.errors import UsageError
 
 
@@ -39,6 +39,41 @@ def test_megabyte_log_keeps_the_error_lines():
     assert "illegal memory access" in prepared.clean
     assert "training on gpu07" in prepared.clean
     assert len(prepared.raw) <= 12_000
+
+
+PIP_NOISE = (
+    "Successfully installed nvidia-cublas-cu12-12.1.3.1 torch-2.3.1",
+    "Downloading nvidia_cudnn_cu12-8.9.2.26-py3-none-manylinux1_x86_64.whl (731.7 MB)",
+    "  Attempting uninstall: fsspec",
+    "Requirement already satisfied: filelock in ./site-packages (3.13.1)",
+    "Loss scale changed to 32768 after 1000 steps",
+)
+
+
+@pytest.mark.parametrize("line", PIP_NOISE)
+def test_error_words_inside_other_words_do_not_count(line):
+    assert not is_error_line(line)
+
+
+@pytest.mark.parametrize("line", [
+    "cudaErrorSystemNotReady: system not yet initialized",
+    "OSError: [Errno 28] No space left on device",
+    "CUDA_ERROR_ILLEGAL_ADDRESS",
+    "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970",
+    "mlx5_core 0000:41:00.0: Port module event: module 1, Cable unplugged, link is down",
+    "loss is NaN at step 812",
+    "训练跑着跑着就挂了",
+])
+def test_error_words_at_word_starts_count(line):
+    assert is_error_line(line)
+
+
+def test_long_log_drops_pip_noise():
+    noise = "".join(f"{PIP_NOISE[i % len(PIP_NOISE)]} {i}\n" for i in range(200))
+    text = "my job died\n" + noise + "NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus.\n" + noise
+    prepared = prepare(text)
+    assert prepared.truncated and "fallen off the bus" in prepared.raw
+    assert len(prepared.raw.splitlines()) == 4  # the three opening lines and the error line
 
 
 def test_ten_megabytes_without_error_words_still_answers():
