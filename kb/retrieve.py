@@ -152,6 +152,21 @@ class Catalog:
         return cls({p.id: p for p in pitfalls}, tuple(signatures))
 
 
+def _coverage(text: str, matches: Sequence[re.Match[str]]) -> int:
+    """Non-blank characters of `text` inside at least one of the matched spans."""
+    positions = {i for m in matches for i in range(m.start(), m.end())}
+    return sum(1 for i in positions if not text[i].isspace())
+
+
+def _signature_why(found: Sequence[tuple[re.Match[str], str]]) -> str:
+    """The two longest matches, each with its regex and the text it matched."""
+    longest = sorted(found, key=lambda item: -len(item[0].group(0)))[:2]
+    return "; ".join(
+        f"signature /{pattern}/ matched '{' '.join(m.group(0).split())[:80]}'"  # a match may span lines
+        for m, pattern in longest
+    )
+
+
 def _entry_text(pitfall: Pitfall) -> str:
     return "\n".join(
         (
@@ -170,7 +185,7 @@ class _Evidence:
     ranks: dict[str, int] = field(default_factory=dict)
     why: list[str] = field(default_factory=list)
     similarity: float = 0.0
-    signature_hits: int = 0
+    signature_chars: int = 0  # paste characters the signature matches cover
 
 
 def _adjust(
@@ -224,7 +239,7 @@ class Retriever:
                 if signal == "dense":
                     item.similarity = value
                 elif signal == "signature":
-                    item.signature_hits = int(value)
+                    item.signature_chars = int(value)
         fused = self._fuse(evidence, MODES[mode])
         if self._adjustments is not None and mode == "hybrid":
             fused = _adjust(fused, evidence, self._adjustments(prepared.clean))
@@ -238,17 +253,20 @@ class Retriever:
     # --- signals: each returns [(pitfall id, why, value)] best first ---
 
     def _signature(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, str, float]]:
-        """Entries with a matching signature, the longest match (the most specific) first; not by count."""
-        hits: dict[str, list[tuple[int, str]]] = {}
+        """Entries with a matching signature, by how much of the paste their matches cover.
+
+        Coverage (non-blank characters in the union of the matched spans) rewards a specific, long
+        match and distinct corroborating matches, while overlapping regexes that match the same words
+        count once: an entry with many overlapping signatures no longer wins by their number.
+        """
+        spans: dict[str, list[tuple[re.Match[str], str]]] = {}
         for sig in catalog.signatures:
             found = sig.regex.search(prepared.raw)
             if found:
-                snippet = " ".join(found.group(0).split())  # an nvidia-smi -q match may span lines
-                why = f"signature /{sig.pattern}/ matched '{snippet[:80]}'"
-                hits.setdefault(sig.pitfall_id, []).append((len(snippet), why))
-        ranked = sorted((sorted(whys, reverse=True), pid) for pid, whys in hits.items())
-        ranked.sort(key=lambda item: (-item[0][0][0], item[1]))
-        return [(pid, "; ".join(why for _, why in whys[:2]), float(len(whys))) for whys, pid in ranked]
+                spans.setdefault(sig.pitfall_id, []).append((found, sig.pattern))
+        covered = {pid: _coverage(prepared.raw, [m for m, _ in found]) for pid, found in spans.items()}
+        ranked = sorted(spans, key=lambda pid: (-covered[pid], pid))
+        return [(pid, _signature_why(spans[pid]), float(covered[pid])) for pid in ranked]
 
     def _affordable(self, fts: str, terms: list[str], grams: bool = False) -> list[str]:
         """The query's terms, rarest first, while their postings fit the budget (all, on a small KB).
@@ -343,11 +361,11 @@ class Retriever:
         t = self.tuning
         lexical = min(item.ranks.get("words", 99), item.ranks.get("trigram", 99))
         if item.similarity >= t.high_similarity or (
-            item.signature_hits and (item.similarity >= t.weak_similarity or lexical <= 3)
+            item.signature_chars and (item.similarity >= t.weak_similarity or lexical <= 3)
         ):
             return "high"
         if (
-            item.signature_hits
+            item.signature_chars
             or item.similarity >= t.medium_similarity
             or (item.similarity >= t.weak_similarity and lexical <= 3)
         ):
