@@ -95,6 +95,21 @@ def test_eval_retrieval_all_modes(run, tmp_path):
     assert code == 0 and out.splitlines()[0].split()[:5] == ["mode", "n", "R@1", "R@3", "MRR"]
 
 
+def test_eval_retrieval_scores_off_topic_cases(run, tmp_path):
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text("\n".join(json.dumps(c, ensure_ascii=False) for c in (
+        {"id": "t1", "lang": "en", "query": "Xid 79 fell off the bus", "slugs": ["xid79-gpu-fell-off-bus"]},
+        {"id": "f1", "lang": "en", "query": "How long should I boil an egg?", "slugs": []},
+        {"id": "f2", "lang": "zh", "query": "我周末想去海边烧烤，推荐一下哪里的海鲜便宜", "slugs": []},
+    )) + "\n", encoding="utf-8")
+    code, out, _ = run("eval", "retrieval", str(cases), "--json")
+    data = json.loads(out)
+    assert code == 0 and data["off_topic"] == {"n": 2, "accuracy": 1.0}
+    assert data["overall"]["n"] == 1 and data["overall"]["recall_at_1"] == 1.0 and data["misses"] == []
+    code, out, _ = run("eval", "retrieval", str(cases))
+    assert code == 0 and "off-topic (not confident): hybrid 2/2 (1.000)" in out
+
+
 def test_eval_retrieval_bad_file(run, tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{not json\n", encoding="utf-8")
