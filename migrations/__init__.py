@@ -11,9 +11,11 @@ from sqlite_utils.migrations import Migrations
 
 migrations = Migrations("pitstop")
 
-# Import order is application order.
-from migrations import m001_kb  # noqa: E402,F401
-from migrations import m002_audit  # noqa: E402,F401
-from migrations import m003_incidents  # noqa: E402,F401
+# Import order is application order (module names sort in that order too).
+from migrations import (  # noqa: E402  (the modules register on `migrations` above)
+    m001_kb,  # noqa: F401
+    m002_audit,  # noqa: F401
+    m003_incidents,  # noqa: F401
+)
 
 __all__ = ["migrations"]
