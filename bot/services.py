@@ -11,7 +11,7 @@ import asyncio
 import logging
 import threading
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -77,7 +77,7 @@ class Jobs:
     def __init__(self, workers: int = 4, capacity: int = 256) -> None:
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="pitstop-job")
         self._slots = threading.BoundedSemaphore(capacity)
-        self._pending: set[Future[Any]] = set()
+        self._unfinished = 0
         self._lock = threading.Lock()
         self._idle = threading.Condition(self._lock)
 
@@ -85,10 +85,9 @@ class Jobs:
         """Run `fn(*args)` in the background; False when the queue is full."""
         if not self._slots.acquire(blocking=False):
             return False
-        future = self._executor.submit(self._run, fn, *args)
-        with self._lock:
-            self._pending.add(future)
-        future.add_done_callback(self._done)
+        with self._lock:  # counted before it can start, so wait_idle never misses a running job
+            self._unfinished += 1
+        self._executor.submit(self._run, fn, *args)
         return True
 
     def _run(self, fn: Callable[..., Any], *args: Any) -> None:
@@ -98,16 +97,14 @@ class Jobs:
             log.exception("background job %s failed", getattr(fn, "__name__", fn))
         finally:
             self._slots.release()
-
-    def _done(self, future: Future[Any]) -> None:
-        with self._lock:
-            self._pending.discard(future)
-            self._idle.notify_all()
+            with self._lock:
+                self._unfinished -= 1
+                self._idle.notify_all()
 
     def wait_idle(self, timeout: float = 30.0) -> bool:
         """Block until no job is queued or running; False on timeout."""
         with self._lock:
-            return self._idle.wait_for(lambda: not self._pending, timeout)
+            return self._idle.wait_for(lambda: self._unfinished == 0, timeout)
 
     def close(self) -> None:
         """Finish queued jobs and stop the pool."""
