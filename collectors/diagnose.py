@@ -10,10 +10,9 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import Any
 
 from collectors import catalog, runner
@@ -23,32 +22,11 @@ from collectors.inventory import DEFAULT_MAX_HOSTS, Host, Inventory
 from collectors.model import CheckContext, CommandResult, HostStatus, Verdict
 from collectors.transport import framing
 from collectors.transport.ssh import Connector
-from pitstop.errors import UsageError
 from pitstop.redact import redact
+from pitstop.since import parse_since
 
 CANDIDATES = 5
 log = logging.getLogger(__name__)
-_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min|h|hr|d|day|days|w|week|weeks)\s*$", re.I)
-_UNITS = {"s": 1, "sec": 1, "m": 60, "min": 60, "h": 3600, "hr": 3600, "d": 86400, "day": 86400,
-          "days": 86400, "w": 604800, "week": 604800, "weeks": 604800}
-
-
-def parse_since(text: str | datetime | None, now: datetime | None = None) -> datetime | None:
-    """`24h`, `90m`, `2d`, `1w`, `30s` ago, or an ISO date/time (UTC if no zone); None stays None."""
-    if text is None:
-        return None
-    if isinstance(text, datetime):
-        return text.astimezone(UTC) if text.tzinfo else text.replace(tzinfo=UTC)
-    now = now or datetime.now(UTC)
-    m = _DURATION.match(text)
-    if m:
-        return now - timedelta(seconds=float(m.group(1)) * _UNITS[m.group(2).lower()])
-    try:
-        when = datetime.fromisoformat(text.strip())
-    except ValueError:
-        raise UsageError(f"--since {text!r}: use a duration like 24h, 90m, 2d or an ISO date") from None
-    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
-
 
 @dataclass(frozen=True)
 class DiagnoseRequest:

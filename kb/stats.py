@@ -7,18 +7,14 @@ Read-only SQL over the incident tables; `pitstop stats` prints it and the Slack 
 from __future__ import annotations
 
 import math
-import re
 import statistics
 from dataclasses import asdict, dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import sqlite_utils
 
 from kb.incidents import stamp
-from pitstop.errors import UsageError
 
-DURATION = re.compile(r"^\s*(\d+)\s*([mhdw])\s*$")
-UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 TOP = 10
 
 
@@ -50,20 +46,6 @@ class Stats:
         """Plain data for `--json` and the App Home tab."""
         data = asdict(self)
         return {**data, **{key: list(data[key]) for key in ("top_causes", "top_hosts", "layers")}}
-
-
-def parse_since(text: str, now: datetime) -> datetime:
-    """`30m`, `24h`, `7d`, `2w` back from `now`, or an ISO date/time; raises UsageError otherwise."""
-    match = DURATION.match(text)
-    if match:
-        return now - timedelta(**{UNITS[match.group(2)]: int(match.group(1))})
-    try:
-        moment = datetime.fromisoformat(text.strip())
-    except ValueError:
-        raise UsageError(
-            f"--since takes a duration like 7d, 24h, 30m or a date like 2026-11-01, not {text!r}"
-        ) from None
-    return moment if moment.tzinfo else moment.replace(tzinfo=now.tzinfo)
 
 
 def compute(db: sqlite_utils.Database, *, since: datetime | None, now: datetime) -> Stats:

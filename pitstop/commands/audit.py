@@ -24,9 +24,9 @@ def run(args: argparse.Namespace) -> int:
     """Print the matching audit rows."""
     from collectors.audit import AuditLog
     from collectors.catalog import display
-    from collectors.diagnose import parse_since
     from kb.db import open_db
     from pitstop.config import load_settings
+    from pitstop.since import parse_since
 
     db = open_db(args.db or load_settings().db_path)
     rows = AuditLog(db).query(since=parse_since(args.since), user=args.user, host=args.host,

@@ -63,7 +63,7 @@ def _store(args: argparse.Namespace) -> Incidents:
 def run_list(args: argparse.Namespace) -> int:
     """Print incidents, newest first."""
     from kb.incidents import stamp, utc_now
-    from kb.stats import parse_since
+    from pitstop.since import parse_since
 
     since = stamp(parse_since(args.since, utc_now())) if args.since else None
     found = _store(args).list(status=args.status, since=since, limit=args.limit)

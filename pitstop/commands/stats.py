@@ -25,8 +25,9 @@ def run(args: argparse.Namespace) -> int:
     """Print the figures."""
     from kb.db import open_db
     from kb.incidents import utc_now
-    from kb.stats import compute, parse_since
+    from kb.stats import compute
     from pitstop.config import load_settings
+    from pitstop.since import parse_since
 
     now = utc_now()
     since = parse_since(args.since, now) if args.since else None

@@ -14,13 +14,14 @@ import yaml
 pytest.importorskip("collectors.checks.registry")  # the facts engineer's module; diagnose needs it
 
 from collectors.audit import AuditLog  # noqa: E402
-from collectors.diagnose import DiagnoseRequest, diagnose, parse_since  # noqa: E402
+from collectors.diagnose import DiagnoseRequest, diagnose  # noqa: E402
 from collectors.inventory import Host, Inventory  # noqa: E402
 from kb.db import open_db  # noqa: E402
 from kb.service import KnowledgeBase  # noqa: E402
 from pitstop import cli  # noqa: E402
 from pitstop.commands.diagnose import render  # noqa: E402
 from pitstop.errors import NotFound, UsageError  # noqa: E402
+from pitstop.since import parse_since  # noqa: E402
 
 pytestmark = pytest.mark.lab
 PITFALLS = Path(__file__).resolve().parents[2] / "kb" / "pitfalls"

@@ -10,9 +10,10 @@ import pytest
 
 from kb.db import open_db
 from kb.incidents import Incidents
-from kb.stats import compute, parse_since
+from kb.stats import compute
 from pitstop.cli import main
 from pitstop.errors import UsageError
+from pitstop.since import parse_since
 from tests.kb.learning_support import Clock
 
 
