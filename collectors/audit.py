@@ -8,9 +8,11 @@ output size. Messages pass the redactor before they are stored.
 from __future__ import annotations
 
 import json
+import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 
 import sqlite_utils
 
@@ -40,8 +42,28 @@ class AuditEntry:
         return {**self.__dict__, "argv": list(self.argv)}
 
 
+def _stamp(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
+
+
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
+    return _stamp(datetime.now(UTC))
+
+
+def host_checks_since(db_path: Path, user: str, since: datetime) -> int | None:
+    """Host checks `user` ran since `since` (one `record` call = one check), read-only; None without a table.
+
+    Opens its own read-only connection, so the authorization policy can ask from any thread.
+    """
+    if not db_path.is_file():
+        return None
+    try:
+        with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=5) as conn:
+            row = conn.execute("SELECT COUNT(*) FROM (SELECT DISTINCT host, ts FROM audit "
+                               "WHERE requester = ? AND ts >= ?)", (user, _stamp(since))).fetchone()
+    except sqlite3.Error:
+        return None
+    return int(row[0])
 
 
 def _size(r: CommandResult) -> int:
@@ -81,7 +103,7 @@ class AuditLog:
         where, params = [], []
         if since is not None:
             where.append("ts >= ?")
-            params.append(since.astimezone(UTC).isoformat(timespec="milliseconds"))
+            params.append(_stamp(since))
         if user:
             where.append("requester = ?")
             params.append(user)

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import fnmatch
 import logging
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -43,6 +42,7 @@ from typing import Any, Protocol
 import yaml
 
 from collectors import hostlist
+from collectors.audit import host_checks_since
 from pitstop.errors import PitstopError, UsageError
 from pitstop.redact import redact
 
@@ -136,20 +136,6 @@ class _Buckets:
                 return (1.0 - tokens) / rate
             self._state[user] = (tokens - 1.0 if charge else tokens, now)
             return None
-
-
-def audited_host_checks(db_path: Path, user: str, since: datetime) -> int | None:
-    """Host checks `user` ran since `since` per the audit table; None when there is no audit table."""
-    if not db_path.is_file():
-        return None
-    try:
-        with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=5) as conn:
-            row = conn.execute("SELECT COUNT(*) FROM (SELECT DISTINCT host, ts FROM audit "
-                               "WHERE requester = ? AND ts >= ?)",
-                               (user, since.astimezone(UTC).isoformat(timespec="milliseconds"))).fetchone()
-    except sqlite3.Error:
-        return None
-    return int(row[0])
 
 
 @dataclass(frozen=True)
@@ -253,7 +239,7 @@ class Policy:
         limit = self.rate.hosts_per_hour
         if limit <= 0 or self.audit_db is None:
             return None
-        done = audited_host_checks(self.audit_db, user, datetime.now(UTC) - timedelta(hours=1))
+        done = host_checks_since(self.audit_db, user, datetime.now(UTC) - timedelta(hours=1))
         if done is None or done + requested <= limit:
             return None
         return (f"hourly limit: you ran {done} host checks in the last hour and at most {limit} are allowed; "
