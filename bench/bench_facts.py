@@ -18,10 +18,10 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from collectors.checks.registry import evaluate  # noqa: E402
-from collectors.model import CheckContext  # noqa: E402
-from collectors.parsers import kernel_log  # noqa: E402
-from kb.schema import load_pitfalls  # noqa: E402
+from pitstop.collectors.checks.registry import evaluate  # noqa: E402
+from pitstop.collectors.model import CheckContext  # noqa: E402
+from pitstop.collectors.parsers import kernel_log  # noqa: E402
+from pitstop.kb.schema import load_pitfalls  # noqa: E402
 from tests.collectors.test_checks_scenarios import scenario_results  # noqa: E402
 from tests.collectors.test_parsers import FOLDERS  # noqa: E402
 
@@ -43,8 +43,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     args = parser.parse_args()
-    corpus = [(FOLDERS[p.parent.name], p.read_bytes().decode("utf-8", "replace"))
-              for p in sorted(SHARED.glob("*/*")) if p.parent.name in FOLDERS]
+    corpus = [
+        (FOLDERS[p.parent.name], p.read_bytes().decode("utf-8", "replace"))
+        for p in sorted(SHARED.glob("*/*"))
+        if p.parent.name in FOLDERS
+    ]
     size = sum(len(t) for _, t in corpus)
     corpus_s = best_of(args.rounds, lambda: [parse(text) for parse, text in corpus])
     boot = (SHARED / "dmesg" / "boot-mlx5-nvswitch-decode-iso.txt").read_text(encoding="utf-8")
@@ -52,9 +55,17 @@ def main() -> None:
     log_s = best_of(max(1, args.rounds // 2), lambda: kernel_log.parse(big))
     pitfalls = load_pitfalls()
     results = scenario_results(SCENARIO)
-    ctx = CheckContext(host="bench", expectations={"gpu_model": "H100", "gpu_count": 8, "form_factor": "SXM5",
-                                                   "driver_branch": "535", "nvlink_count": 18},
-                       now=datetime.now(UTC))
+    ctx = CheckContext(
+        host="bench",
+        expectations={
+            "gpu_model": "H100",
+            "gpu_count": 8,
+            "form_factor": "SXM5",
+            "driver_branch": "535",
+            "nvlink_count": 18,
+        },
+        now=datetime.now(UTC),
+    )
 
     def sweep() -> None:
         fresh = dict(results)  # a new host's results: parsed once, shared by every entry

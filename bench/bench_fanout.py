@@ -29,9 +29,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from collectors import catalog, inventory, runner  # noqa: E402
-from collectors.transport import framing  # noqa: E402
-from collectors.transport.ssh import Connector  # noqa: E402
+from pitstop.collectors import catalog, inventory, runner  # noqa: E402
+from pitstop.collectors.transport import framing  # noqa: E402
+from pitstop.collectors.transport.ssh import Connector  # noqa: E402
 
 ALL = tuple(c.name for c in catalog.CATALOG)
 
@@ -51,13 +51,15 @@ def _rss_kib(field: str) -> int:
     return 0
 
 
-async def _fanout(inv: inventory.Inventory, names: list[str],
-                  collectors: tuple[str, ...]) -> list[runner.HostRun]:
+async def _fanout(
+    inv: inventory.Inventory, names: list[str], collectors: tuple[str, ...]
+) -> list[runner.HostRun]:
     connector = Connector(inv)
     lanes = runner.lanes_for(len(names))
     try:
-        return await asyncio.gather(*(
-            runner.run_host(inv.get(n), collectors, connector=connector, lanes=lanes) for n in names))
+        return await asyncio.gather(
+            *(runner.run_host(inv.get(n), collectors, connector=connector, lanes=lanes) for n in names)
+        )
     finally:
         await connector.close()
 
@@ -73,24 +75,50 @@ def worker(inventory_path: str, names: list[str], collectors: tuple[str, ...]) -
     cpu = time.process_time() - cpu0
     bad = [(r.host, r.status, r.error) for r in runs if r.status != "ok"]
     failed = sum(c.outcome not in ("ok", "missing") for r in runs for c in r.commands)
-    return {"wall_s": wall, "cpu_s": cpu, "hosts": len(names), "bad_hosts": bad[:3],
-            "failed_commands": failed,
-            "peak_rss_mib": _rss_kib("VmHWM") / 1024, "base_rss_mib": base_rss / 1024,
-            "spawns": [r.spawns for r in runs], "channels": [r.channels for r in runs],
-            "durations": {c.collector: c.duration_s for c in runs[0].commands} if runs else {}}
+    return {
+        "wall_s": wall,
+        "cpu_s": cpu,
+        "hosts": len(names),
+        "bad_hosts": bad[:3],
+        "failed_commands": failed,
+        "peak_rss_mib": _rss_kib("VmHWM") / 1024,
+        "base_rss_mib": base_rss / 1024,
+        "spawns": [r.spawns for r in runs],
+        "channels": [r.channels for r in runs],
+        "durations": {c.collector: c.duration_s for c in runs[0].commands} if runs else {},
+    }
 
 
 def _run_worker(inventory_path: Path, names: list[str], collectors: tuple[str, ...] = ALL) -> dict:
-    out = subprocess.run([sys.executable, __file__, "--worker", str(inventory_path), ",".join(names),
-                          ",".join(collectors)], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, __file__, "--worker", str(inventory_path), ",".join(names), ",".join(collectors)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     return json.loads(out.stdout)
 
 
 def _ssh_base(lab, host) -> list[str]:
-    return ["ssh", "-q", "-o", "BatchMode=yes", "-o", "StrictHostKeyChecking=yes",
-            "-o", f"UserKnownHostsFile={lab.known_hosts}", "-o", "ControlMaster=no",
-            "-i", str(lab.identity_file),
-            "-p", str(host.port), "-l", lab.user, host.address]
+    return [
+        "ssh",
+        "-q",
+        "-o",
+        "BatchMode=yes",
+        "-o",
+        "StrictHostKeyChecking=yes",
+        "-o",
+        f"UserKnownHostsFile={lab.known_hosts}",
+        "-o",
+        "ControlMaster=no",
+        "-i",
+        str(lab.identity_file),
+        "-p",
+        str(host.port),
+        "-l",
+        lab.user,
+        host.address,
+    ]
 
 
 def _commands_for(host_run: runner.HostRun) -> list[catalog.Command]:
@@ -118,14 +146,31 @@ def pdsh(lab, hosts, cmds: list[catalog.Command]) -> tuple[float, float]:
         if c.stdin is not None:
             wrapped = f"timeout -k {framing.KILL_AFTER_S} {c.timeout_s} {shlex.join(c.argv)}"
             script += f"{wrapped} <<'PITSTOP_EOF'\n{c.stdin.decode()}\nPITSTOP_EOF\n"
-    env = dict(os.environ, PDSH_RCMD_TYPE="ssh", PDSH_SSH_ARGS=" ".join(
-        [*(_ssh_base(lab, hosts[0])[1:-5]), "-p", str(hosts[0].port), "-l%u", "%h"]))
+    env = dict(
+        os.environ,
+        PDSH_RCMD_TYPE="ssh",
+        PDSH_SSH_ARGS=" ".join([*(_ssh_base(lab, hosts[0])[1:-5]), "-p", str(hosts[0].port), "-l%u", "%h"]),
+    )
     assert len({h.port for h in hosts}) == 1, "pdsh gets one port; keep the lab under 250 hosts"
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.run(["pdsh", "-R", "ssh", "-f", str(len(hosts)), "-l", lab.user,
-                           "-w", ",".join(h.address for h in hosts), script],
-                          env=env, capture_output=True, check=False)
+    proc = subprocess.run(
+        [
+            "pdsh",
+            "-R",
+            "ssh",
+            "-f",
+            str(len(hosts)),
+            "-l",
+            lab.user,
+            "-w",
+            ",".join(h.address for h in hosts),
+            script,
+        ],
+        env=env,
+        capture_output=True,
+        check=False,
+    )
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in (0, 1):
@@ -144,8 +189,10 @@ def measure(lab, sizes: list[int], repeat: int, collectors: tuple[str, ...]) -> 
     inv = inventory.load(lab.inventory)
     sweeps = [_run_worker(lab.inventory, [one], collectors) for _ in range(repeat)]
     sweep_wall = _median([s["wall_s"] for s in sweeps])
-    alone = {name: _median([_run_worker(lab.inventory, [one], (name,))["wall_s"] for _ in range(repeat)])
-             for name in collectors}
+    alone = {
+        name: _median([_run_worker(lab.inventory, [one], (name,))["wall_s"] for _ in range(repeat)])
+        for name in collectors
+    }
     slowest = max(alone, key=alone.get)
     cmds = _commands_for(asyncio.run(_fanout(inv, [one], collectors))[0])
     per_cmd = _median([ssh_per_command(lab, lab.host(one), cmds) for _ in range(repeat)])
@@ -155,16 +202,31 @@ def measure(lab, sizes: list[int], repeat: int, collectors: tuple[str, ...]) -> 
         asyncio.run(_fanout(inv, [one], collectors))
         forks.append(_forks() - f0)
     rows = [
-        (f"1 host, {len(cmds)} commands, Pitstop", f"{sweep_wall:.3f} s",
-         f"{sweeps[0]['channels'][0]} channels on 1 connection"),
-        (f"slowest single command alone ({slowest}), Pitstop", f"{alone[slowest]:.3f} s",
-         f"sweep / slowest = {sweep_wall / alone[slowest]:.2f} (target <= 1.5)"),
-        ("1 host, one OpenSSH `ssh` per command", f"{per_cmd:.3f} s",
-         f"Pitstop {per_cmd / sweep_wall:.1f}x faster (target >= 10)"),
-        ("remote processes per host (runner's count)", str(sweeps[0]["spawns"][0]),
-         "1 shell per channel + `timeout` and the tool per command"),
-        ("processes forked on the machine in a 1-host sweep", str(int(_median(forks))),
-         "kernel fork counter: adds sshd, the lab's session wrapper, fake tools' helpers, other users"),
+        (
+            f"1 host, {len(cmds)} commands, Pitstop",
+            f"{sweep_wall:.3f} s",
+            f"{sweeps[0]['channels'][0]} channels on 1 connection",
+        ),
+        (
+            f"slowest single command alone ({slowest}), Pitstop",
+            f"{alone[slowest]:.3f} s",
+            f"sweep / slowest = {sweep_wall / alone[slowest]:.2f} (target <= 1.5)",
+        ),
+        (
+            "1 host, one OpenSSH `ssh` per command",
+            f"{per_cmd:.3f} s",
+            f"Pitstop {per_cmd / sweep_wall:.1f}x faster (target >= 10)",
+        ),
+        (
+            "remote processes per host (runner's count)",
+            str(sweeps[0]["spawns"][0]),
+            "1 shell per channel + `timeout` and the tool per command",
+        ),
+        (
+            "processes forked on the machine in a 1-host sweep",
+            str(int(_median(forks))),
+            "kernel fork counter: adds sshd, the lab's session wrapper, fake tools' helpers, other users",
+        ),
     ]
     for n in sizes:
         subset = names[:n]
@@ -175,13 +237,22 @@ def measure(lab, sizes: list[int], repeat: int, collectors: tuple[str, ...]) -> 
         pcpu = _median([t[1] for t in theirs]) / n * 1000
         bad = sum(len(o["bad_hosts"]) for o in ours)
         rows += [
-            (f"{n} hosts, Pitstop", f"{wall:.2f} s",
-             f"/ pdsh = {wall / pwall:.2f} (target <= 0.6); {bad} failures"),
+            (
+                f"{n} hosts, Pitstop",
+                f"{wall:.2f} s",
+                f"/ pdsh = {wall / pwall:.2f} (target <= 0.6); {bad} failures",
+            ),
             (f"{n} hosts, `pdsh -R ssh -f {n}`, same script", f"{pwall:.2f} s", "one shell per host"),
-            (f"{n} hosts, client CPU per host", f"{cpu:.1f} ms",
-             f"target <= 15 ms; pdsh's ssh clients {pcpu:.1f} ms"),
-            (f"{n} hosts, client peak RSS", f"{max(o['peak_rss_mib'] for o in ours):.0f} MiB",
-             f"{ours[0]['base_rss_mib']:.0f} MiB before the fan-out"),
+            (
+                f"{n} hosts, client CPU per host",
+                f"{cpu:.1f} ms",
+                f"target <= 15 ms; pdsh's ssh clients {pcpu:.1f} ms",
+            ),
+            (
+                f"{n} hosts, client peak RSS",
+                f"{max(o['peak_rss_mib'] for o in ours):.0f} MiB",
+                f"{ours[0]['base_rss_mib']:.0f} MiB before the fan-out",
+            ),
         ]
     return rows
 
@@ -191,8 +262,11 @@ def main() -> None:
     parser.add_argument("--hosts", default="40,160")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--scenario", default="h100-sxm5-healthy")
-    parser.add_argument("--subsets", default="all,12",
-                        help="collector sets: 'all' (whole catalog) and/or N (the first N plain tools)")
+    parser.add_argument(
+        "--subsets",
+        default="all,12",
+        help="collector sets: 'all' (whole catalog) and/or N (the first N plain tools)",
+    )
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--worker", nargs=3, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -201,8 +275,8 @@ def main() -> None:
         print(json.dumps(worker(path, names.split(","), tuple(collectors.split(",")))))
         return
 
-    from collectors.lab import fleet
-    from collectors.lab.scenario import load_all, shipped_scenarios
+    from pitstop.lab import fleet
+    from pitstop.lab.scenario import load_all, shipped_scenarios
 
     sizes = [int(n) for n in args.hosts.split(",")]
     scenario = next(p for p in shipped_scenarios() if p.name == args.scenario)

@@ -23,12 +23,12 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from kb.db import open_db  # noqa: E402
-from kb.evaluate import load_cases  # noqa: E402
-from kb.incidents import Incidents  # noqa: E402
-from kb.learning_eval import run, split_half  # noqa: E402
-from kb.service import KnowledgeBase  # noqa: E402
-from pitstop.config import load_settings  # noqa: E402
+from pitstop.core.config import load_settings  # noqa: E402
+from pitstop.core.db import open_db  # noqa: E402
+from pitstop.incidents.learning_eval import run, split_half  # noqa: E402
+from pitstop.incidents.store import Incidents  # noqa: E402
+from pitstop.kb.evaluate import load_cases  # noqa: E402
+from pitstop.kb.service import KnowledgeBase  # noqa: E402
 
 DEV = REPO.parent / "shared" / "eval" / "dev-cases.jsonl"
 PARAPHRASES = REPO / "tests" / "fixtures" / "learning"

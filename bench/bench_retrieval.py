@@ -45,8 +45,8 @@ def _rss_mb() -> float:
 
 def quality(db: Path) -> dict:
     """Recall@1/@3 and MRR per mode, overall and per language, on each case file."""
-    from kb.evaluate import evaluate, load_cases
-    from kb.service import KnowledgeBase
+    from pitstop.kb.evaluate import evaluate, load_cases
+    from pitstop.kb.service import KnowledgeBase
 
     kb = KnowledgeBase.open(db)
     out = {}
@@ -66,8 +66,8 @@ def quality(db: Path) -> dict:
 
 def latency(db: Path) -> dict:
     """Warm `ask` latency over the dev-case queries (model, index and catalog loaded first)."""
-    from kb.evaluate import load_cases
-    from kb.service import KnowledgeBase
+    from pitstop.kb.evaluate import load_cases
+    from pitstop.kb.service import KnowledgeBase
 
     kb = KnowledgeBase.open(db)
     kb.warm()
@@ -89,7 +89,7 @@ def latency(db: Path) -> dict:
 COLD_SCRIPT = """
 import json, sys, time
 t0 = time.perf_counter()
-from kb.service import KnowledgeBase
+from pitstop.kb.service import KnowledgeBase
 t1 = time.perf_counter()
 kb = KnowledgeBase.open(sys.argv[1])
 t2 = time.perf_counter()
@@ -118,7 +118,7 @@ def cold(db: Path) -> dict:
 
 def build_bundled(db: Path) -> dict:
     """Build the bundled KB from scratch (entries, embeddings, index)."""
-    from kb.service import KnowledgeBase
+    from pitstop.kb.service import KnowledgeBase
 
     start = time.perf_counter()
     kb = KnowledgeBase.open(db)
@@ -143,10 +143,10 @@ def scale(entries: int, workdir: Path, source: Path | None) -> dict:
     """
     import numpy as np
 
-    from kb import store
-    from kb.evaluate import load_cases
-    from kb.schema import Pitfall, load_pitfalls
-    from kb.service import KnowledgeBase
+    from pitstop.kb import store
+    from pitstop.kb.evaluate import load_cases
+    from pitstop.kb.schema import Pitfall, load_pitfalls
+    from pitstop.kb.service import KnowledgeBase
 
     db = workdir / "scale.db"
     if source is not None and source.is_file():  # start from a built bundled KB (saves the embedding)

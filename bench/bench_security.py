@@ -26,8 +26,20 @@ _FIGURE_LINES = ("load:", "durability:")
 def run(scale: int) -> tuple[str, float, int]:
     """Run the security tests once; returns their output, wall time and exit status."""
     env = {**os.environ, "PITSTOP_FUZZ_SCALE": str(scale), "HF_HUB_OFFLINE": "1"}
-    argv = [sys.executable, "-m", "pytest", "tests/security", "-q", "-s", "-p", "no:cacheprovider",
-            "--hypothesis-show-statistics", "--durations=0", "-W", "ignore::DeprecationWarning"]
+    argv = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "tests/security",
+        "-q",
+        "-s",
+        "-p",
+        "no:cacheprovider",
+        "--hypothesis-show-statistics",
+        "--durations=0",
+        "-W",
+        "ignore::DeprecationWarning",
+    ]
     start = time.monotonic()
     done = subprocess.run(argv, cwd=REPO, env=env, capture_output=True, text=True)
     return done.stdout + done.stderr, time.monotonic() - start, done.returncode
@@ -56,8 +68,10 @@ def main() -> int:
     args = parser.parse_args()
     output, wall, code = run(args.scale)
     stats = examples_per_property(output)
-    summary = next((line for line in reversed(output.splitlines()) if " passed" in line or " failed" in line),
-                   "(no summary)")
+    summary = next(
+        (line for line in reversed(output.splitlines()) if " passed" in line or " failed" in line),
+        "(no summary)",
+    )
     print(f"## Security and reliability (`python3 bench/bench_security.py --scale {args.scale}`)\n")
     print(f"pytest: {summary.strip('= ')}; wall {wall:.0f} s; exit {code}\n")
     print("| property | examples run | failing |\n|---|---|---|")

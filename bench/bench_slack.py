@@ -27,8 +27,8 @@ REPO = Path(__file__).resolve().parents[1]
 SHARED = REPO.parent / "shared"
 sys.path.insert(0, str(REPO))
 
-from bot.app import create_app  # noqa: E402
-from bot.http import make_server  # noqa: E402
+from pitstop.bot.app import create_app  # noqa: E402
+from pitstop.bot.http import make_server  # noqa: E402
 from tests.bot.conftest import ALLOW_ALL, Running, make_services, settings_for  # noqa: E402
 from tests.bot.interactions import slash_command  # noqa: E402
 from tests.bot.recorder import BOT_USER, Recorder, serve  # noqa: E402
@@ -52,7 +52,7 @@ def mention(n: int) -> str:
 
 
 def start(db: Path, recorder: Recorder, **options: object) -> tuple[Running, object]:
-    from kb.embed import Embedder
+    from pitstop.kb.embed import Embedder
 
     services = make_services(db, Embedder(), **options)
     services.kb.warm()
@@ -111,9 +111,9 @@ def bench_events(db: Path, burst: int, answers: int) -> list[tuple[str, str, str
 
 
 def bench_diagnose(db: Path, hosts: int, scenario: str) -> list[tuple[str, str, str]]:
-    from collectors import inventory
-    from collectors.lab import fleet
-    from collectors.lab.scenario import load_scenario
+    from pitstop.collectors import inventory
+    from pitstop.lab import fleet
+    from pitstop.lab.scenario import load_scenario
 
     state = Path(tempfile.mkdtemp(prefix="pitstop-bench-lab-"))
     lab = fleet.up(

@@ -8,10 +8,10 @@ from slack_bolt import App
 from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler
 
-from bot.dedupe import Seen
-from bot.listeners import Deps, register
-from bot.services import Services
-from pitstop.config import Settings
+from pitstop.app.services import Services
+from pitstop.bot.dedupe import Seen
+from pitstop.bot.listeners import Deps, register
+from pitstop.core.config import Settings
 
 DEFAULT_API_URL = "https://slack.com/api/"
 

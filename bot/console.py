@@ -13,12 +13,12 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TextIO
 
-from bot import flows
-from bot.errors import describe
-from bot.render import text as render
-from bot.render.model import AnswerCard, DiagnosisCard, DraftCard, Notice
-from bot.services import Services
-from pitstop.errors import UsageError
+from pitstop.app.services import Services
+from pitstop.bot import flows
+from pitstop.bot.errors import describe
+from pitstop.bot.render import text as render
+from pitstop.bot.render.model import AnswerCard, DiagnosisCard, DraftCard, Notice
+from pitstop.core.errors import UsageError
 
 CHANNEL = "console"
 STATS_DAYS = 30
@@ -192,7 +192,7 @@ class Console:
         return render.notice_text(notice)
 
     def _resolve_new(self, args: str) -> str:
-        from kb.incidents import NewCause
+        from pitstop.incidents.model import NewCause
 
         parts = [p.strip() for p in args.split("|")] + [""] * 5
         title, what, fix, symptoms, notes = parts[:5]

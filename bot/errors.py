@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 
-from pitstop.errors import NotAllowed, NotFound, PitstopError, UsageError
-from pitstop.redact import redact
+from pitstop.core.errors import NotAllowed, NotFound, PitstopError, UsageError
+from pitstop.core.redact import redact
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,9 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from bot.hosts import mentioned_hosts
-from bot.render.model import (
+from pitstop.app.services import Services
+from pitstop.bot.hosts import mentioned_hosts
+from pitstop.bot.render.model import (
     AnswerCard,
     Cause,
     CauseFindings,
@@ -24,12 +25,11 @@ from bot.render.model import (
     Notice,
     ResolutionForm,
 )
-from bot.services import Services
-from pitstop.errors import NotAllowed, UsageError
-from pitstop.redact import redact
+from pitstop.core.errors import NotAllowed, UsageError
+from pitstop.core.redact import redact
 
 if TYPE_CHECKING:
-    from kb.schema import CheckRef
+    from pitstop.kb.schema import CheckRef
 
 TOP_CAUSES = 3
 MAX_HOST_CHOICES = 100
@@ -72,7 +72,7 @@ def _cause(rank: int, match: Any, lang: str) -> Cause:
 
 def check_text(ref: CheckRef) -> str:
     """What a check reference looks at, in words: the first line of the check's doc, else its name."""
-    from collectors.checks.registry import CHECKS
+    from pitstop.collectors.checks.registry import CHECKS
 
     spec = CHECKS.get(ref.check)
     doc = spec.doc.strip().splitlines() if spec is not None and spec.doc else []
@@ -126,8 +126,8 @@ def diagnose(
     lang: str | None = None,
 ) -> Diagnosis:
     """Check `hosts` (already authorized by `authorize(target)`), reporting progress; record the incident."""
-    from collectors.diagnose import DiagnoseRequest
-    from kb.preprocess import detect_lang
+    from pitstop.app.diagnose import DiagnoseRequest
+    from pitstop.kb.preprocess import detect_lang
 
     lang = lang or (detect_lang(error_text) if error_text else "en")
     progress = Progress(target, lang, (h.name for h in hosts), on_progress)
@@ -289,8 +289,8 @@ def stats(services: Services, days: int = 30) -> Any:
     """Incident figures (`kb.stats.Stats`) of the last `days` days, on the incidents' own connection."""
     from datetime import timedelta
 
-    from kb.incidents import utc_now
-    from kb.stats import compute
+    from pitstop.core.clock import utc_now
+    from pitstop.incidents.stats import compute
 
     now = utc_now()
     return services.incidents.run_with(
@@ -324,7 +324,7 @@ def _on_kb(services: Services, fn: Callable[[Any], Any]) -> Any:
 
 def pending_drafts(services: Services, incident: int | None = None) -> tuple[DraftCard, ...]:
     """Drafts and merge proposals waiting for review (only those of `incident` when given)."""
-    from kb.drafts import list_drafts
+    from pitstop.incidents.drafts import list_drafts
 
     found = _on_kb(services, lambda kb: list_drafts(kb.db))
     return tuple(_draft_card(d) for d in found if incident is None or d.incident_id == incident)
@@ -332,7 +332,7 @@ def pending_drafts(services: Services, incident: int | None = None) -> tuple[Dra
 
 def draft(services: Services, draft_id: str) -> DraftCard:
     """One draft as a card (NotFound when unknown)."""
-    from kb.drafts import get_draft
+    from pitstop.incidents.drafts import get_draft
 
     return _draft_card(_on_kb(services, lambda kb: get_draft(kb.db, draft_id)))
 
@@ -345,7 +345,7 @@ def require_maintainer(allowed: bool) -> None:
 
 def approve_draft(services: Services, draft_id: str, *, user: str) -> DraftCard:
     """Approve a draft (its entry file is written for review in git) or a merge proposal."""
-    from kb import drafts
+    from pitstop.incidents import drafts
 
     extra = {"directory": services.pitfalls_dir} if services.pitfalls_dir is not None else {}
     sentence = _on_kb(services, lambda kb: drafts.approve(kb, kb.db, draft_id, user=user, **extra))
@@ -354,7 +354,7 @@ def approve_draft(services: Services, draft_id: str, *, user: str) -> DraftCard:
 
 def reject_draft(services: Services, draft_id: str, *, user: str) -> DraftCard:
     """Reject a draft (it leaves search) or a merge proposal."""
-    from kb import drafts
+    from pitstop.incidents import drafts
 
     sentence = _on_kb(services, lambda kb: drafts.reject(kb, kb.db, draft_id, user=user))
     return replace(draft(services, draft_id), outcome=sentence)
@@ -362,7 +362,7 @@ def reject_draft(services: Services, draft_id: str, *, user: str) -> DraftCard:
 
 def edit_draft(services: Services, draft_id: str, changes: Mapping[str, Any], *, user: str) -> DraftCard:
     """Change a pending draft's fields (title, summary, symptoms, fix, ...); it must stay a valid entry."""
-    from kb import drafts
+    from pitstop.incidents import drafts
 
     _on_kb(services, lambda kb: drafts.edit(kb, kb.db, draft_id, changes))
     return replace(draft(services, draft_id), outcome=f"edited '{draft_id}' ({user})")

@@ -16,11 +16,17 @@ from typing import Any
 
 import yaml
 
-from pitstop.errors import UsageError
+from pitstop.core.errors import UsageError
 
-_VARS = {"ansible_host": "address", "ansible_ssh_host": "address", "ansible_port": "port",
-         "ansible_ssh_port": "port", "ansible_user": "user", "ansible_ssh_user": "user",
-         "ansible_ssh_private_key_file": "identity_file"}
+_VARS = {
+    "ansible_host": "address",
+    "ansible_ssh_host": "address",
+    "ansible_port": "port",
+    "ansible_ssh_port": "port",
+    "ansible_user": "user",
+    "ansible_ssh_user": "user",
+    "ansible_ssh_private_key_file": "identity_file",
+}
 _JUMP = re.compile(r"(?:-J\s*|ProxyJump=)(\S+)")
 _ANSIBLE_RANGE = re.compile(r"\[(\d+):(\d+)(?::\d+)?\]")
 _SKIP_GROUPS = {"all", "ungrouped"}
@@ -59,6 +65,7 @@ class _Builder:
 
     def result(self) -> dict[str, Any]:
         """Pitstop inventory data: group vars and child groups flattened onto hosts."""
+
         def descendants(group: str, seen: frozenset[str] = frozenset()) -> list[str]:
             out = list(self.members.get(group, []))
             for child in self.children.get(group, []):

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import sqlite_utils
 
-from collectors.model import CommandResult
-from pitstop.redact import redact
+from pitstop.collectors.model import CommandResult
+from pitstop.core.redact import redact
 
 
 @dataclass(frozen=True)
@@ -59,8 +59,10 @@ def host_checks_since(db_path: Path, user: str, since: datetime) -> int | None:
         return None
     try:
         with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=5) as conn:
-            row = conn.execute("SELECT COUNT(*) FROM (SELECT DISTINCT host, ts FROM audit "
-                               "WHERE requester = ? AND ts >= ?)", (user, _stamp(since))).fetchone()
+            row = conn.execute(
+                "SELECT COUNT(*) FROM (SELECT DISTINCT host, ts FROM audit WHERE requester = ? AND ts >= ?)",
+                (user, _stamp(since)),
+            ).fetchone()
     except sqlite3.Error:
         return None
     return int(row[0])
@@ -81,8 +83,23 @@ class AuditLog:
     def record(self, requester: str, origin: str, host: str, results: Iterable[CommandResult]) -> int:
         """Store one row per result in one transaction; return how many were stored."""
         ts = _now()
-        rows = [(ts, requester, origin, host, r.collector, json.dumps(list(r.argv)), r.outcome, r.exit,
-                 float(r.duration_s), _size(r), int(r.truncated), redact(r.message)) for r in results]
+        rows = [
+            (
+                ts,
+                requester,
+                origin,
+                host,
+                r.collector,
+                json.dumps(list(r.argv)),
+                r.outcome,
+                r.exit,
+                float(r.duration_s),
+                _size(r),
+                int(r.truncated),
+                redact(r.message),
+            )
+            for r in results
+        ]
         if not rows:
             return 0
         conn = self.db.conn
@@ -90,15 +107,22 @@ class AuditLog:
         try:
             conn.executemany(
                 "INSERT INTO audit (ts, requester, origin, host, collector, argv_json, outcome, exit, "
-                "duration_s, output_bytes, truncated, message) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", rows)
+                "duration_s, output_bytes, truncated, message) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                rows,
+            )
         except BaseException:
             conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
         return len(rows)
 
-    def query(self, since: datetime | None = None, user: str | None = None, host: str | None = None,
-              limit: int = 1000) -> list[AuditEntry]:
+    def query(
+        self,
+        since: datetime | None = None,
+        user: str | None = None,
+        host: str | None = None,
+        limit: int = 1000,
+    ) -> list[AuditEntry]:
         """Rows newest first, filtered by time, requester and host."""
         where, params = [], []
         if since is not None:
@@ -110,10 +134,16 @@ class AuditLog:
         if host:
             where.append("host = ?")
             params.append(host)
-        sql = ("SELECT ts, requester, origin, host, collector, argv_json, outcome, exit, duration_s, "
-               "output_bytes, truncated, message FROM audit"
-               + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY id DESC LIMIT ?")
+        sql = (
+            "SELECT ts, requester, origin, host, collector, argv_json, outcome, exit, duration_s, "
+            "output_bytes, truncated, message FROM audit"
+            + (" WHERE " + " AND ".join(where) if where else "")
+            + " ORDER BY id DESC LIMIT ?"
+        )
         rows = self.db.execute(sql, [*params, limit]).fetchall()
-        return [AuditEntry(ts, req, origin, h, coll, tuple(json.loads(argv)), outcome, exit_, dur, size,
-                           bool(trunc), msg)
-                for ts, req, origin, h, coll, argv, outcome, exit_, dur, size, trunc, msg in rows]
+        return [
+            AuditEntry(
+                ts, req, origin, h, coll, tuple(json.loads(argv)), outcome, exit_, dur, size, bool(trunc), msg
+            )
+            for ts, req, origin, h, coll, argv, outcome, exit_, dur, size, trunc, msg in rows
+        ]

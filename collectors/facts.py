@@ -8,9 +8,9 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from collectors.catalog import display
-from collectors.model import CommandResult, Evidence
-from collectors.parsers import (
+from pitstop.collectors.catalog import display
+from pitstop.collectors.model import CommandResult, Evidence
+from pitstop.collectors.parsers import (
     cmdline,
     cpupower,
     df,
@@ -41,7 +41,7 @@ from collectors.parsers import (
     torch_version,
     uname,
 )
-from collectors.parsers.gpu import Gpu
+from pitstop.collectors.parsers.gpu import Gpu
 
 PARSERS: Mapping[str, Callable[[str], Any]] = {
     "nvidia_smi_q": nvidia_smi_q.parse,

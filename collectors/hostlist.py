@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from pitstop.errors import UsageError
+from pitstop.core.errors import UsageError
 
 _NAME = re.compile(r"^@?[A-Za-z0-9][A-Za-z0-9._-]{0,252}$")
 _RANGE = re.compile(r"^([0-9]+)(?:-([0-9]+))?$")
@@ -75,7 +75,7 @@ def _parse(term: str) -> tuple[list[str], list[list[_Span]]]:
     """Split a term into literal pieces and bracket span lists (pieces has one more item)."""
     pieces, groups, pos = [], [], 0
     for m in _BRACKET.finditer(term):
-        pieces.append(term[pos:m.start()])
+        pieces.append(term[pos : m.start()])
         groups.append(_spans(m.group(1), term))
         pos = m.end()
     pieces.append(term[pos:])

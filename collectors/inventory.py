@@ -29,14 +29,25 @@ from typing import Any
 
 import yaml
 
-from collectors import catalog, hostlist, sshconfig
-from pitstop.errors import NotFound, UsageError
+from pitstop.collectors import catalog, hostlist, sshconfig
+from pitstop.core.errors import NotFound, UsageError
 
 LOCAL = "localhost"
 DEFAULT_MAX_HOSTS = 1024
 _GROUP_KEYS = {"expect", "sudo", "hosts"}
-_HOST_KEYS = {"name", "address", "port", "user", "jump", "groups", "tags", "identity_file", "expect", "sudo",
-              "transport"}
+_HOST_KEYS = {
+    "name",
+    "address",
+    "port",
+    "user",
+    "jump",
+    "groups",
+    "tags",
+    "identity_file",
+    "expect",
+    "sudo",
+    "transport",
+}
 
 
 @dataclass(frozen=True)
@@ -96,8 +107,9 @@ class Inventory:
         terms = hostlist.split_terms(expr)
         if not terms:
             raise UsageError("no hosts given")
-        sizes = [len(self.groups[self._group_name(t)]) if self._group_name(t) else hostlist.count(t)
-                 for t in terms]
+        sizes = [
+            len(self.groups[self._group_name(t)]) if self._group_name(t) else hostlist.count(t) for t in terms
+        ]
         if sum(sizes) > max_hosts:
             raise UsageError(f"{expr[:60]!r} expands to {sum(sizes)} hosts; the limit is {max_hosts}")
         names: dict[str, None] = {}
@@ -150,8 +162,7 @@ def _host_entries(raw: Any) -> list[tuple[str, dict[str, Any]]]:
     raise UsageError("inventory: `hosts` must be a mapping of name -> settings or a list with `name`")
 
 
-def build(data: Mapping[str, Any], source: str = "<memory>",
-          ssh_blocks: tuple | None = None) -> Inventory:
+def build(data: Mapping[str, Any], source: str = "<memory>", ssh_blocks: tuple | None = None) -> Inventory:
     """Build an Inventory from parsed YAML data (see the module docstring for the format)."""
     if not isinstance(data, Mapping):
         raise UsageError(f"{source}: an inventory is a YAML mapping with a `hosts` key")
@@ -189,13 +200,19 @@ def build(data: Mapping[str, Any], source: str = "<memory>",
         allowed = {c.name for c in catalog.CATALOG if c.sudo_allowed}
         wrong = sorted(host.sudo - allowed)
         if wrong:
-            raise UsageError(f"{source}: host {host.name!r}: sudo is not allowed for {', '.join(wrong)} "
-                             "(only catalog collectors declared sudo_allowed)")
+            raise UsageError(
+                f"{source}: host {host.name!r}: sudo is not allowed for {', '.join(wrong)} "
+                "(only catalog collectors declared sudo_allowed)"
+            )
     timeout = float(data.get("connect_timeout", 10))
     known = data.get("known_hosts")
-    return Inventory(hosts=hosts, groups={g: tuple(m) for g, m in members.items()},
-                     known_hosts=str(Path(str(known)).expanduser()) if known else None,
-                     connect_timeout=timeout, source=source)
+    return Inventory(
+        hosts=hosts,
+        groups={g: tuple(m) for g, m in members.items()},
+        known_hosts=str(Path(str(known)).expanduser()) if known else None,
+        connect_timeout=timeout,
+        source=source,
+    )
 
 
 def _merged_expect(groups: tuple[str, ...], defaults: Mapping, groups_raw: Mapping, own: Mapping) -> dict:
@@ -215,13 +232,17 @@ def _merged_sudo(groups: tuple[str, ...], defaults: Mapping, groups_raw: Mapping
 
 def _with_group(host: Host, group: str, groups_raw: Mapping) -> Host:
     groups = host.groups + (group,)
-    return replace(host, groups=groups,
-                   expect={**_merged_expect((group,), {}, groups_raw, {}), **host.expect},
-                   sudo=host.sudo | _merged_sudo((group,), {}, groups_raw, ()))
+    return replace(
+        host,
+        groups=groups,
+        expect={**_merged_expect((group,), {}, groups_raw, {}), **host.expect},
+        sudo=host.sudo | _merged_sudo((group,), {}, groups_raw, ()),
+    )
 
 
-def _make_host(name: str, fields: Mapping[str, Any], defaults: Mapping[str, Any], groups_raw: Mapping,
-               ssh_blocks: tuple) -> Host:
+def _make_host(
+    name: str, fields: Mapping[str, Any], defaults: Mapping[str, Any], groups_raw: Mapping, ssh_blocks: tuple
+) -> Host:
     cfg = sshconfig.lookup(name, ssh_blocks)
     groups = _as_tuple(fields.get("groups")) + _as_tuple(fields.get("tags"))
     identity = _as_tuple(fields.get("identity_file") or defaults.get("identity_file"))

@@ -13,8 +13,8 @@ import re
 import shlex
 from collections.abc import Mapping
 
-from collectors import catalog
-from pitstop.errors import PitstopError
+from pitstop.collectors import catalog
+from pitstop.core.errors import PitstopError
 
 # Shell metacharacters, quotes, globs, control characters: never in an argv element.
 _UNSAFE = re.compile(r"[;&|<>$`\\\n\r\t\x00-\x1f\x7f*?~!{}()'\"#]")
@@ -24,11 +24,21 @@ _BDF = r"(?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]"
 
 # tool -> regexes one of which must fully match the space-joined arguments ("" = no arguments).
 ALLOWED: Mapping[str, tuple[str, ...]] = {
-    "nvidia-smi": (r"", r"-q", r"-q -d [A-Z_,]+", r"topo -m", r"nvlink -s", r"nvlink -e",
-                   r"--query-gpu=[a-z_.,]+ --format=csv(?:,noheader)?(?:,nounits)?"),
+    "nvidia-smi": (
+        r"",
+        r"-q",
+        r"-q -d [A-Z_,]+",
+        r"topo -m",
+        r"nvlink -s",
+        r"nvlink -e",
+        r"--query-gpu=[a-z_.,]+ --format=csv(?:,noheader)?(?:,nounits)?",
+    ),
     "cat": (r"/proc/driver/nvidia/version", r"/proc/cmdline", r"/proc/mounts", r"/etc/os-release"),
-    "journalctl": (r"-k -b --no-pager -o short-iso", r"-k -b -1 --no-pager -o short-iso",
-                   rf"-u {_UNIT} --no-pager -n \d{{1,5}}"),
+    "journalctl": (
+        r"-k -b --no-pager -o short-iso",
+        r"-k -b -1 --no-pager -o short-iso",
+        rf"-u {_UNIT} --no-pager -n \d{{1,5}}",
+    ),
     "dmesg": (r"--time-format iso", r"-T"),
     "lspci": (r"-vv", r"-vvv", r"-nn", rf"-s {_BDF} -vv"),
     "ip": (r"-s link", r"link", r"-br addr", r"-br link"),
@@ -53,33 +63,80 @@ ALLOWED: Mapping[str, tuple[str, ...]] = {
 
 # (tool, regex on the joined arguments, reason): checked first, for a precise message.
 DENIED: tuple[tuple[str, str, str], ...] = (
-    ("dmesg", r"(?:^| )(?:-[a-zA-Z]*[cCDEn][a-zA-Z]*|--clear|--read-clear|--console-\w+)(?: |$)",
-     "clears or reconfigures the kernel ring buffer"),
-    ("nvidia-smi", r"(?:^| )(?:-r|--gpu-reset|-pm|--persistence-mode(?:=\S*)?|-e|--ecc-config(?:=\S*)?|"
-     r"-mig|--multi-instance-gpu(?:=\S*)?|-pl|--power-limit(?:=\S*)?|-ac|--applications-clocks(?:=\S*)?|"
-     r"-rac|--reset-applications-clocks|-c|--compute-mode(?:=\S*)?|-lgc|-rgc|-lmc|-rmc|-cc|-am|-caa|-p|"
-     r"--reset-ecc-errors(?:=\S*)?|-dm|--driver-model(?:=\S*)?)(?: |$)",
-     "changes GPU state"),
-    ("ipmitool", r"^(?:sel (?:clear|delete|add|set)|chassis|power|raw|mc reset|lan set|user|sol|fru write|"
-     r"sensor thresh|bmc reset)", "changes BMC or chassis state"),
+    (
+        "dmesg",
+        r"(?:^| )(?:-[a-zA-Z]*[cCDEn][a-zA-Z]*|--clear|--read-clear|--console-\w+)(?: |$)",
+        "clears or reconfigures the kernel ring buffer",
+    ),
+    (
+        "nvidia-smi",
+        r"(?:^| )(?:-r|--gpu-reset|-pm|--persistence-mode(?:=\S*)?|-e|--ecc-config(?:=\S*)?|"
+        r"-mig|--multi-instance-gpu(?:=\S*)?|-pl|--power-limit(?:=\S*)?|-ac|--applications-clocks(?:=\S*)?|"
+        r"-rac|--reset-applications-clocks|-c|--compute-mode(?:=\S*)?|-lgc|-rgc|-lmc|-rmc|-cc|-am|-caa|-p|"
+        r"--reset-ecc-errors(?:=\S*)?|-dm|--driver-model(?:=\S*)?)(?: |$)",
+        "changes GPU state",
+    ),
+    (
+        "ipmitool",
+        r"^(?:sel (?:clear|delete|add|set)|chassis|power|raw|mc reset|lan set|user|sol|fru write|"
+        r"sensor thresh|bmc reset)",
+        "changes BMC or chassis state",
+    ),
     ("setpci", r"=", "writes PCI configuration space"),
-    ("storcli64", r"(?:^| )(?:set|delete|start|stop|add|del|pause|resume|suspend|flash|download)(?: |$)",
-     "changes RAID controller state"),
-    ("MegaCli64", r"(?i)-(?:LDSetProp|CfgClr|CfgLdDel|CfgLdAdd|AdpSetProp|PDMakeGood|AdpFwFlash)",
-     "changes RAID controller state"),
-    ("ethtool", r"(?:^| )(?:-s|--change|-K|--offload|-G|--set-ring|-A|--pause|-L|--set-channels|-E|-f|"
-     r"--flash|-r|--negotiate|-W|-C|--coalesce|-p|--identify)(?: |$)", "changes NIC settings"),
+    (
+        "storcli64",
+        r"(?:^| )(?:set|delete|start|stop|add|del|pause|resume|suspend|flash|download)(?: |$)",
+        "changes RAID controller state",
+    ),
+    (
+        "MegaCli64",
+        r"(?i)-(?:LDSetProp|CfgClr|CfgLdDel|CfgLdAdd|AdpSetProp|PDMakeGood|AdpFwFlash)",
+        "changes RAID controller state",
+    ),
+    (
+        "ethtool",
+        r"(?:^| )(?:-s|--change|-K|--offload|-G|--set-ring|-A|--pause|-L|--set-channels|-E|-f|"
+        r"--flash|-r|--negotiate|-W|-C|--coalesce|-p|--identify)(?: |$)",
+        "changes NIC settings",
+    ),
     ("perfquery", r"(?:^| )(?:-R|--Reset_only|-r|--reset_after_read)(?: |$)", "resets InfiniBand counters"),
     ("systemctl", r"^(?!(?:status|show|is-active) )", "only status, show and is-active are read-only"),
-    ("journalctl", r"--(?:vacuum|rotate|flush|sync|relinquish|setup-keys|update-catalog)",
-     "changes the journal"),
+    (
+        "journalctl",
+        r"--(?:vacuum|rotate|flush|sync|relinquish|setup-keys|update-catalog)",
+        "changes the journal",
+    ),
     ("cpupower", r"(?:^| )(?:frequency-set|idle-set|set)(?: |$)", "changes CPU power settings"),
     ("ip", r"(?:^| )(?:set|add|del|delete|change|replace|flush)(?: |$)", "changes network state"),
 )
 
-STATE_CHANGING_TOOLS = frozenset({"modprobe", "rmmod", "insmod", "rm", "dd", "reboot", "shutdown", "poweroff",
-                                  "halt", "kill", "pkill", "killall", "mkfs", "fdisk", "parted", "tee", "cp",
-                                  "mv", "chmod", "chown", "nvidia-persistenced", "systemd-run", "nvme"})
+STATE_CHANGING_TOOLS = frozenset(
+    {
+        "modprobe",
+        "rmmod",
+        "insmod",
+        "rm",
+        "dd",
+        "reboot",
+        "shutdown",
+        "poweroff",
+        "halt",
+        "kill",
+        "pkill",
+        "killall",
+        "mkfs",
+        "fdisk",
+        "parted",
+        "tee",
+        "cp",
+        "mv",
+        "chmod",
+        "chown",
+        "nvidia-persistenced",
+        "systemd-run",
+        "nvme",
+    }
+)
 _WRAPPER = re.compile(r"timeout -k (\d{1,3}) (\d{1,4}) (sudo -n )?(.+?)(?: </dev/null)?", re.S)
 
 
@@ -135,7 +192,7 @@ def check_argv(argv: tuple[str, ...] | list[str]) -> None:
 
 def script_violation(script: str) -> str | None:
     """Why a framing script is refused: it must be the fixed header, then marker-framed allowed argvs."""
-    from collectors.transport import framing  # the wire format lives with the transports
+    from pitstop.collectors.transport import framing  # the wire format lives with the transports
 
     blocks = framing.script_blocks(script)
     if blocks is None:
@@ -144,7 +201,7 @@ def script_violation(script: str) -> str | None:
     if tuple(fixed[: len(framing.HEADER)]) != framing.HEADER:
         return "script does not start with the fixed header"
     nonces = set()
-    for line in fixed[len(framing.HEADER):]:
+    for line in fixed[len(framing.HEADER) :]:
         m = framing.BEGIN_LINE.fullmatch(line) or framing.END_LINE.fullmatch(line)
         if not m:
             return f"script line not in the framing grammar: {line[:80]!r}"

@@ -16,13 +16,13 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from collectors import catalog, policy
-from collectors.catalog import Collector, Command
-from collectors.inventory import Host
-from collectors.model import CommandResult, HostStatus, Outcome
-from collectors.transport import framing, local
-from collectors.transport.base import HostUnavailable, Session
-from collectors.transport.ssh import Connector
+from pitstop.collectors import catalog, policy
+from pitstop.collectors.catalog import Collector, Command
+from pitstop.collectors.inventory import Host
+from pitstop.collectors.model import CommandResult, HostStatus, Outcome
+from pitstop.collectors.transport import framing, local
+from pitstop.collectors.transport.base import HostUnavailable, Session
+from pitstop.collectors.transport.ssh import Connector
 
 SLACK_S = 3.0  # local grace beyond a command's remote timeout and kill delay
 OPEN_S = 10.0  # time a channel may take to start its first command (or the next one)
@@ -32,7 +32,6 @@ _MISSING = re.compile(r"command not found|^sh: \d+: \S+: not found", re.M)
 _SUDO_REFUSED = re.compile(r"^sudo: (?:a password is required|a terminal is required|sorry,)", re.M)
 _JOURNAL_DENIED = re.compile(r"No journal files were (?:opened|found)|insufficient permissions", re.I)
 LOST = "connection lost while running"
-
 
 
 @dataclass(frozen=True)
@@ -89,12 +88,29 @@ def _classify(cmd: Command, status: int | None, stderr: str, duration: float) ->
     return "nonzero", f"exited with status {status}" + (f": {first[:200]}" if first else "")
 
 
-def _result(cmd: Command, outcome: Outcome, message: str, status: int | None = None, stdout: str = "",
-            stderr: str = "", duration: float = 0.0, truncated: bool = False,
-            output_bytes: int | None = None) -> CommandResult:
-    return CommandResult(collector=cmd.collector, argv=cmd.argv, outcome=outcome, exit=status, stdout=stdout,
-                         stderr=stderr, duration_s=round(duration, 3), truncated=truncated, message=message,
-                         output_bytes=output_bytes)
+def _result(
+    cmd: Command,
+    outcome: Outcome,
+    message: str,
+    status: int | None = None,
+    stdout: str = "",
+    stderr: str = "",
+    duration: float = 0.0,
+    truncated: bool = False,
+    output_bytes: int | None = None,
+) -> CommandResult:
+    return CommandResult(
+        collector=cmd.collector,
+        argv=cmd.argv,
+        outcome=outcome,
+        exit=status,
+        stdout=stdout,
+        stderr=stderr,
+        duration_s=round(duration, 3),
+        truncated=truncated,
+        message=message,
+        output_bytes=output_bytes,
+    )
 
 
 async def _run_lane(session: Session, cmds: Sequence[Command]) -> list[CommandResult | None]:
@@ -146,13 +162,18 @@ async def _run_lane(session: Session, cmds: Sequence[Command]) -> list[CommandRe
     for i, cmd in enumerate(cmds):
         stdout, stderr = out.tails[i], err.tails[i]
         duration = ended.get(i, now) - began.get(i, now)
-        text = {"stdout": stdout.text(), "stderr": stderr.text(), "truncated": stdout.truncated,
-                "output_bytes": stdout.total + stderr.total}
+        text = {
+            "stdout": stdout.text(),
+            "stderr": stderr.text(),
+            "truncated": stdout.truncated,
+            "output_bytes": stdout.total + stderr.total,
+        }
         if i in out.status:
             outcome, message = _classify(cmd, out.status[i], text["stderr"], duration)
             if stdout.truncated:
-                message = (message + "; " if message else "") + \
-                    f"output truncated: kept the last {len(stdout.data)} of {stdout.total} bytes"
+                message = (
+                    message + "; " if message else ""
+                ) + f"output truncated: kept the last {len(stdout.data)} of {stdout.total} bytes"
             results.append(_result(cmd, outcome, message, out.status[i], duration=duration, **text))
         elif i == hung:
             why = f"no answer after {duration:.0f}s: the remote timeout could not stop it (stuck in D state?)"
@@ -183,8 +204,9 @@ def split_lanes(cmds: Sequence[Command], lanes: int) -> list[list[Command]]:
     return [g for g in groups if g]
 
 
-async def _run_commands(session: Session, cmds: Sequence[Command],
-                        lanes: int) -> tuple[list[CommandResult], int]:
+async def _run_commands(
+    session: Session, cmds: Sequence[Command], lanes: int
+) -> tuple[list[CommandResult], int]:
     """Run commands over up to `lanes` channels; an abandoned lane's rest goes to a fresh channel."""
     if not cmds:
         return [], 0
@@ -221,8 +243,9 @@ async def _run_commands(session: Session, cmds: Sequence[Command],
     return [done[id(c)] for c in cmds], channels
 
 
-def _render_all(collectors: Iterable[Collector],
-                sudo: frozenset[str]) -> tuple[list[Command], list[CommandResult]]:
+def _render_all(
+    collectors: Iterable[Collector], sudo: frozenset[str]
+) -> tuple[list[Command], list[CommandResult]]:
     cmds, failed = [], []
     for c in collectors:
         try:
@@ -232,8 +255,9 @@ def _render_all(collectors: Iterable[Collector],
     return cmds, failed
 
 
-def _second_phase(collectors: Iterable[Collector], first: Mapping[str, CommandResult],
-                  sudo: frozenset[str]) -> tuple[list[Command], list[CommandResult]]:
+def _second_phase(
+    collectors: Iterable[Collector], first: Mapping[str, CommandResult], sudo: frozenset[str]
+) -> tuple[list[Command], list[CommandResult]]:
     cmds: list[Command] = []
     skipped: list[CommandResult] = []
     for c in collectors:
@@ -247,8 +271,11 @@ def _second_phase(collectors: Iterable[Collector], first: Mapping[str, CommandRe
             source = first.get(c.param.source)
             values = catalog.param_values(c, source.stdout) if source and source.outcome == "ok" else ()
             if not values:
-                skipped.append(CommandResult(c.name, c.argv, "error",
-                                             message=f"not run: no valid value from {c.param.source}"))
+                skipped.append(
+                    CommandResult(
+                        c.name, c.argv, "error", message=f"not run: no valid value from {c.param.source}"
+                    )
+                )
             cmds.extend(catalog.render(c, v, sudo=c.name in sudo) for v in values)
     return cmds, skipped
 
@@ -259,14 +286,19 @@ def merge(name: str, results: Sequence[CommandResult]) -> CommandResult:
         return results[0]
     blocks = [f"interface: {r.argv[-1]}\n{r.stdout.rstrip()}\n" for r in results]
     best = next((r for r in results if r.outcome == "ok"), results[0])
-    return replace(best, collector=name, stdout="\n".join(blocks),
-                   duration_s=round(sum(r.duration_s for r in results), 3),
-                   truncated=any(r.truncated for r in results),
-                   message="; ".join(f"{r.argv[-1]}: {r.message}" for r in results if r.message))
+    return replace(
+        best,
+        collector=name,
+        stdout="\n".join(blocks),
+        duration_s=round(sum(r.duration_s for r in results), 3),
+        truncated=any(r.truncated for r in results),
+        message="; ".join(f"{r.argv[-1]}: {r.message}" for r in results if r.message),
+    )
 
 
-async def run_host(host: Host, collectors: Iterable[str], *, connector: Connector | None = None,
-                   lanes: int = 4) -> HostRun:
+async def run_host(
+    host: Host, collectors: Iterable[str], *, connector: Connector | None = None, lanes: int = 4
+) -> HostRun:
     """Run the named collectors on `host` and report per collector; never raises for host trouble."""
     start = time.monotonic()
     first, second = plan(collectors)
@@ -295,10 +327,12 @@ async def run_host(host: Host, collectors: Iterable[str], *, connector: Connecto
     lost = [r for r in every if r.message.startswith(LOST) or r.message.startswith("could not open")]
     status: HostStatus = "error" if lost else "ok"
     return HostRun(
-        host=host.name, status=status,
+        host=host.name,
+        status=status,
         error=f"{lost[0].message}; results gathered before that are kept" if lost else "",
         results={name: merge(name, rs) for name, rs in grouped.items()},
-        commands=tuple(ran + ran2), duration_s=round(time.monotonic() - start, 3),
+        commands=tuple(ran + ran2),
+        duration_s=round(time.monotonic() - start, 3),
         channels=channels + channels2,
         spawns=channels + channels2 + sum(2 + c.sudo for c in cmds + cmds2),
     )

@@ -13,8 +13,13 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
-KEYWORDS = {"hostname": "hostname", "port": "port", "user": "user", "identityfile": "identity_files",
-            "proxyjump": "proxy_jump"}
+KEYWORDS = {
+    "hostname": "hostname",
+    "port": "port",
+    "user": "user",
+    "identityfile": "identity_files",
+    "proxyjump": "proxy_jump",
+}
 
 
 @dataclass(frozen=True)

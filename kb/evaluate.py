@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pitstop.errors import UsageError
+from pitstop.core.errors import UsageError
 
 RANK_DEPTH = 10
 

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 import numpy as np
 import sqlite_utils
 
-from kb.embed import Embedder
-from kb.incidents import immediate
-from kb.preprocess import prepare
-from pitstop.errors import UsageError
+from pitstop.core.db import immediate
+from pitstop.core.errors import UsageError
+from pitstop.kb.embed import Embedder
+from pitstop.kb.preprocess import prepare
 
 NEAR = 0.90
 MIN_NOT_IT = 2

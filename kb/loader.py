@@ -8,8 +8,8 @@ from pathlib import Path
 
 import sqlite_utils
 
-from kb import store
-from kb.schema import load_pitfalls
+from pitstop.kb import store
+from pitstop.kb.schema import load_pitfalls
 
 BUNDLE_KEY = "bundle_hash"
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pitstop.errors import UsageError
+from pitstop.core.errors import UsageError
 
 MAX_INPUT_CHARS = 20_000_000  # larger than this is not a paste; say so instead of working on it
 SHORT_TEXT_CHARS = 4_000  # below this every line is kept

@@ -15,14 +15,22 @@ from typing import Any
 
 import sqlite_utils
 
-from kb import store
-from kb.embed import Embedder
-from kb.feedback import Adjustment
-from kb.glossary import dense_text, translate_terms
-from kb.index import VectorIndex
-from kb.preprocess import Prepared, is_error_line, prepare
-from kb.schema import CheckRef, Pitfall
-from kb.tokens import MAX_TERMS, WORD, bigram_text, match_expression, select_terms, trigram_terms, word_terms
+from pitstop.kb import store
+from pitstop.kb.embed import Embedder
+from pitstop.kb.feedback import Adjustment
+from pitstop.kb.glossary import dense_text, translate_terms
+from pitstop.kb.index import VectorIndex
+from pitstop.kb.preprocess import Prepared, is_error_line, prepare
+from pitstop.kb.schema import CheckRef, Pitfall
+from pitstop.kb.tokens import (
+    MAX_TERMS,
+    WORD,
+    bigram_text,
+    match_expression,
+    select_terms,
+    trigram_terms,
+    word_terms,
+)
 
 SIGNALS = ("signature", "words", "trigram", "dense")
 MODES: dict[str, tuple[str, ...]] = {

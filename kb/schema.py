@@ -17,8 +17,19 @@ import yaml
 PITFALLS_DIR = Path(__file__).parent / "pitfalls"
 
 LAYERS = (
-    "gpu", "memory", "driver", "nvlink-nvswitch", "pcie", "network", "infiniband",
-    "storage", "cpu-numa", "power-thermal", "container", "framework", "kernel",
+    "gpu",
+    "memory",
+    "driver",
+    "nvlink-nvswitch",
+    "pcie",
+    "network",
+    "infiniband",
+    "storage",
+    "cpu-numa",
+    "power-thermal",
+    "container",
+    "framework",
+    "kernel",
 )
 SEVERITIES = ("critical", "high", "medium", "low", "info")
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{2,80}$")
@@ -165,8 +176,9 @@ def load_pitfalls(directory: Path = PITFALLS_DIR) -> list[Pitfall]:
     return entries
 
 
-def check_collection(entries: Iterable[Pitfall], required_ids: Iterable[str] = (),
-                     known_checks: Iterable[str] | None = None) -> list[str]:
+def check_collection(
+    entries: Iterable[Pitfall], required_ids: Iterable[str] = (), known_checks: Iterable[str] | None = None
+) -> list[str]:
     """Cross-entry problems: duplicate ids, uncovered required ids, unknown check names."""
     problems: list[str] = []
     seen: set[str] = set()

@@ -16,17 +16,17 @@ from pathlib import Path
 import numpy as np
 import sqlite_utils
 
-from kb import store
-from kb.db import open_db
-from kb.embed import Embedder
-from kb.feedback import FeedbackAdjuster
-from kb.glossary import VERSION as GLOSSARY_VERSION
-from kb.glossary import dense_text
-from kb.index import IndexMeta, VectorIndex
-from kb.loader import SyncReport, sync_entries
-from kb.retrieve import MODES, Answer, Catalog, Retriever, Tuning
-from kb.schema import PITFALLS_DIR, Pitfall
-from pitstop.errors import NotFound, UsageError
+from pitstop.core.db import open_db
+from pitstop.core.errors import NotFound, UsageError
+from pitstop.kb import store
+from pitstop.kb.embed import Embedder
+from pitstop.kb.feedback import FeedbackAdjuster
+from pitstop.kb.glossary import VERSION as GLOSSARY_VERSION
+from pitstop.kb.glossary import dense_text
+from pitstop.kb.index import IndexMeta, VectorIndex
+from pitstop.kb.loader import SyncReport, sync_entries
+from pitstop.kb.retrieve import MODES, Answer, Catalog, Retriever, Tuning
+from pitstop.kb.schema import PITFALLS_DIR, Pitfall
 
 EXAMPLE_SOURCES = ("curated", "incident", "import")
 

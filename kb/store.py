@@ -16,8 +16,8 @@ from datetime import UTC, datetime
 import numpy as np
 import sqlite_utils
 
-from kb.schema import Pitfall
-from kb.tokens import bigram_text
+from pitstop.kb.schema import Pitfall
+from pitstop.kb.tokens import bigram_text
 
 FTS_TABLES = ("docs_fts", "words_fts")
 SEARCHABLE = ("curated", "draft")

@@ -12,7 +12,7 @@ from sqlite_utils.migrations import Migrations
 migrations = Migrations("pitstop")
 
 # Import order is application order (module names sort in that order too).
-from migrations import (  # noqa: E402  (the modules register on `migrations` above)
+from pitstop.migrations import (  # noqa: E402  (the modules register on `migrations` above)
     m001_kb,  # noqa: F401
     m002_audit,  # noqa: F401
     m003_incidents,  # noqa: F401

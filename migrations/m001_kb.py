@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from migrations import migrations
+from pitstop.migrations import migrations
 
 FTS_COLUMNS = "pitfall_id UNINDEXED, example_id UNINDEXED, title, summary, symptoms, cause"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from migrations import migrations
+from pitstop.migrations import migrations
 
 STATEMENTS: tuple[str, ...] = (
     """CREATE TABLE IF NOT EXISTS audit (

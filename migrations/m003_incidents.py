@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sqlite_utils
 
-from migrations import migrations
+from pitstop.migrations import migrations
 
 
 @migrations(name="m003_incidents")

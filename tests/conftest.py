@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from kb.embed import Embedder
-from kb.service import KnowledgeBase
+from pitstop.kb.embed import Embedder
+from pitstop.kb.service import KnowledgeBase
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("PITSTOP_SHARED", REPO.parent / "shared"))
 
-pytest_plugins = ("tests.collectors.lab.fleet_fixtures",)  # lab_fleet, lab_inventory
+pytest_plugins = ("tests.lab.fleet_fixtures",)  # lab_fleet, lab_inventory
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")

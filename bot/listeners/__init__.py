@@ -6,8 +6,8 @@ from dataclasses import dataclass
 
 from slack_bolt import App
 
-from bot.dedupe import Seen
-from bot.services import Services
+from pitstop.app.services import Services
+from pitstop.bot.dedupe import Seen
 
 
 @dataclass(frozen=True)
@@ -21,7 +21,7 @@ class Deps:
 
 def register(app: App, deps: Deps) -> None:
     """Register every listener module's listeners on `app`."""
-    from bot.listeners import actions, commands, drafts, events, home, views
+    from pitstop.bot.listeners import actions, commands, drafts, events, home, views
 
     for module in (events, commands, actions, views, home, drafts):
         module.register(app, deps)

@@ -7,13 +7,13 @@ from typing import Any
 from slack_bolt import Ack, App
 from slack_sdk import WebClient
 
-from bot import flows, ids
-from bot.errors import describe
-from bot.listeners import Deps
-from bot.listeners.checks import start_checks
-from bot.render import blocks
-from bot.slack_io import tell
-from pitstop.errors import UsageError
+from pitstop.bot import flows, ids
+from pitstop.bot.errors import describe
+from pitstop.bot.listeners import Deps
+from pitstop.bot.listeners.checks import start_checks
+from pitstop.bot.render import blocks
+from pitstop.bot.slack_io import tell
+from pitstop.core.errors import UsageError
 
 
 def where(body: dict[str, Any]) -> tuple[str, str | None]:

@@ -9,12 +9,12 @@ from slack_bolt import Respond
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from bot import flows
-from bot.errors import describe
-from bot.listeners import Deps
-from bot.render import blocks
-from bot.render.model import DiagnosisCard, HostState, Notice
-from bot.slack_io import ThrottledUpdater, post, tell, upload_text
+from pitstop.bot import flows
+from pitstop.bot.errors import describe
+from pitstop.bot.listeners import Deps
+from pitstop.bot.render import blocks
+from pitstop.bot.render.model import DiagnosisCard, HostState, Notice
+from pitstop.bot.slack_io import ThrottledUpdater, post, tell, upload_text
 
 
 def start_checks(

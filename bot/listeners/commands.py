@@ -7,8 +7,8 @@ from typing import Any
 from slack_bolt import Ack, App, Respond
 from slack_sdk import WebClient
 
-from bot.listeners import Deps
-from bot.listeners.checks import start_checks
+from pitstop.bot.listeners import Deps
+from pitstop.bot.listeners.checks import start_checks
 
 COMMANDS: tuple[str, ...] = ("/diagnose",)
 USAGE = (

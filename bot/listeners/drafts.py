@@ -8,14 +8,14 @@ from typing import Any
 from slack_bolt import Ack, App
 from slack_sdk import WebClient
 
-from bot import flows, ids
-from bot.errors import describe
-from bot.listeners import Deps
-from bot.listeners.actions import clicked, where
-from bot.maintainers import Maintainers
-from bot.render import blocks
-from bot.render.model import DraftCard, Notice
-from bot.slack_io import tell
+from pitstop.bot import flows, ids
+from pitstop.bot.errors import describe
+from pitstop.bot.listeners import Deps
+from pitstop.bot.listeners.actions import clicked, where
+from pitstop.bot.maintainers import Maintainers
+from pitstop.bot.render import blocks
+from pitstop.bot.render.model import DraftCard, Notice
+from pitstop.bot.slack_io import tell
 
 HOME_DAYS = 30
 

@@ -14,12 +14,12 @@ from slack_bolt import App, BoltContext
 from slack_bolt.request import BoltRequest
 from slack_sdk import WebClient
 
-from bot import flows
-from bot.errors import describe
-from bot.listeners import Deps
-from bot.render import blocks
-from bot.render.model import Notice
-from bot.slack_io import post
+from pitstop.bot import flows
+from pitstop.bot.errors import describe
+from pitstop.bot.listeners import Deps
+from pitstop.bot.render import blocks
+from pitstop.bot.render.model import Notice
+from pitstop.bot.slack_io import post
 
 SUBSCRIBED_EVENTS: tuple[str, ...] = (
     "app_mention",

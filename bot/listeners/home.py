@@ -7,11 +7,11 @@ from typing import Any
 from slack_bolt import App
 from slack_sdk import WebClient
 
-from bot.errors import describe
-from bot.listeners import Deps
-from bot.listeners.drafts import publish_home
-from bot.render import blocks
-from bot.render.model import Notice
+from pitstop.bot.errors import describe
+from pitstop.bot.listeners import Deps
+from pitstop.bot.listeners.drafts import publish_home
+from pitstop.bot.render import blocks
+from pitstop.bot.render.model import Notice
 
 
 def register(app: App, deps: Deps) -> None:

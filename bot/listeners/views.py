@@ -8,12 +8,12 @@ from typing import Any
 from slack_bolt import Ack, App
 from slack_sdk import WebClient
 
-from bot import flows, ids
-from bot.errors import describe
-from bot.listeners import Deps
-from bot.render import blocks
-from bot.render.model import Notice
-from bot.slack_io import post, tell
+from pitstop.bot import flows, ids
+from pitstop.bot.errors import describe
+from pitstop.bot.listeners import Deps
+from pitstop.bot.render import blocks
+from pitstop.bot.render.model import Notice
+from pitstop.bot.slack_io import post, tell
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +58,7 @@ def new_cause(values: dict[str, str]) -> Any:
     """The `NewCause` the form describes, or None when a known cause was picked."""
     if not values[ids.FIELD_NEW_TITLE[0]]:
         return None
-    from kb.incidents import NewCause
+    from pitstop.incidents.model import NewCause
 
     symptoms = tuple(line.strip() for line in values[ids.FIELD_NEW_SYMPTOMS[0]].splitlines() if line.strip())
     return NewCause(

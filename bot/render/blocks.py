@@ -11,9 +11,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from bot import ids
-from bot.render.labels import VERDICT_ICONS, label
-from bot.render.model import (
+from pitstop.bot import ids
+from pitstop.bot.render.labels import VERDICT_ICONS, label
+from pitstop.bot.render.model import (
     AnswerCard,
     CauseFindings,
     Choice,
@@ -22,7 +22,7 @@ from bot.render.model import (
     Notice,
     ResolutionForm,
 )
-from pitstop.redact import redact
+from pitstop.core.redact import redact
 
 MAX_BLOCKS = 50
 MAX_SECTION = 3000

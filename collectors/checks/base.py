@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from collectors.facts import Facts
-from collectors.model import CheckContext, Evidence, Verdict
-from collectors.parsers.gpu import Gpu
+from pitstop.collectors.facts import Facts
+from pitstop.collectors.model import CheckContext, Evidence, Verdict
+from pitstop.collectors.parsers.gpu import Gpu
 
 CheckFn = Callable[[Facts, Mapping[str, Any], CheckContext], Verdict]
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from collectors.checks.base import confirmed, inconclusive, ruled_out, spec
-from collectors.facts import Facts
-from collectors.model import CheckContext, Verdict
+from pitstop.collectors.checks.base import confirmed, inconclusive, ruled_out, spec
+from pitstop.collectors.facts import Facts
+from pitstop.collectors.model import CheckContext, Verdict
 
 
 def docker_nvidia_runtime(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:

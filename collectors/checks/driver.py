@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from collectors.checks.base import as_list, confirmed, inconclusive, ruled_out, spec
-from collectors.facts import Facts
-from collectors.model import CheckContext, Verdict
-from collectors.parsers._text import version_tuple
+from pitstop.collectors.checks.base import as_list, confirmed, inconclusive, ruled_out, spec
+from pitstop.collectors.facts import Facts
+from pitstop.collectors.model import CheckContext, Verdict
+from pitstop.collectors.parsers._text import version_tuple
 
 
 def nvidia_smi_error(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from collectors.checks.base import confirmed, inconclusive, ruled_out, spec
-from collectors.checks.gpu import form_factor
-from collectors.facts import Facts
-from collectors.model import CheckContext, Verdict
+from pitstop.collectors.checks.base import confirmed, inconclusive, ruled_out, spec
+from pitstop.collectors.checks.gpu import form_factor
+from pitstop.collectors.facts import Facts
+from pitstop.collectors.model import CheckContext, Verdict
 
 
 def fabric_manager_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:

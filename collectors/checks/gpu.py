@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from collectors.checks.base import (
+from pitstop.collectors.checks.base import (
     as_list,
     confirmed,
     gpus_or_reason,
@@ -15,9 +15,9 @@ from collectors.checks.base import (
     ruled_out,
     spec,
 )
-from collectors.facts import Facts
-from collectors.model import CheckContext, Verdict
-from collectors.parsers.gpu import CLOCK_EVENT_BITS, Gpu
+from pitstop.collectors.facts import Facts
+from pitstop.collectors.model import CheckContext, Verdict
+from pitstop.collectors.parsers.gpu import CLOCK_EVENT_BITS, Gpu
 
 GPU = ("nvml_probe",)
 # Architecture rank by model name: first match wins. bf16/TF32 need rank >= 8 (Ampere).

@@ -6,9 +6,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from collectors.checks.base import by_outcome, confirmed, inconclusive, ruled_out, spec
-from collectors.facts import Facts
-from collectors.model import CheckContext, Verdict
+from pitstop.collectors.checks.base import by_outcome, confirmed, inconclusive, ruled_out, spec
+from pitstop.collectors.facts import Facts
+from pitstop.collectors.model import CheckContext, Verdict
 
 _NEAR = ("PIX", "PXB", "PHB", "NODE")
 

@@ -10,10 +10,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from collectors.checks.base import as_list, confirmed, gpus_or_reason, inconclusive, ruled_out, spec
-from collectors.facts import Facts
-from collectors.model import CheckContext, Verdict
-from collectors.parsers.nvml_probe import Job
+from pitstop.collectors.checks.base import as_list, confirmed, gpus_or_reason, inconclusive, ruled_out, spec
+from pitstop.collectors.facts import Facts
+from pitstop.collectors.model import CheckContext, Verdict
+from pitstop.collectors.parsers.nvml_probe import Job
 
 PROBE = "nvml_probe"
 RERUN = "cat /proc/PID/environ | tr '\\0' '\\n'; cat /proc/PID/limits  (PID from nvidia-smi)"

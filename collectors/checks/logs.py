@@ -7,10 +7,10 @@ import shlex
 from collections.abc import Mapping
 from typing import Any
 
-from collectors.checks.base import as_list, by_outcome, inconclusive, ruled_out, spec, window
-from collectors.facts import RERUN, Facts
-from collectors.model import CheckContext, Verdict
-from collectors.parsers.kernel_log import KernelEvent
+from pitstop.collectors.checks.base import as_list, by_outcome, inconclusive, ruled_out, spec, window
+from pitstop.collectors.facts import RERUN, Facts
+from pitstop.collectors.model import CheckContext, Verdict
+from pitstop.collectors.parsers.kernel_log import KernelEvent
 
 
 def _compile(pattern: Any) -> re.Pattern[str] | None:

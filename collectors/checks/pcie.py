@@ -6,10 +6,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from collectors.checks.base import confirmed, inconclusive, ruled_out, spec
-from collectors.facts import Facts
-from collectors.model import CheckContext, Verdict
-from collectors.parsers.lspci import PciDevice
+from pitstop.collectors.checks.base import confirmed, inconclusive, ruled_out, spec
+from pitstop.collectors.facts import Facts
+from pitstop.collectors.model import CheckContext, Verdict
+from pitstop.collectors.parsers.lspci import PciDevice
 
 DEVICE_FILTERS: Mapping[str, re.Pattern[str]] = {
     "gpu": re.compile(r"NVIDIA.*|3D controller|VGA compatible controller", re.I),

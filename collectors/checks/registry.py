@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
 
-from collectors.checks import container, driver, fabric, gpu, host, job, logs, network, pcie, storage
-from collectors.checks.base import CheckSpec
-from collectors.facts import Facts
-from collectors.model import CheckContext, CommandResult, Verdict
-from kb.schema import Pitfall
+from pitstop.collectors.checks import container, driver, fabric, gpu, host, job, logs, network, pcie, storage
+from pitstop.collectors.checks.base import CheckSpec
+from pitstop.collectors.facts import Facts
+from pitstop.collectors.model import CheckContext, CommandResult, Verdict
+from pitstop.kb.schema import Pitfall
 
 CHECKS: dict[str, CheckSpec] = {
     spec.name: spec

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from collectors.checks.base import as_list, by_outcome, confirmed, inconclusive, ruled_out, spec
-from collectors.facts import Facts
-from collectors.model import CheckContext, Verdict
-from collectors.parsers.df import size_bytes
+from pitstop.collectors.checks.base import as_list, by_outcome, confirmed, inconclusive, ruled_out, spec
+from pitstop.collectors.facts import Facts
+from pitstop.collectors.model import CheckContext, Verdict
+from pitstop.collectors.parsers.df import size_bytes
 
 RAID = ("storcli", "megacli")
 

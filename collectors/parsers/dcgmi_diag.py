@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from collectors.parsers._text import clean_lines
+from pitstop.collectors.parsers._text import clean_lines
 
 _RESULT = re.compile(r"^(Pass|Fail|Warn(?:ing)?|Skip|Error|Info)\b", re.I)
 

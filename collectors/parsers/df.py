@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from collectors.parsers._text import clean_lines
+from pitstop.collectors.parsers._text import clean_lines
 
 _ROW = re.compile(
     r"^(?P<src>\S+)\s+(?:(?P<type>[a-z][\w.]*)\s+)?(?P<size>\S+)\s+(?P<used>\S+)\s+(?P<avail>\S+)\s+(?P<pct>\d+%|-)\s+(?P<mount>/.*)$"

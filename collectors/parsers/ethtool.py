@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from collectors.parsers._text import clean_lines, is_unknown, split_kv
+from pitstop.collectors.parsers._text import clean_lines, is_unknown, split_kv
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from collectors.parsers._text import clean_lines
+from pitstop.collectors.parsers._text import clean_lines
 
 _ACTIVE = re.compile(r"^Active:\s*(?P<state>\S+)(?:\s+\((?P<sub>[^)]+)\))?")
 # kind -> pattern over FM log lines; a line gets the first kind that matches.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from collectors.parsers._text import clean_lines, split_kv, to_float
+from pitstop.collectors.parsers._text import clean_lines, split_kv, to_float
 
 _CA = re.compile(r"^CA '(?P<ca>[^']+)'")
 _PORT = re.compile(r"^Port (?P<port>\d+):$")

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from collectors.parsers._text import clean_lines
+from pitstop.collectors.parsers._text import clean_lines
 
 _DATE_FORMATS = ("%m/%d/%Y %H:%M:%S", "%b-%d-%Y %H:%M:%S", "%Y-%m-%d %H:%M:%S")
 

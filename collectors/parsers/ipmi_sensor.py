@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from collectors.parsers._text import clean_lines, to_float
+from pitstop.collectors.parsers._text import clean_lines, to_float
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from collectors.parsers._text import clean_lines
-from collectors.parsers.gpu import short_bus_id
+from pitstop.collectors.parsers._text import clean_lines
+from pitstop.collectors.parsers.gpu import short_bus_id
 
 _MONTHS = {
     **{

@@ -6,7 +6,7 @@ import re
 import shlex
 from dataclasses import dataclass
 
-from collectors.parsers._text import clean_lines
+from pitstop.collectors.parsers._text import clean_lines
 
 _TREE = re.compile(r"^[\s├└─│|`-]*")
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from collectors.parsers._text import clean_lines, split_kv, to_float, to_int
-from collectors.parsers.numactl import cpu_list
+from pitstop.collectors.parsers._text import clean_lines, split_kv, to_float, to_int
+from pitstop.collectors.parsers.numactl import cpu_list
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from collectors.parsers._text import clean_lines, to_float, to_int
+from pitstop.collectors.parsers._text import clean_lines, to_float, to_int
 
 _DEVICE = re.compile(
     r"^(?P<slot>(?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s+(?P<cls>[^:]+):\s*(?P<desc>.*)$"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from collectors.parsers._text import clean_lines, split_kv
+from pitstop.collectors.parsers._text import clean_lines, split_kv
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from collectors.parsers._text import clean_lines
+from pitstop.collectors.parsers._text import clean_lines
 
 _AVAILABLE = re.compile(r"^available:\s*(?P<n>\d+) nodes?")
 _FIELD = re.compile(r"^node (?P<node>\d+) (?P<what>cpus|size|free):\s*(?P<val>.*)$")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from collectors.parsers import smi_error
-from collectors.parsers._text import clean_lines, is_unknown, to_float, to_int
-from collectors.parsers.gpu import GpuProcess
+from pitstop.collectors.parsers import smi_error
+from pitstop.collectors.parsers._text import clean_lines, is_unknown, to_float, to_int
+from pitstop.collectors.parsers.gpu import GpuProcess
 
 _HEADER = re.compile(
     r"(?:Driver|KMD) Version:\s*(?P<driver>[\d.]+)(?:.*CUDA (?:UMD )?Version:\s*(?P<cuda>[\d.]+))?"

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from collectors.parsers import smi_error
-from collectors.parsers._text import clean_lines, is_unknown, to_bool, to_float, to_int
-from collectors.parsers.gpu import Gpu, GpuProcess
+from pitstop.collectors.parsers import smi_error
+from pitstop.collectors.parsers._text import clean_lines, is_unknown, to_bool, to_float, to_int
+from pitstop.collectors.parsers.gpu import Gpu, GpuProcess
 
 _KV = re.compile(r"^(?P<key>[^:]+?)\s*:(?:\s+(?P<val>.*))?$")
 _GPU_HEADER = re.compile(r"^GPU\s+(?P<bus>[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-7])\s*$")

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from collectors.parsers import smi_error
-from collectors.parsers._text import clean_lines
-from collectors.parsers.gpu import NvLink
+from pitstop.collectors.parsers import smi_error
+from pitstop.collectors.parsers._text import clean_lines
+from pitstop.collectors.parsers.gpu import NvLink
 
 _GPU = re.compile(r"^GPU (?P<index>\d+): (?P<name>.+?)(?: \(UUID: (?P<uuid>[^)]+)\))?$")
 _LINK = re.compile(r"^Link (?P<link>\d+): (?P<rest>.+)$")

@@ -8,9 +8,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from collectors.parsers import nvidia_smi_q, smi_error
-from collectors.parsers.gpu import Gpu, GpuProcess, NvLink
-from pitstop.redact import redact
+from pitstop.collectors.parsers import nvidia_smi_q, smi_error
+from pitstop.collectors.parsers.gpu import Gpu, GpuProcess, NvLink
+from pitstop.core.redact import redact
 
 _GPU_FIELDS = (
     "name",

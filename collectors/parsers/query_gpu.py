@@ -6,7 +6,7 @@ import csv
 import io
 from dataclasses import dataclass
 
-from collectors.parsers._text import clean_lines, is_unknown
+from pitstop.collectors.parsers._text import clean_lines, is_unknown
 
 
 @dataclass(frozen=True)

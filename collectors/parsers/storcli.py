@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from collectors.parsers._text import clean_lines
+from pitstop.collectors.parsers._text import clean_lines
 
 _VD = re.compile(
     r"^(?P<dg>\d+|-)/(?P<vd>\d+)\s+(?P<type>\S+)\s+(?P<state>\S+)\s+(?P<access>\S+)\s+(?P<consist>\S+)\s+(?P<cache>\S+)"

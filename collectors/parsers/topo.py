@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from collectors.parsers import smi_error
-from collectors.parsers._text import clean_lines, to_int
+from pitstop.collectors.parsers import smi_error
+from pitstop.collectors.parsers._text import clean_lines, to_int
 
 _SPLIT = re.compile(r"\t| {2,}")
 

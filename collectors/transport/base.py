@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Protocol
 
-from collectors.model import HostStatus
+from pitstop.collectors.model import HostStatus
 
 Sink = Callable[[bytes], None]
 

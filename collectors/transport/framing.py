@@ -14,7 +14,7 @@ import shlex
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from collectors.catalog import Command
+from pitstop.collectors.catalog import Command
 
 KILL_AFTER_S = 2
 # ethtool and lspci live in sbin, which ordinary users' PATH lacks; the host's own PATH stays first.
@@ -95,15 +95,16 @@ class Tail:
         """Decoded text (invalid UTF-8 replaced); after truncation the partial first line is dropped."""
         raw = bytes(self.data)
         if self.truncated and b"\n" in raw:
-            raw = raw[raw.index(b"\n") + 1:]
+            raw = raw[raw.index(b"\n") + 1 :]
         return raw.decode("utf-8", errors="replace")
 
 
 class Demux:
     """Split one framed stream into per-command tails; `on_marker(kind, index)` sees each marker."""
 
-    def __init__(self, nonce: str, caps: Sequence[int],
-                 on_marker: Callable[[str, int], None] | None = None) -> None:
+    def __init__(
+        self, nonce: str, caps: Sequence[int], on_marker: Callable[[str, int], None] | None = None
+    ) -> None:
         self._sep = b"\n@@" + nonce.encode() + b" "
         self._pending = bytearray()
         self._current: int | None = None
@@ -134,7 +135,7 @@ class Demux:
                 del pending[:i]
                 return
             self._flush(bytes(pending[:i]))
-            self._marker(bytes(pending[i + len(self._sep): j]).decode("ascii", "replace").split())
+            self._marker(bytes(pending[i + len(self._sep) : j]).decode("ascii", "replace").split())
             del pending[: j + 1]
 
     def _marker(self, fields: list[str]) -> None:

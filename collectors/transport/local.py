@@ -6,7 +6,7 @@ import asyncio
 import os
 import signal
 
-from collectors.transport.base import Sink
+from pitstop.collectors.transport.base import Sink
 
 _CHUNK = 1 << 16
 
@@ -22,9 +22,14 @@ class LocalSession:
     async def run(self, script: str, stdin: bytes | None, on_stdout: Sink, on_stderr: Sink) -> int | None:
         """Run `script` with /bin/sh -c; see transport.base.Session.run."""
         proc = await asyncio.create_subprocess_exec(
-            "/bin/sh", "-c", script,
+            "/bin/sh",
+            "-c",
+            script,
             stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True)
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+            start_new_session=True,
+        )
         try:
             if stdin is not None:
                 assert proc.stdin is not None

@@ -15,16 +15,21 @@ from pathlib import Path
 
 import asyncssh
 
-from collectors.inventory import Host, Inventory
-from collectors.transport.base import HostUnavailable, Sink
-from pitstop.errors import PitstopError
+from pitstop.collectors.inventory import Host, Inventory
+from pitstop.collectors.transport.base import HostUnavailable, Sink
+from pitstop.core.errors import PitstopError
 
 KEEPALIVE_S = 15
 KEEPALIVE_COUNT = 3
 # AES-GCM runs in OpenSSL per packet; asyncssh's chacha20-poly1305 builds two cipher contexts per
 # packet and dominated the client's CPU in bench/bench_fanout.py. Output is small text: no compression.
-CIPHERS = ("aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "chacha20-poly1305@openssh.com",
-           "aes128-ctr", "aes256-ctr")
+CIPHERS = (
+    "aes128-gcm@openssh.com",
+    "aes256-gcm@openssh.com",
+    "chacha20-poly1305@openssh.com",
+    "aes128-ctr",
+    "aes256-ctr",
+)
 
 
 class _Client(asyncssh.SSHClient):
@@ -54,8 +59,9 @@ class SshSession:
 
     async def run(self, script: str, stdin: bytes | None, on_stdout: Sink, on_stderr: Sink) -> int | None:
         """Run `script` on a new channel; see transport.base.Session.run."""
-        chan, _ = await self.conn.create_session(lambda: _Channel(on_stdout, on_stderr), script,
-                                                 encoding=None)
+        chan, _ = await self.conn.create_session(
+            lambda: _Channel(on_stdout, on_stderr), script, encoding=None
+        )
         try:
             if stdin:
                 chan.write(stdin)
@@ -76,13 +82,20 @@ def _fingerprint_message(host: Host, client: _Client, known: asyncssh.SSHKnownHo
     key = client.untrusted_key
     shown = key.get_fingerprint("sha256") if key else "unknown fingerprint"
     algo = key.get_algorithm() if key else "?"
-    listed = bool(asyncssh.match_known_hosts(
-        known, host.address, host.address, None if host.port == 22 else host.port)[0])
+    listed = bool(
+        asyncssh.match_known_hosts(known, host.address, host.address, None if host.port == 22 else host.port)[
+            0
+        ]
+    )
     if listed:
-        return (f"host key for {host.name} ({host.address}:{host.port}) has CHANGED: presented {algo} "
-                f"{shown} does not match {path}; refusing to connect (verify the host, then fix known_hosts)")
-    return (f"host key for {host.name} ({host.address}:{host.port}) is unknown: presented {algo} {shown} "
-            f"is not in {path}; refusing to connect (add it to known_hosts after verifying it)")
+        return (
+            f"host key for {host.name} ({host.address}:{host.port}) has CHANGED: presented {algo} "
+            f"{shown} does not match {path}; refusing to connect (verify the host, then fix known_hosts)"
+        )
+    return (
+        f"host key for {host.name} ({host.address}:{host.port}) is unknown: presented {algo} {shown} "
+        f"is not in {path}; refusing to connect (add it to known_hosts after verifying it)"
+    )
 
 
 @dataclass
@@ -103,8 +116,9 @@ class Connector:
         if self._known is None:
             path = self.known_hosts_path
             # an empty object, not b"": asyncssh would fall back to ~/.ssh/known_hosts on a falsy value
-            self._known = asyncssh.read_known_hosts(path) if os.path.isfile(path) else \
-                asyncssh.import_known_hosts("")
+            self._known = (
+                asyncssh.read_known_hosts(path) if os.path.isfile(path) else asyncssh.import_known_hosts("")
+            )
         return self._known
 
     @property
@@ -133,41 +147,65 @@ class Connector:
         session: SshSession = await asyncio.shield(self._jumps[key])
         return session.conn
 
-    async def _open(self, host: Host, tunnel: asyncssh.SSHClientConnection | None
-                    ) -> asyncssh.SSHClientConnection:
+    async def _open(
+        self, host: Host, tunnel: asyncssh.SSHClientConnection | None
+    ) -> asyncssh.SSHClientConnection:
         client = _Client()
         known = self._known_hosts()
         keys = {"client_keys": list(host.identity_files)} if host.identity_files else {}
         try:
-            conn, _ = await asyncio.wait_for(asyncssh.create_connection(
-                lambda: client, host.address, port=host.port, username=host.user or (),
-                tunnel=tunnel or (), config=None, x509_trusted_certs=None, known_hosts=known,
-                preferred_auth=("publickey",), connect_timeout=self.timeout, login_timeout=self.timeout,
-                keepalive_interval=KEEPALIVE_S, keepalive_count_max=KEEPALIVE_COUNT,
-                encryption_algs=CIPHERS, compression_algs=("none",), **keys),
-                self.timeout + 1)
+            conn, _ = await asyncio.wait_for(
+                asyncssh.create_connection(
+                    lambda: client,
+                    host.address,
+                    port=host.port,
+                    username=host.user or (),
+                    tunnel=tunnel or (),
+                    config=None,
+                    x509_trusted_certs=None,
+                    known_hosts=known,
+                    preferred_auth=("publickey",),
+                    connect_timeout=self.timeout,
+                    login_timeout=self.timeout,
+                    keepalive_interval=KEEPALIVE_S,
+                    keepalive_count_max=KEEPALIVE_COUNT,
+                    encryption_algs=CIPHERS,
+                    compression_algs=("none",),
+                    **keys,
+                ),
+                self.timeout + 1,
+            )
             return conn
         except asyncssh.HostKeyNotVerifiable:
-            raise HostUnavailable("host_key_mismatch",
-                                  _fingerprint_message(host, client, known, self.known_hosts_path)) from None
+            raise HostUnavailable(
+                "host_key_mismatch", _fingerprint_message(host, client, known, self.known_hosts_path)
+            ) from None
         except asyncssh.PermissionDenied:
             who = host.user or os.environ.get("USER", "?")
-            raise HostUnavailable("auth_failed", f"{host.name}: authentication as {who!r} refused "
-                                  "(no accepted key in the agent or identity files)") from None
+            raise HostUnavailable(
+                "auth_failed",
+                f"{host.name}: authentication as {who!r} refused "
+                "(no accepted key in the agent or identity files)",
+            ) from None
         except TimeoutError:
-            raise HostUnavailable("unreachable", f"{host.name} ({host.address}:{host.port}): no SSH answer "
-                                  f"within {self.timeout:g}s") from None
+            raise HostUnavailable(
+                "unreachable",
+                f"{host.name} ({host.address}:{host.port}): no SSH answer within {self.timeout:g}s",
+            ) from None
         except ConnectionRefusedError:
-            raise HostUnavailable("unreachable",
-                                  f"{host.name} ({host.address}:{host.port}): connection refused") from None
+            raise HostUnavailable(
+                "unreachable", f"{host.name} ({host.address}:{host.port}): connection refused"
+            ) from None
         except socket.gaierror as exc:
-            raise HostUnavailable("unreachable", f"{host.name}: cannot resolve {host.address} "
-                                  f"({exc.strerror})") from None
+            raise HostUnavailable(
+                "unreachable", f"{host.name}: cannot resolve {host.address} ({exc.strerror})"
+            ) from None
         except asyncssh.ConnectionLost as exc:
             raise HostUnavailable("unreachable", f"{host.name}: connection lost ({exc.reason})") from None
         except OSError as exc:
-            raise HostUnavailable("unreachable", f"{host.name} ({host.address}:{host.port}): "
-                                  f"{exc.strerror or exc}") from None
+            raise HostUnavailable(
+                "unreachable", f"{host.name} ({host.address}:{host.port}): {exc.strerror or exc}"
+            ) from None
         except (asyncssh.Error, ValueError) as exc:
             raise HostUnavailable("error", f"{host.name}: SSH failed: {exc}") from None
 

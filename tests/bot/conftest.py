@@ -56,18 +56,18 @@ def make_services(
     pitfalls_dir: Path | None = None,
 ) -> Any:
     """Real services over a copy of the KB: KnowledgeBase, Incidents, an inventory, a policy."""
-    from bot.services import assemble
-    from collectors.diagnose import diagnose
-    from collectors.inventory import Inventory, build
-    from kb.db import open_db
-    from kb.incidents import Incidents
-    from kb.service import KnowledgeBase
+    from pitstop.app.diagnose import diagnose
+    from pitstop.app.services import assemble
+    from pitstop.collectors.inventory import Inventory, build
+    from pitstop.core.db import open_db
+    from pitstop.incidents.store import Incidents
+    from pitstop.kb.service import KnowledgeBase
 
     def open_domain() -> tuple[Any, Any]:
         kb = KnowledgeBase.open(db_path, embedder=embedder)
         return kb, Incidents(open_db(db_path), kb=kb)
 
-    from pitstop.authz import Policy
+    from pitstop.app.authz import Policy
 
     inv = inventory if isinstance(inventory, Inventory) else build(inventory or INVENTORY)
     return assemble(
@@ -96,7 +96,7 @@ def recorder() -> Iterator[rec.Recorder]:
 
 def settings_for(recorder: rec.Recorder, db_path: Path, **extra: str) -> Any:
     """Settings pointing the bot at the recorder."""
-    from pitstop.config import load_settings
+    from pitstop.core.config import load_settings
 
     env = {
         "SLACK_BOT_TOKEN": "xoxb-test-token-1234567890",
@@ -156,8 +156,8 @@ def serve_app(
     kb_path: Path, embedder: Any, tmp_path: Path, recorder: rec.Recorder
 ) -> Iterator[Callable[..., Running]]:
     """Factory: build services + app (real KB copy, real SQLite) and serve it over HTTP on 127.0.0.1."""
-    from bot.app import create_app
-    from bot.http import make_server
+    from pitstop.bot.app import create_app
+    from pitstop.bot.http import make_server
 
     started: list[tuple[Any, Any]] = []
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.render.blocks import MAX_BLOCKS, MAX_SECTION
+from pitstop.bot.render.blocks import MAX_BLOCKS, MAX_SECTION
 
 
 def assert_within_limits(body: dict[str, Any]) -> None:

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from bot.console import Console
+from pitstop.bot.console import Console
 from tests.bot.conftest import copy_kb, make_services
 
 
@@ -75,7 +75,7 @@ def test_pitstop_console_reads_a_script_from_stdin(kb_path, tmp_path):
     env = {**os.environ, "PITSTOP_DB": str(db), "PITSTOP_HOME": str(tmp_path), "HF_HUB_OFFLINE": "1"}
     env.pop("SLACK_BOT_TOKEN", None)
     done = subprocess.run(
-        [sys.executable, "-m", "pitstop.cli", "console"],
+        [sys.executable, "-m", "pitstop", "console"],
         input="Xid 79 GPU has fallen off the bus\n",
         capture_output=True,
         text=True,
@@ -89,7 +89,7 @@ def test_pitstop_console_reads_a_script_from_stdin(kb_path, tmp_path):
 
 @pytest.mark.lab
 def test_pitstop_start_without_tokens_runs_the_lab_and_the_console(kb_path, tmp_path):
-    from collectors.lab.sshd import LabError, find_sshd
+    from pitstop.lab.sshd import LabError, find_sshd
 
     try:
         find_sshd()
@@ -107,7 +107,7 @@ def test_pitstop_start_without_tokens_runs_the_lab_and_the_console(kb_path, tmp_
         env.pop(name, None)
     script = "/diagnose driver-library-mismatch Failed to initialize NVML: Driver/library version mismatch\n"
     done = subprocess.run(
-        [sys.executable, "-m", "pitstop.cli", "start"],
+        [sys.executable, "-m", "pitstop", "start"],
         input=script,
         capture_output=True,
         text=True,

@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from bot.dedupe import Seen
-from bot.detect import ChannelModes, Detector, has_code_block
-from bot.hosts import mentioned_hosts
+from pitstop.app.detect import ChannelModes, Detector, has_code_block
+from pitstop.bot.dedupe import Seen
+from pitstop.bot.hosts import mentioned_hosts
 
 DETECTOR = Detector.from_signatures([r"Xid\s*79", r"NRWTD", "(unbalanced"])
 

@@ -8,19 +8,19 @@ import urllib.parse
 
 import pytest
 
-from bot import flows, ids
-from bot.console import Console
-from bot.maintainers import Maintainers
-from kb.schema import load_pitfalls
+from pitstop.bot import flows, ids
+from pitstop.bot.console import Console
+from pitstop.bot.maintainers import Maintainers
+from pitstop.kb.schema import load_pitfalls
 from tests.bot.conftest import copy_kb, make_services, payload
 from tests.bot.interactions import click, elements, submit_view
 from tests.bot.recorder import BOT_USER
 from tests.bot.slack_checks import all_text, assert_within_limits
-from tests.kb.learning_support import AV
+from tests.incidents.learning_support import AV
 
 FORM = "application/x-www-form-urlencoded"
 MAINTAINER, OUTSIDER, GROUP = "W999", "W111", "S0MAINT"
-# A cause the bundled KB does not know (tests/kb/test_drafts.py uses it too): it becomes a draft.
+# A cause the bundled KB does not know (tests/incidents/test_drafts.py uses it too): it becomes a draft.
 NEW_CAUSE = {
     "new_title": AV.title,
     "new_what": AV.what,
@@ -214,8 +214,8 @@ def test_console_lists_approves_and_rejects_drafts(kb_path, embedder, tmp_path):
 
 
 def test_merge_proposals_offer_approve_and_reject_but_no_edit():
-    from bot.render.blocks import draft_message
-    from bot.render.model import DraftCard
+    from pitstop.bot.render.blocks import draft_message
+    from pitstop.bot.render.model import DraftCard
 
     card = DraftCard("merge-7", "merge", "draft", "Above 4G decoding was off", target="bios-above-4g")
     message = draft_message(card)
@@ -224,7 +224,7 @@ def test_merge_proposals_offer_approve_and_reject_but_no_edit():
 
 
 def test_maintainers_are_read_from_the_environment():
-    from pitstop.config import load_settings
+    from pitstop.core.config import load_settings
 
     assert load_settings({"PITSTOP_MAINTAINERS": " U0123, S0456 ,,"}).maintainers == ("U0123", "S0456")
     assert load_settings({}).maintainers == ()

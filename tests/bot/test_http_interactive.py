@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from bot import ids
+from pitstop.bot import ids
 from tests.bot.conftest import ALLOW_ALL, payload
 from tests.bot.interactions import click, elements, slash_command, submit_view, suggest
 from tests.bot.recorder import BOT_USER
@@ -20,7 +20,7 @@ CAUSE = "nvml-driver-library-mismatch"
 
 @pytest.fixture
 def lab_bot(serve_app, lab_inventory):
-    from collectors.inventory import Host
+    from pitstop.collectors.inventory import Host
 
     dead = Host("gpu-dead", "127.0.0.1", port=9)  # nothing listens on the discard port: connection refused
     inventory = dataclasses.replace(lab_inventory, hosts={**lab_inventory.hosts, "gpu-dead": dead})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from bot.services import Jobs
+from pitstop.app.services import Jobs
 
 
 def test_wait_idle_sees_a_job_that_already_started() -> None:

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import yaml
 
-from bot import ids
-from bot.listeners.commands import COMMANDS
-from bot.listeners.events import SUBSCRIBED_EVENTS
+from pitstop.bot import ids
+from pitstop.bot.listeners.commands import COMMANDS
+from pitstop.bot.listeners.events import SUBSCRIBED_EVENTS
 
 MANIFEST = Path(__file__).resolve().parents[2] / "slack" / "manifest.yaml"
 

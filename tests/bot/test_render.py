@@ -5,8 +5,16 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.render import blocks, text
-from bot.render.model import AnswerCard, Cause, CauseFindings, DiagnosisCard, Finding, HostState, Notice
+from pitstop.bot.render import blocks, text
+from pitstop.bot.render.model import (
+    AnswerCard,
+    Cause,
+    CauseFindings,
+    DiagnosisCard,
+    Finding,
+    HostState,
+    Notice,
+)
 from tests.bot.slack_checks import all_text, assert_within_limits
 
 words = st.text(min_size=0, max_size=4000)

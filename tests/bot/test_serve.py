@@ -32,7 +32,7 @@ class Served:
 
     def __init__(self, args: list[str], env: dict[str, str]) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "pitstop.cli", "serve", *args],
+            [sys.executable, "-m", "pitstop", "serve", *args],
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -115,7 +115,7 @@ def test_serve_socket_mode_connects_through_the_api_url_and_acks(env, recorder, 
 def test_serve_without_tokens_says_what_is_missing(env):
     env = {k: v for k, v in env.items() if not k.startswith("SLACK_")}
     done = subprocess.run(
-        [sys.executable, "-m", "pitstop.cli", "serve"], env=env, capture_output=True, text=True, timeout=60
+        [sys.executable, "-m", "pitstop", "serve"], env=env, capture_output=True, text=True, timeout=60
     )
     assert (
         done.returncode == 2

@@ -7,10 +7,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from collectors import catalog
-from collectors.checks.registry import CHECKS
-from collectors.facts import Facts
-from collectors.model import CheckContext, CommandResult, Verdict
+from pitstop.collectors import catalog
+from pitstop.collectors.checks.registry import CHECKS
+from pitstop.collectors.facts import Facts
+from pitstop.collectors.model import CheckContext, CommandResult, Verdict
 
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"

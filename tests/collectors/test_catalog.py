@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from collectors import catalog
+from pitstop.collectors import catalog
 
 ARCHITECTURE = Path(__file__).resolve().parents[2] / "docs" / "ARCHITECTURE.md"
 _ROW = re.compile(r"^\| `(\w+)` \| `([^`]+)`", re.M)
@@ -40,9 +40,11 @@ def test_declaration_is_well_formed(c: catalog.Collector) -> None:
 
 
 def test_interfaces_come_from_ip_link_and_are_validated() -> None:
-    text = ("1: lo: <LOOPBACK,UP> mtu 65536\n2: eth0: <BROADCAST> mtu 1500\n"
-            "3: ib0@if7: <UP> mtu 2044\n4: evil;rm: <UP>\n5: $(reboot): <UP>\n"
-            "6: averyveryverylongname0: <UP>\n")
+    text = (
+        "1: lo: <LOOPBACK,UP> mtu 65536\n2: eth0: <BROADCAST> mtu 1500\n"
+        "3: ib0@if7: <UP> mtu 2044\n4: evil;rm: <UP>\n5: $(reboot): <UP>\n"
+        "6: averyveryverylongname0: <UP>\n"
+    )
     ethtool = catalog.BY_NAME["ethtool_i"]
     assert catalog.param_values(ethtool, text) == ("eth0", "ib0")
     assert catalog.render(ethtool, "eth0").argv == ("ethtool", "-i", "eth0")
@@ -60,7 +62,10 @@ def test_probes_are_read_at_call_time(tmp_path: Path, monkeypatch: pytest.Monkey
     assert catalog.render(catalog.BY_NAME["nvml_probe"]).stdin == b"print('v2')\n"
     (tmp_path / "torch_probe.py").write_text("import torch\nprint(torch.__version__)\n")
     assert catalog.render(catalog.BY_NAME["torch_probe"]).argv == (
-        "python3", "-c", "import torch\nprint(torch.__version__)\n")
+        "python3",
+        "-c",
+        "import torch\nprint(torch.__version__)\n",
+    )
 
 
 def test_display_names_probes_instead_of_inlining_them() -> None:

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from collectors.checks import gpu
-from collectors.parsers.gpu import Gpu
+from pitstop.collectors.checks import gpu
+from pitstop.collectors.parsers.gpu import Gpu
 from tests.collectors.check_inputs import check, context, missing, ok, shared
 
 SMI_Q = "nvidia_smi_q"

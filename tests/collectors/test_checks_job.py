@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from collectors.checks.job import compute_capability, runs_on
-from collectors.model import CommandResult
+from pitstop.collectors.checks.job import compute_capability, runs_on
+from pitstop.collectors.model import CommandResult
 from tests.collectors.check_inputs import check, missing, ok, shared
 
 UNLIMITED = {"soft": "unlimited", "hard": "unlimited", "unit": "bytes"}

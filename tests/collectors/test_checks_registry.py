@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from collectors import catalog
-from collectors.checks.registry import CHECKS, WHEN_CONFIRMED, evaluate, needs_of
-from collectors.facts import Facts
-from collectors.model import CheckContext
-from kb.schema import CheckRef, Pitfall, load_pitfalls
+from pitstop.collectors import catalog
+from pitstop.collectors.checks.registry import CHECKS, WHEN_CONFIRMED, evaluate, needs_of
+from pitstop.collectors.facts import Facts
+from pitstop.collectors.model import CheckContext
+from pitstop.kb.schema import CheckRef, Pitfall, load_pitfalls
 from tests.collectors.check_inputs import NOW, context, missing, ok, shared
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "CHECKS.md"
@@ -41,7 +41,9 @@ def entry(*checks: CheckRef, benign: bool = False) -> Pitfall:
 @pytest.mark.parametrize("name", sorted(CHECKS))
 def test_every_check_is_well_formed(name: str) -> None:
     spec = CHECKS[name]
-    assert spec.name == name and spec.doc.strip() and spec.fn.__module__.startswith("collectors.checks.")
+    assert (
+        spec.name == name and spec.doc.strip() and spec.fn.__module__.startswith("pitstop.collectors.checks.")
+    )
     assert spec.needs and all(n in catalog.BY_NAME for n in spec.needs), spec.needs
     assert list(inspect.signature(spec.fn).parameters) == ["facts", "params", "ctx"]
 
@@ -164,7 +166,7 @@ def test_when_confirmed_caps_a_physical_cause_at_consistent_with(shared_dir: Pat
 
 
 def test_a_sweep_parses_each_host_once() -> None:
-    from collectors.checks.registry import facts_for
+    from pitstop.collectors.checks.registry import facts_for
 
     results = {"df": ok("df", "Filesystem Size Used Avail Use% Mounted on\n/dev/sda1 20G 1G 19G 5% /\n")}
     first = facts_for(results, NOW)

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from collectors import catalog
-from collectors.checks.registry import evaluate
-from collectors.lab.scenario import NVIDIA_SMI_ERROR, SCENARIO_FILES, load_scenario, shipped_scenarios
-from collectors.model import CheckContext, CommandResult
-from kb.schema import Pitfall, load_pitfalls
+from pitstop.collectors import catalog
+from pitstop.collectors.checks.registry import evaluate
+from pitstop.collectors.model import CheckContext, CommandResult
+from pitstop.kb.schema import Pitfall, load_pitfalls
+from pitstop.lab.scenario import NVIDIA_SMI_ERROR, SCENARIO_FILES, load_scenario, shipped_scenarios
 
 NOW = datetime(2026, 12, 1, tzinfo=UTC)
 

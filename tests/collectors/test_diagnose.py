@@ -11,17 +11,17 @@ from pathlib import Path
 import pytest
 import yaml
 
-pytest.importorskip("collectors.checks.registry")  # the facts engineer's module; diagnose needs it
+pytest.importorskip("pitstop.collectors.checks.registry")  # the facts engineer's module; diagnose needs it
 
-from collectors.audit import AuditLog  # noqa: E402
-from collectors.diagnose import DiagnoseRequest, diagnose  # noqa: E402
-from collectors.inventory import Host, Inventory  # noqa: E402
-from kb.db import open_db  # noqa: E402
-from kb.service import KnowledgeBase  # noqa: E402
-from pitstop import cli  # noqa: E402
-from pitstop.commands.diagnose import render  # noqa: E402
-from pitstop.errors import NotFound, UsageError  # noqa: E402
-from pitstop.since import parse_since  # noqa: E402
+from pitstop.app.diagnose import DiagnoseRequest, diagnose  # noqa: E402
+from pitstop.cli import main as cli  # noqa: E402
+from pitstop.cli.diagnose import render  # noqa: E402
+from pitstop.collectors.audit import AuditLog  # noqa: E402
+from pitstop.collectors.inventory import Host, Inventory  # noqa: E402
+from pitstop.core.clock import parse_since  # noqa: E402
+from pitstop.core.db import open_db  # noqa: E402
+from pitstop.core.errors import NotFound, UsageError  # noqa: E402
+from pitstop.kb.service import KnowledgeBase  # noqa: E402
 
 pytestmark = pytest.mark.lab
 PITFALLS = Path(__file__).resolve().parents[2] / "kb" / "pitfalls"
@@ -41,12 +41,15 @@ def mini_kb(tmp_path_factory: pytest.TempPathFactory) -> KnowledgeBase:
         data = yaml.safe_load((PITFALLS / f"{pid}.yaml").read_text(encoding="utf-8"))
         data["checks"] = checks
         (entries / f"{pid}.yaml").write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    return KnowledgeBase.open(tmp_path_factory.mktemp("kbdb") / "kb.db", entries_dir=entries)
+    return KnowledgeBase.open(tmp_path_factory.mktemp("kbdb") / "pitstop.db", entries_dir=entries)
 
 
 def _diagnose(inv: Inventory, kb: KnowledgeBase, hosts: str, db=None, **kw):
-    return asyncio.run(diagnose(DiagnoseRequest(hosts=hosts, requester="U1", origin="slack:C9", **kw),
-                                inventory=inv, kb=kb, db=db))
+    return asyncio.run(
+        diagnose(
+            DiagnoseRequest(hosts=hosts, requester="U1", origin="slack:C9", **kw), inventory=inv, kb=kb, db=db
+        )
+    )
 
 
 def test_sweep_gives_the_scenarios_verdicts(lab_inventory: Inventory, mini_kb: KnowledgeBase) -> None:
@@ -68,8 +71,12 @@ def test_sweep_gives_the_scenarios_verdicts(lab_inventory: Inventory, mini_kb: K
 
 
 def test_only_the_needed_collectors_run(lab_inventory: Inventory, mini_kb: KnowledgeBase) -> None:
-    report = _diagnose(lab_inventory, mini_kb, "fabric-manager-down",
-                       error_text="nvidia-fabricmanager failed to start, NVSwitch fabric not initialized")
+    report = _diagnose(
+        lab_inventory,
+        mini_kb,
+        "fabric-manager-down",
+        error_text="nvidia-fabricmanager failed to start, NVSwitch fabric not initialized",
+    )
     assert report.candidates and report.collectors
     ran = {c.collector for c in report.hosts[0].commands}
     assert ran == set(report.collectors) and "lspci" not in ran
@@ -82,7 +89,8 @@ def test_only_the_needed_collectors_run(lab_inventory: Inventory, mini_kb: Knowl
 
 
 def test_failing_hosts_never_hide_healthy_ones_and_everything_is_audited(
-        lab_inventory: Inventory, mini_kb: KnowledgeBase, tmp_path: Path) -> None:
+    lab_inventory: Inventory, mini_kb: KnowledgeBase, tmp_path: Path
+) -> None:
     dead = Host("dead", "127.0.0.1", port=1)
     inv = replace(lab_inventory, hosts={**lab_inventory.hosts, "dead": dead})
     db = open_db(tmp_path / "audit.db")
@@ -123,8 +131,11 @@ def test_cli_diagnose_and_audit(lab_fleet, tmp_path: Path, capsys: pytest.Captur
     import getpass
 
     db, policy = tmp_path / "cli.db", tmp_path / "policy.yaml"
-    policy.write_text(yaml.safe_dump({"rules": [{"name": "me", "users": [getpass.getuser()],
-                                                 "origins": ["cli"], "hosts": ["*"]}]}))
+    policy.write_text(
+        yaml.safe_dump(
+            {"rules": [{"name": "me", "users": [getpass.getuser()], "origins": ["cli"], "hosts": ["*"]}]}
+        )
+    )
     args = ["--inventory", str(lab_fleet.inventory), "--db", str(db)]
     assert cli.main(["diagnose", "nope", *args]) == 3
     assert "unknown host 'nope'" in capsys.readouterr().err

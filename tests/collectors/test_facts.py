@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from collectors.facts import PARSERS, Facts
-from collectors.model import CommandResult
+from pitstop.collectors.facts import PARSERS, Facts
+from pitstop.collectors.model import CommandResult
 from tests.collectors.check_inputs import NOW, argv, denied, missing, ok, shared
 
 
 def test_every_catalog_collector_has_a_parser() -> None:
-    from collectors import catalog
+    from pitstop.collectors import catalog
 
     assert {c.name for c in catalog.CATALOG} == set(PARSERS)
 
@@ -71,7 +71,9 @@ def test_evidence_names_the_command_and_a_rerun() -> None:
     facts = Facts({"nvml_probe": ok("nvml_probe", "{}"), "df": ok("df", "")})
     evidence = facts.evidence("nvml_probe", ["line"])
     assert (evidence.command, evidence.rerun, evidence.lines) == (
-        "python3 - < collectors/probes/nvml_probe.py", "nvidia-smi -q", ("line",)
+        "python3 - < collectors/probes/nvml_probe.py",
+        "nvidia-smi -q",
+        ("line",),
     )
     assert facts.evidence("df", []).rerun == "df -h"
     probe = Facts({"torch_probe": ok("torch_probe", "2.13.0+cpu None False")}).evidence("torch_probe", [])

@@ -4,20 +4,23 @@ from __future__ import annotations
 
 import pytest
 
-from collectors import hostlist
-from pitstop.errors import UsageError
+from pitstop.collectors import hostlist
+from pitstop.core.errors import UsageError
 
 
-@pytest.mark.parametrize(("expr", "names"), [
-    ("gpu[01-03]", ("gpu01", "gpu02", "gpu03")),
-    ("node[1-3,7]", ("node1", "node2", "node3", "node7")),
-    ("a,b, a", ("a", "b")),
-    ("r[1-2]n[8-9]", ("r1n8", "r1n9", "r2n8", "r2n9")),
-    ("gpu[9-11]", ("gpu9", "gpu10", "gpu11")),
-    ("x[007-009]", ("x007", "x008", "x009")),
-    ("@h100,gpu1", ("@h100", "gpu1")),
-    ("gpu-a.example.com", ("gpu-a.example.com",)),
-])
+@pytest.mark.parametrize(
+    ("expr", "names"),
+    [
+        ("gpu[01-03]", ("gpu01", "gpu02", "gpu03")),
+        ("node[1-3,7]", ("node1", "node2", "node3", "node7")),
+        ("a,b, a", ("a", "b")),
+        ("r[1-2]n[8-9]", ("r1n8", "r1n9", "r2n8", "r2n9")),
+        ("gpu[9-11]", ("gpu9", "gpu10", "gpu11")),
+        ("x[007-009]", ("x007", "x008", "x009")),
+        ("@h100,gpu1", ("@h100", "gpu1")),
+        ("gpu-a.example.com", ("gpu-a.example.com",)),
+    ],
+)
 def test_expand(expr: str, names: tuple[str, ...]) -> None:
     assert hostlist.expand(expr) == names
 
@@ -34,10 +37,24 @@ def test_cap_refuses_before_building() -> None:
         hostlist.expand("a[1-3],b[1-3]", max_hosts=5)
 
 
-@pytest.mark.parametrize("expr", [
-    "gpu1; rm -rf /", "$(reboot)", "`id`", "gpu1\nrm", "gpu[1-", "gpu[3-1]", "gpu[a-b]", "gpu]1[", "-oProxy",
-    "gpu[1-2]]", "", "gpu[\u0661-\u0663]", "ｇｐｕ１",
-])
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "gpu1; rm -rf /",
+        "$(reboot)",
+        "`id`",
+        "gpu1\nrm",
+        "gpu[1-",
+        "gpu[3-1]",
+        "gpu[a-b]",
+        "gpu]1[",
+        "-oProxy",
+        "gpu[1-2]]",
+        "",
+        "gpu[\u0661-\u0663]",
+        "ｇｐｕ１",
+    ],
+)
 def test_hostile_or_malformed_is_refused(expr: str) -> None:
     with pytest.raises(UsageError):
         hostlist.expand(expr)

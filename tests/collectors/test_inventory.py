@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from collectors import ansible, inventory, sshconfig
-from pitstop.errors import NotFound, UsageError
+from pitstop.collectors import ansible, inventory, sshconfig
+from pitstop.core.errors import NotFound, UsageError
 
 SSH_CONFIG = """
 Host bastion
@@ -33,8 +33,14 @@ INVENTORY = {
         "lab": {"hosts": ["gpu03"]},
     },
     "hosts": {
-        "gpu01": {"address": "10.0.0.1", "port": 22, "user": "root", "groups": ["h100"],
-                  "expect": {"gpu_count": 4}, "jump": "none"},
+        "gpu01": {
+            "address": "10.0.0.1",
+            "port": 22,
+            "user": "root",
+            "groups": ["h100"],
+            "expect": {"gpu_count": 4},
+            "jump": "none",
+        },
         "gpu[02-04]": {"groups": ["h100"]},
         "bastion": {},
         "cpu1": {"address": "10.0.0.9", "tags": ["cpu"]},
@@ -173,7 +179,7 @@ def test_ansible_yaml(tmp_path: Path) -> None:
 
 
 def test_cli_import_and_show(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from pitstop import cli
+    from pitstop.cli import main as cli
 
     src, out = tmp_path / "hosts.ini", tmp_path / "inventory.yaml"
     src.write_text(ANSIBLE_INI)

@@ -16,9 +16,9 @@ from pathlib import Path
 import pynvml
 import pytest
 
-from collectors.parsers import gpu as gpu_facts
-from collectors.parsers import nvml_probe
-from collectors.probes import nvml_probe_source
+from pitstop.collectors.parsers import gpu as gpu_facts
+from pitstop.collectors.parsers import nvml_probe
+from pitstop.collectors.probes import nvml_probe_source
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 FAKE = FIXTURES / "fakenvml"

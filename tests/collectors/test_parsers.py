@@ -14,7 +14,7 @@ import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from collectors.parsers import (
+from pitstop.collectors.parsers import (
     cmdline,
     cpupower,
     dcgmi_diag,

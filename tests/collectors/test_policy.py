@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from collectors import catalog, policy
-from collectors.inventory import Host, Inventory
-from collectors.transport import framing
-from pitstop.errors import PitstopError
+from pitstop.collectors import catalog, policy
+from pitstop.collectors.inventory import Host, Inventory
+from pitstop.collectors.transport import framing
+from pitstop.core.errors import PitstopError
 
 
 def _all_commands() -> list[catalog.Command]:
@@ -39,21 +39,59 @@ def test_every_generated_script_is_allowed() -> None:
             assert policy.violation(("sh", "-c", script)) is None
 
 
-@pytest.mark.parametrize("argv", [
-    "dmesg -c", "dmesg -C", "dmesg --clear", "dmesg -D", "dmesg -n 1", "dmesg -Tc",
-    "nvidia-smi -r", "nvidia-smi --gpu-reset", "nvidia-smi -pm 1", "nvidia-smi -e 0", "nvidia-smi -mig 1",
-    "nvidia-smi -pl 300", "nvidia-smi -ac 1215,1410", "nvidia-smi -rac", "nvidia-smi -c 3",
-    "nvidia-smi --persistence-mode=1", "nvidia-smi -q -r", "nvidia-smi -i 0 -r",
-    "ipmitool sel clear", "ipmitool chassis power cycle", "ipmitool raw 0x06 0x02", "ipmitool mc reset cold",
-    "modprobe nvidia", "rmmod nvidia", "insmod x.ko", "setpci -s 01:00.0 COMMAND=0x02",
-    "storcli64 /c0/v0 set wrcache=wb", "storcli64 /c0/v0 delete", "storcli64 /c0 start rebuild",
-    "ethtool -s eth0 speed 100", "ethtool -K eth0 tso off", "ethtool -G eth0 rx 4096",
-    "perfquery -R", "systemctl restart nvidia-fabricmanager", "systemctl stop x", "rm -rf /",
-    "dd if=/dev/zero",
-    "journalctl --vacuum-size=1M", "cpupower frequency-set -g performance", "ip link set eth0 down",
-    "cat /etc/shadow", "cat /proc/../etc/shadow", "bash -c id", "sh -c id", "python3 -c print(1)",
-    "/usr/bin/nvidia-smi", "nvidia-smi -q > /tmp/x", "lspci -vv | sh",
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        "dmesg -c",
+        "dmesg -C",
+        "dmesg --clear",
+        "dmesg -D",
+        "dmesg -n 1",
+        "dmesg -Tc",
+        "nvidia-smi -r",
+        "nvidia-smi --gpu-reset",
+        "nvidia-smi -pm 1",
+        "nvidia-smi -e 0",
+        "nvidia-smi -mig 1",
+        "nvidia-smi -pl 300",
+        "nvidia-smi -ac 1215,1410",
+        "nvidia-smi -rac",
+        "nvidia-smi -c 3",
+        "nvidia-smi --persistence-mode=1",
+        "nvidia-smi -q -r",
+        "nvidia-smi -i 0 -r",
+        "ipmitool sel clear",
+        "ipmitool chassis power cycle",
+        "ipmitool raw 0x06 0x02",
+        "ipmitool mc reset cold",
+        "modprobe nvidia",
+        "rmmod nvidia",
+        "insmod x.ko",
+        "setpci -s 01:00.0 COMMAND=0x02",
+        "storcli64 /c0/v0 set wrcache=wb",
+        "storcli64 /c0/v0 delete",
+        "storcli64 /c0 start rebuild",
+        "ethtool -s eth0 speed 100",
+        "ethtool -K eth0 tso off",
+        "ethtool -G eth0 rx 4096",
+        "perfquery -R",
+        "systemctl restart nvidia-fabricmanager",
+        "systemctl stop x",
+        "rm -rf /",
+        "dd if=/dev/zero",
+        "journalctl --vacuum-size=1M",
+        "cpupower frequency-set -g performance",
+        "ip link set eth0 down",
+        "cat /etc/shadow",
+        "cat /proc/../etc/shadow",
+        "bash -c id",
+        "sh -c id",
+        "python3 -c print(1)",
+        "/usr/bin/nvidia-smi",
+        "nvidia-smi -q > /tmp/x",
+        "lspci -vv | sh",
+    ],
+)
 def test_state_changing_commands_are_refused(argv: str) -> None:
     reason = policy.violation(tuple(argv.split(" ")))
     assert reason is not None, argv
@@ -87,8 +125,22 @@ def test_tampered_scripts_are_refused() -> None:
 
 
 HOSTILE = st.one_of(
-    st.sampled_from(["gpu1; rm -rf /", "$(reboot)", "`reboot`", "gpu1\nreboot", "a|b", "x && y", "'; id; '",
-                     "gpu\u037e1", "ｇｐｕ１", "gpu[1-10000]", "--help", "-oProxyCommand=id"]),
+    st.sampled_from(
+        [
+            "gpu1; rm -rf /",
+            "$(reboot)",
+            "`reboot`",
+            "gpu1\nreboot",
+            "a|b",
+            "x && y",
+            "'; id; '",
+            "gpu\u037e1",
+            "ｇｐｕ１",
+            "gpu[1-10000]",
+            "--help",
+            "-oProxyCommand=id",
+        ]
+    ),
     st.text(min_size=1, max_size=40),
 )
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from collectors import catalog, runner
-from collectors.inventory import Host
-from collectors.transport import framing
+from pitstop.collectors import catalog, runner
+from pitstop.collectors.inventory import Host
+from pitstop.collectors.transport import framing
 
 LOCAL = Host("localhost", "127.0.0.1", transport="local")
 
@@ -24,7 +24,7 @@ TOOLS = {
     "journalctl": "exit 127",
     "dmesg": "echo '[2026-11-30T01:00:00,000000+00:00] NVRM: Xid 79'",
     "ip": "printf '1: lo: <LOOPBACK>\\n2: eth0: <UP>\\n3: ib0@if9: <UP>\\n4: bad$(x): <UP>\\n'",
-    "ethtool": "echo \"driver: drv-$2\"",
+    "ethtool": 'echo "driver: drv-$2"',
     "numactl": "exec sleep 30",
     "cpupower": "printf 'first\\n'; exec sleep 30",
     "lspci": "echo 'seen on stdin:'; cat",
@@ -96,7 +96,9 @@ def test_fallback_and_host_derived_parameters(fakebin: Path) -> None:
     eth = r.results["ethtool_i"]
     assert eth.stdout == "interface: eth0\ndriver: drv-eth0\n\ninterface: ib0\ndriver: drv-ib0\n"
     assert [c.argv for c in r.commands if c.collector == "ethtool_i"] == [
-        ("ethtool", "-i", "eth0"), ("ethtool", "-i", "ib0")]
+        ("ethtool", "-i", "eth0"),
+        ("ethtool", "-i", "ib0"),
+    ]
 
 
 def test_stdin_probe_gets_its_own_channel(fakebin: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -108,11 +110,13 @@ def test_stdin_probe_gets_its_own_channel(fakebin: Path, monkeypatch: pytest.Mon
     assert r.channels == 2
 
 
-def test_stuck_command_is_abandoned_and_the_rest_retried(fakebin: Path,
-                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+def test_stuck_command_is_abandoned_and_the_rest_retried(
+    fakebin: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # a `timeout` that cannot stop numactl (as with a process in D state); the local deadline must
-    (fakebin / "timeout").write_text('#!/bin/sh\ncase "$*" in *numactl*|*cpupower*) exec sleep 60 ;; esac\n'
-                                     'exec /usr/bin/timeout "$@"\n')
+    (fakebin / "timeout").write_text(
+        '#!/bin/sh\ncase "$*" in *numactl*|*cpupower*) exec sleep 60 ;; esac\nexec /usr/bin/timeout "$@"\n'
+    )
     (fakebin / "timeout").chmod(0o755)
     monkeypatch.setattr(runner, "SLACK_S", 0.5)
     r = run(["numactl", "cpupower", "uname"], lanes=1)
@@ -141,16 +145,18 @@ def test_demux_any_chunking(chunk: int) -> None:
     stream = (f"\n@@{nonce} B 0\nabc\n@@{nonce} E 0 0\n\n@@{nonce} B 1\nab\ncd\n\n@@{nonce} E 1 2\n").encode()
     d = framing.Demux(nonce, [100, 4])
     for i in range(0, len(stream), chunk):
-        d.feed(stream[i:i + chunk])
+        d.feed(stream[i : i + chunk])
     d.close()
     assert [t.text() for t in d.tails] == ["abc", "cd\n"] and d.status == {0: 0, 1: 2}
     assert d.tails[1].truncated and d.tails[1].total == 6
 
 
 def test_sudo_only_when_the_operator_allows_it(fakebin: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    (fakebin / "sudo").write_text('#!/bin/sh\n[ "$1" = -n ] || exit 99\nshift\n'
-                                  '[ -z "$DENY" ] || { echo "sudo: a password is required" >&2; exit 1; }\n'
-                                  'echo "as root:"; exec "$@"\n')
+    (fakebin / "sudo").write_text(
+        '#!/bin/sh\n[ "$1" = -n ] || exit 99\nshift\n'
+        '[ -z "$DENY" ] || { echo "sudo: a password is required" >&2; exit 1; }\n'
+        'echo "as root:"; exec "$@"\n'
+    )
     (fakebin / "sudo").chmod(0o755)
     (fakebin / "lspci").write_text("#!/bin/sh\necho 'pci devices'\n")
     allowed = replace(LOCAL, sudo=frozenset({"lspci", "uname"}))  # uname is not sudo_allowed: never wrapped

@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from collectors import catalog, runner
-from collectors.inventory import Host, Inventory
-from collectors.lab import keys
-from collectors.lab.fleet import Fleet
-from collectors.transport.ssh import Connector
+from pitstop.collectors import catalog, runner
+from pitstop.collectors.inventory import Host, Inventory
+from pitstop.collectors.transport.ssh import Connector
+from pitstop.lab import keys
+from pitstop.lab.fleet import Fleet
 
 pytestmark = pytest.mark.lab
 HEALTHY = "h100-sxm5-healthy"
@@ -34,8 +34,11 @@ def _run(inv: Inventory, host: Host, names: list[str], lanes: int = 4) -> runner
 
 
 def _inv(lab_inventory: Inventory, known_hosts: Path | None = None, timeout: float = 5) -> Inventory:
-    return replace(lab_inventory, known_hosts=str(known_hosts) if known_hosts else lab_inventory.known_hosts,
-                   connect_timeout=timeout)
+    return replace(
+        lab_inventory,
+        known_hosts=str(known_hosts) if known_hosts else lab_inventory.known_hosts,
+        connect_timeout=timeout,
+    )
 
 
 def test_whole_catalog_over_one_connection(lab_fleet: Fleet, lab_inventory: Inventory) -> None:
@@ -49,13 +52,17 @@ def test_whole_catalog_over_one_connection(lab_fleet: Fleet, lab_inventory: Inve
     assert r.results["ethtool_i"].stdout.startswith("interface: ")
     ifaces = [c for c in r.commands if c.collector == "ethtool_i"]
     assert len(ifaces) >= 1 and r.channels == 8 + 1  # eight lanes, then one for the ethtool phase
-    bad = {n: (x.outcome, x.message) for n, x in r.results.items()
-           if x.outcome not in ("ok", "missing") and n not in ("nvml_probe", "torch_probe")}
+    bad = {
+        n: (x.outcome, x.message)
+        for n, x in r.results.items()
+        if x.outcome not in ("ok", "missing") and n not in ("nvml_probe", "torch_probe")
+    }
     assert not bad
 
 
-def test_unknown_host_key_is_refused_with_its_fingerprint(lab_fleet: Fleet, lab_inventory: Inventory,
-                                                          tmp_path: Path) -> None:
+def test_unknown_host_key_is_refused_with_its_fingerprint(
+    lab_fleet: Fleet, lab_inventory: Inventory, tmp_path: Path
+) -> None:
     empty = tmp_path / "known_hosts"
     empty.write_text("")
     r = _run(_inv(lab_inventory, empty), lab_inventory.get(HEALTHY), ["uname"])
@@ -64,8 +71,9 @@ def test_unknown_host_key_is_refused_with_its_fingerprint(lab_fleet: Fleet, lab_
     assert "is unknown" in r.error and presented in r.error and str(empty) in r.error
 
 
-def test_changed_host_key_is_refused_naming_the_presented_key(lab_fleet: Fleet, lab_inventory: Inventory,
-                                                              tmp_path: Path) -> None:
+def test_changed_host_key_is_refused_naming_the_presented_key(
+    lab_fleet: Fleet, lab_inventory: Inventory, tmp_path: Path
+) -> None:
     h = lab_fleet.host(HEALTHY)
     impostor = keys.ensure_key(tmp_path / "other", "other")
     kh = tmp_path / "known_hosts"
@@ -110,8 +118,9 @@ def silent_port() -> Iterator[int]:
     thread.join(5)
 
 
-def test_bannerless_port_times_out_within_the_connect_timeout(lab_inventory: Inventory,
-                                                              silent_port: int) -> None:
+def test_bannerless_port_times_out_within_the_connect_timeout(
+    lab_inventory: Inventory, silent_port: int
+) -> None:
     start = time.monotonic()
     r = _run(_inv(lab_inventory, timeout=1), Host("mute", "127.0.0.1", port=silent_port), ["uname"])
     assert r.status == "unreachable" and "no SSH answer within 1s" in r.error
@@ -121,29 +130,40 @@ def test_bannerless_port_times_out_within_the_connect_timeout(lab_inventory: Inv
 @pytest.fixture
 def bastion(lab_fleet: Fleet, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Host]:
     """A lab sshd that, unlike the lab hosts, allows TCP forwarding: a jump host."""
-    from collectors.lab import sshd
+    from pitstop.lab import sshd
 
     plain = sshd.render_config
-    monkeypatch.setattr(sshd, "render_config",
-                        lambda spec: plain(spec).replace("AllowTcpForwarding no", "AllowTcpForwarding yes"))
+    monkeypatch.setattr(
+        sshd,
+        "render_config",
+        lambda spec: plain(spec).replace("AllowTcpForwarding no", "AllowTcpForwarding yes"),
+    )
     address = "127.0.0.250"
-    spec = sshd.SshdSpec(name="bastion", address=address, port=_free_port(address),
-                         host_key=keys.ensure_key(tmp_path / "host-bastion", "bastion").private_path,
-                         workdir=tmp_path, authorized_keys=lab_fleet.host_root / "authorized_keys",
-                         user=lab_fleet.user, force_command=lab_fleet.host_root / "lib" / "lab-session",
-                         env={"PITSTOP_LAB_HOST": "bastion"})
+    spec = sshd.SshdSpec(
+        name="bastion",
+        address=address,
+        port=_free_port(address),
+        host_key=keys.ensure_key(tmp_path / "host-bastion", "bastion").private_path,
+        workdir=tmp_path,
+        authorized_keys=lab_fleet.host_root / "authorized_keys",
+        user=lab_fleet.user,
+        force_command=lab_fleet.host_root / "lib" / "lab-session",
+        env={"PITSTOP_LAB_HOST": "bastion"},
+    )
     pids = sshd.start_all([spec], sshd.find_sshd())
     try:
-        yield Host("bastion", address, spec.port, user=lab_fleet.user,
-                   identity_files=(str(lab_fleet.identity_file),))
+        yield Host(
+            "bastion", address, spec.port, user=lab_fleet.user, identity_files=(str(lab_fleet.identity_file),)
+        )
     finally:
         sshd.stop_pids(pids.values(), grace_s=0.5)
 
 
 def test_jump_host_tunnel(lab_fleet: Fleet, lab_inventory: Inventory, bastion: Host, tmp_path: Path) -> None:
     kh = tmp_path / "known_hosts_all"
-    line = keys.known_hosts_line(bastion.address, bastion.port, keys.ensure_key(
-        tmp_path / "host-bastion", "bastion").public_line)
+    line = keys.known_hosts_line(
+        bastion.address, bastion.port, keys.ensure_key(tmp_path / "host-bastion", "bastion").public_line
+    )
     kh.write_text(Path(lab_inventory.known_hosts).read_text() + line + "\n")
     target = replace(lab_inventory.get(HEALTHY), jump="bastion")
     inv = replace(_inv(lab_inventory, kh), hosts={**lab_inventory.hosts, "bastion": bastion, HEALTHY: target})
@@ -154,8 +174,9 @@ def test_jump_host_tunnel(lab_fleet: Fleet, lab_inventory: Inventory, bastion: H
     assert r.status == "unreachable" and r.error.startswith("via jump host bastion:")
 
 
-def test_agent_authentication(lab_fleet: Fleet, lab_inventory: Inventory, tmp_path: Path,
-                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_agent_authentication(
+    lab_fleet: Fleet, lab_inventory: Inventory, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """No identity file configured: the key comes from a real ssh-agent."""
     import subprocess
 
@@ -167,8 +188,9 @@ def test_agent_authentication(lab_fleet: Fleet, lab_inventory: Inventory, tmp_pa
                 break
             time.sleep(0.02)
         env = {"SSH_AUTH_SOCK": str(sock)}
-        subprocess.run(["ssh-add", "-q", str(lab_fleet.identity_file)], env=env, check=True,
-                       capture_output=True)
+        subprocess.run(
+            ["ssh-add", "-q", str(lab_fleet.identity_file)], env=env, check=True, capture_output=True
+        )
         monkeypatch.setenv("SSH_AUTH_SOCK", str(sock))
         monkeypatch.setenv("HOME", str(tmp_path))  # no ~/.ssh/id_* keys to fall back on
         host = replace(lab_inventory.get(HEALTHY), identity_files=())

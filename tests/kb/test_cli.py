@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from pitstop.cli import main
+from pitstop.cli.main import main
 
 XID79_LINE = b"NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus\n"
 NVML = "Failed to initialize NVML: Driver/library version mismatch"
@@ -26,6 +26,7 @@ def run(kb_path, capsys):
             sys.stdin = sys.__stdin__
         out = capsys.readouterr()
         return code, out.out, out.err
+
     return invoke
 
 
@@ -82,10 +83,26 @@ def test_kb_list_show_export(kb_path, capsys):
 def test_eval_retrieval_all_modes(run, tmp_path):
     cases = tmp_path / "cases.jsonl"
     cases.write_text(
-        json.dumps({"id": "t1", "lang": "en", "query": "Xid 79 GPU has fallen off the bus",
-                    "slugs": ["xid79-gpu-fell-off-bus"]}) + "\n"
-        + json.dumps({"id": "t2", "lang": "zh", "query": "checkpoint 保存时报 No space left on device",
-                      "slugs": ["disk-full-or-inodes-exhausted"]}) + "\n", encoding="utf-8")
+        json.dumps(
+            {
+                "id": "t1",
+                "lang": "en",
+                "query": "Xid 79 GPU has fallen off the bus",
+                "slugs": ["xid79-gpu-fell-off-bus"],
+            }
+        )
+        + "\n"
+        + json.dumps(
+            {
+                "id": "t2",
+                "lang": "zh",
+                "query": "checkpoint 保存时报 No space left on device",
+                "slugs": ["disk-full-or-inodes-exhausted"],
+            }
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     code, out, _ = run("eval", "retrieval", str(cases), "--json", "--mode", "all")
     data = json.loads(out)
     assert code == 0 and set(data["modes"]) == {"hybrid", "dense", "lexical", "signature"}
@@ -97,11 +114,28 @@ def test_eval_retrieval_all_modes(run, tmp_path):
 
 def test_eval_retrieval_scores_off_topic_cases(run, tmp_path):
     cases = tmp_path / "cases.jsonl"
-    cases.write_text("\n".join(json.dumps(c, ensure_ascii=False) for c in (
-        {"id": "t1", "lang": "en", "query": "Xid 79 fell off the bus", "slugs": ["xid79-gpu-fell-off-bus"]},
-        {"id": "f1", "lang": "en", "query": "How long should I boil an egg?", "slugs": []},
-        {"id": "f2", "lang": "zh", "query": "我周末想去海边烧烤，推荐一下哪里的海鲜便宜", "slugs": []},
-    )) + "\n", encoding="utf-8")
+    cases.write_text(
+        "\n".join(
+            json.dumps(c, ensure_ascii=False)
+            for c in (
+                {
+                    "id": "t1",
+                    "lang": "en",
+                    "query": "Xid 79 fell off the bus",
+                    "slugs": ["xid79-gpu-fell-off-bus"],
+                },
+                {"id": "f1", "lang": "en", "query": "How long should I boil an egg?", "slugs": []},
+                {
+                    "id": "f2",
+                    "lang": "zh",
+                    "query": "我周末想去海边烧烤，推荐一下哪里的海鲜便宜",
+                    "slugs": [],
+                },
+            )
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     code, out, _ = run("eval", "retrieval", str(cases), "--json")
     data = json.loads(out)
     assert code == 0 and data["off_topic"] == {"n": 2, "accuracy": 1.0}

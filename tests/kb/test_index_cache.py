@@ -8,8 +8,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from kb.embed import Embedder
-from kb.service import KnowledgeBase
+from pitstop.kb.embed import Embedder
+from pitstop.kb.service import KnowledgeBase
 
 FIXTURES = Path(__file__).parent / "fixtures" / "entries"
 
@@ -33,7 +33,7 @@ def entries(tmp_path: Path) -> Path:
 
 
 def _open(tmp_path: Path, entries: Path, embedder) -> KnowledgeBase:
-    kb = KnowledgeBase.open(tmp_path / "kb.db", entries_dir=entries, embedder=embedder)
+    kb = KnowledgeBase.open(tmp_path / "pitstop.db", entries_dir=entries, embedder=embedder)
     kb.index_meta()
     return kb
 
@@ -42,7 +42,7 @@ def test_cache_is_reused_without_embedding(tmp_path, entries, embedder):
     first = CountingEmbedder(embedder)
     _open(tmp_path, entries, first).close()
     assert first.texts > 0
-    assert (tmp_path / "kb.db.faiss").is_file() and (tmp_path / "kb.db.faiss.json").is_file()
+    assert (tmp_path / "pitstop.db.faiss").is_file() and (tmp_path / "pitstop.db.faiss.json").is_file()
     second = CountingEmbedder(embedder)
     kb = _open(tmp_path, entries, second)
     assert second.texts == 0
@@ -96,9 +96,14 @@ def test_drafts_are_searchable_and_marked(tmp_path, entries, embedder):
     from dataclasses import replace
 
     kb = _open(tmp_path, entries, CountingEmbedder(embedder))
-    draft = replace(kb.get("fixture-shm-small"), id="draft-ipc-namespace", status="draft",
-                    title="IPC namespace limits shared memory", signatures=("ipc namespace",),
-                    symptoms=("shmget failed: ipc namespace limit reached",))
+    draft = replace(
+        kb.get("fixture-shm-small"),
+        id="draft-ipc-namespace",
+        status="draft",
+        title="IPC namespace limits shared memory",
+        signatures=("ipc namespace",),
+        symptoms=("shmget failed: ipc namespace limit reached",),
+    )
     kb.upsert_pitfall(draft, examples=["shmget: No space left on device inside the ipc namespace"])
     match = kb.ask("shmget failed: ipc namespace limit reached", top=1).results[0]
     assert (match.id, match.draft) == ("draft-ipc-namespace", True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 
-from kb.db import open_db
-from migrations import migrations
+from pitstop.core.db import open_db
+from pitstop.migrations import migrations
 
 KB_TABLES = {"pitfalls", "examples", "embeddings", "kb_meta", "docs_fts", "words_fts"}
 

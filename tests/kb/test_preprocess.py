@@ -6,15 +6,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kb.preprocess import decode, detect_lang, is_error_line, prepare
-from pitstop.errors import UsageError
+from pitstop.core.errors import UsageError
+from pitstop.kb.preprocess import decode, detect_lang, is_error_line, prepare
 
 
 def test_strips_ansi_timestamps_pids_hex_and_paths():
     text = (
         "\x1b[31m2024-03-01T12:00:03.123Z\x1b[0m [12345.678901] NVRM: Xid (PCI:0000:3b:00): 79, pid=48213, "
         "GPU has fallen off the bus at 0x7f3a2b1c4d50\n"
-        "  File \"/opt/conda/lib/python3.10/site-packages/torch/cuda/__init__.py\", line 5"
+        '  File "/opt/conda/lib/python3.10/site-packages/torch/cuda/__init__.py", line 5'
     )
     prepared = prepare(text)
     assert "\x1b" not in prepared.raw and "\x1b" not in prepared.clean
@@ -55,15 +55,18 @@ def test_error_words_inside_other_words_do_not_count(line):
     assert not is_error_line(line)
 
 
-@pytest.mark.parametrize("line", [
-    "cudaErrorSystemNotReady: system not yet initialized",
-    "OSError: [Errno 28] No space left on device",
-    "CUDA_ERROR_ILLEGAL_ADDRESS",
-    "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970",
-    "mlx5_core 0000:41:00.0: Port module event: module 1, Cable unplugged, link is down",
-    "loss is NaN at step 812",
-    "训练跑着跑着就挂了",
-])
+@pytest.mark.parametrize(
+    "line",
+    [
+        "cudaErrorSystemNotReady: system not yet initialized",
+        "OSError: [Errno 28] No space left on device",
+        "CUDA_ERROR_ILLEGAL_ADDRESS",
+        "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1970",
+        "mlx5_core 0000:41:00.0: Port module event: module 1, Cable unplugged, link is down",
+        "loss is NaN at step 812",
+        "训练跑着跑着就挂了",
+    ],
+)
 def test_error_words_at_word_starts_count(line):
     assert is_error_line(line)
 

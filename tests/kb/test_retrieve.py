@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from kb.evaluate import Case, evaluate, load_cases
-from kb.retrieve import Catalog, Retriever
-from kb.schema import Pitfall
-from kb.tokens import MAX_TERMS, select_terms
-from pitstop.errors import UsageError
+from pitstop.core.errors import UsageError
+from pitstop.kb.evaluate import Case, evaluate, load_cases
+from pitstop.kb.retrieve import Catalog, Retriever
+from pitstop.kb.schema import Pitfall
+from pitstop.kb.tokens import MAX_TERMS, select_terms
 
 HAND_WRITTEN = [
     ("Xid 79", "xid79-gpu-fell-off-bus"),
@@ -47,10 +47,13 @@ def test_chinese_paste_answers_in_chinese(kb):
     assert answer.lang == "zh" and answer.results[0].title_zh
 
 
-@pytest.mark.parametrize("text", [
-    "How long should I boil an egg so the yolk stays soft?",
-    "我周末想去海边烧烤，推荐一下哪里的海鲜便宜",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "How long should I boil an egg so the yolk stays soft?",
+        "我周末想去海边烧烤，推荐一下哪里的海鲜便宜",
+    ],
+)
 def test_off_topic_paste_has_no_confident_match(kb, text):
     answer = kb.ask(text)
     assert not answer.confident
@@ -94,16 +97,28 @@ def test_dev_cases_floor(kb, shared_dir):
 
 def _entry(pitfall_id: str, signatures: tuple[str, ...]) -> Pitfall:
     return Pitfall(
-        id=pitfall_id, title=pitfall_id, title_zh="", layer="gpu", severity="high", summary="s",
-        summary_zh="", cause="c", symptoms=(), signatures=signatures, fix=(), references=(),
+        id=pitfall_id,
+        title=pitfall_id,
+        title_zh="",
+        layer="gpu",
+        severity="high",
+        summary="s",
+        summary_zh="",
+        cause="c",
+        symptoms=(),
+        signatures=signatures,
+        fix=(),
+        references=(),
     )
 
 
 def test_signature_rank_follows_the_most_specific_match_not_the_count():
-    catalog = Catalog.from_pitfalls([
-        _entry("broad", (r"NCCL", r"WARN", r"NCCL WARN")),
-        _entry("specific", (r"Got completion from peer with error 12",)),
-    ])
+    catalog = Catalog.from_pitfalls(
+        [
+            _entry("broad", (r"NCCL", r"WARN", r"NCCL WARN")),
+            _entry("specific", (r"Got completion from peer with error 12",)),
+        ]
+    )
     retriever = Retriever(lambda: None, lambda: catalog, lambda: None, None)
     ranked = retriever.ask("NCCL WARN NET/IB : Got completion from peer with error 12", mode="signature")
     assert [m.id for m in ranked.results] == ["specific", "broad"]
@@ -117,47 +132,101 @@ def test_long_logs_pick_terms_from_error_lines_and_rare_terms_first():
     assert select_terms(["b", "a"], set(), {}) == ["b", "a"]  # a short query keeps every term
 
 
-PACKAGES = ("transformers", "accelerate", "datasets", "tokenizers", "safetensors", "sentencepiece",
-            "einops", "flash-attn", "deepspeed", "peft", "bitsandbytes", "wandb", "tensorboard", "evaluate",
-            "rouge-score", "nltk", "scipy", "pandas", "pyarrow", "xxhash", "multiprocess", "dill", "fsspec",
-            "aiohttp", "protobuf", "grpcio", "ninja", "hjson", "py-cpuinfo", "pydantic", "regex", "tqdm")
+PACKAGES = (
+    "transformers",
+    "accelerate",
+    "datasets",
+    "tokenizers",
+    "safetensors",
+    "sentencepiece",
+    "einops",
+    "flash-attn",
+    "deepspeed",
+    "peft",
+    "bitsandbytes",
+    "wandb",
+    "tensorboard",
+    "evaluate",
+    "rouge-score",
+    "nltk",
+    "scipy",
+    "pandas",
+    "pyarrow",
+    "xxhash",
+    "multiprocess",
+    "dill",
+    "fsspec",
+    "aiohttp",
+    "protobuf",
+    "grpcio",
+    "ninja",
+    "hjson",
+    "py-cpuinfo",
+    "pydantic",
+    "regex",
+    "tqdm",
+)
 
 
 def test_buried_error_line_in_a_long_log_is_found_lexically(kb):
-    pip = [line for i, p in enumerate(PACKAGES) for line in (
-        f"Collecting {p}>={i % 5}.{i}",
-        f"  Downloading {p.replace('-', '_')}-{i % 5}.{i}.{i * 3}-py3-none-any.whl ({i * 7 + 3}.{i} MB)")]
+    pip = [
+        line
+        for i, p in enumerate(PACKAGES)
+        for line in (
+            f"Collecting {p}>={i % 5}.{i}",
+            f"  Downloading {p.replace('-', '_')}-{i % 5}.{i}.{i * 3}-py3-none-any.whl ({i * 7 + 3}.{i} MB)",
+        )
+    ]
     pip.append("Successfully installed " + " ".join(f"{p}-{i % 5}.{i}" for i, p in enumerate(PACKAGES)))
-    steps = [f"step {i}/20000 loss={2.1 - i / 1e4:.4f} lr=3.0e-04 grad_norm=0.{i % 89:02d} tokens/s=41{i}"
-             for i in range(40)]
-    buried = ("RuntimeError: DataLoader worker (pid 4411) is killed by signal: Bus error. It is "
-              "possible that dataloader's workers are out of shared memory. Please try to raise your "
-              "shared memory limit.")
+    steps = [
+        f"step {i}/20000 loss={2.1 - i / 1e4:.4f} lr=3.0e-04 grad_norm=0.{i % 89:02d} tokens/s=41{i}"
+        for i in range(40)
+    ]
+    buried = (
+        "RuntimeError: DataLoader worker (pid 4411) is killed by signal: Bus error. It is "
+        "possible that dataloader's workers are out of shared memory. Please try to raise your "
+        "shared memory limit."
+    )
     log = "\n".join(["setting up the env and training, it dies:", *pip, *steps[:25], buried, *steps[25:]])
     assert len(log.splitlines()) > 100
     ranked = [m.id for m in kb.ask(log, top=3, mode="lexical").results]
     assert ranked[0] == "container-shm-too-small", ranked
 
 
-@pytest.mark.parametrize(("text", "expected", "absent"), [
-    ("Retired Pages\n    Single Bit ECC : 0\n    Double Bit ECC : 2\n    Pending : Yes",
-     "retired-pages-pending-pre-ampere", "row-remap-pending-reset-required"),
-    ("Retired Pages\n  Single Bit ECC : N/A\n  Double Bit ECC : N/A\n  Pending Page Blacklist : N/A\n"
-     "Remapped Rows\n  Correctable Error : 0\n  Uncorrectable Error : 1\n  Pending : Yes\n"
-     "  Remapping Failure Occurred : No",
-     "row-remap-pending-reset-required", "retired-pages-pending-pre-ampere"),
-    ("NVRM: Xid (PCI:0000:41:00): 64, pid=2211, name=python3", "row-remap-failure-rma", None),
-    ("NVRM: Xid (PCI:0000:3b:00): 64, Dynamic Page Retirement: Fatal error, unable to retire page",
-     "retired-pages-pending-pre-ampere", None),
-])
+@pytest.mark.parametrize(
+    ("text", "expected", "absent"),
+    [
+        (
+            "Retired Pages\n    Single Bit ECC : 0\n    Double Bit ECC : 2\n    Pending : Yes",
+            "retired-pages-pending-pre-ampere",
+            "row-remap-pending-reset-required",
+        ),
+        (
+            "Retired Pages\n  Single Bit ECC : N/A\n  Double Bit ECC : N/A\n  Pending Page Blacklist : N/A\n"
+            "Remapped Rows\n  Correctable Error : 0\n  Uncorrectable Error : 1\n  Pending : Yes\n"
+            "  Remapping Failure Occurred : No",
+            "row-remap-pending-reset-required",
+            "retired-pages-pending-pre-ampere",
+        ),
+        ("NVRM: Xid (PCI:0000:41:00): 64, pid=2211, name=python3", "row-remap-failure-rma", None),
+        (
+            "NVRM: Xid (PCI:0000:3b:00): 64, Dynamic Page Retirement: Fatal error, unable to retire page",
+            "retired-pages-pending-pre-ampere",
+            None,
+        ),
+    ],
+)
 def test_memory_repair_signatures(kb, text, expected, absent):
     ranked = [m.id for m in kb.ask(text, mode="signature").results]
     assert ranked[:1] == [expected] and absent not in ranked, ranked
 
 
 def test_off_topic_cases_count_when_the_answer_is_not_confident():
-    cases = [Case("a", "en", "Xid 79", ("xid79-gpu-fell-off-bus",)), Case("b", "en", "boil an egg", ()),
-             Case("c", "zh", "周末烧烤", ())]
+    cases = [
+        Case("a", "en", "Xid 79", ("xid79-gpu-fell-off-bus",)),
+        Case("b", "en", "boil an egg", ()),
+        Case("c", "zh", "周末烧烤", ()),
+    ]
     report = evaluate(cases, lambda q: ["xid79-gpu-fell-off-bus"], "hybrid", confident=lambda q: "烧烤" in q)
     assert report.overall.n == 1 and report.overall.recall_at_1 == 1.0
     assert (report.off_topic.n, report.off_topic.correct, report.off_topic.accuracy) == (2, 1, 0.5)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import yaml
 
-from kb.schema import check_collection, load_pitfalls, validate_entry
+from pitstop.kb.schema import check_collection, load_pitfalls, validate_entry
 
 
 def test_bundled_entries_are_valid():

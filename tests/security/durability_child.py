@@ -14,9 +14,9 @@ from pathlib import Path
 
 def main(db_path: Path, tag: str) -> None:
     """Write until killed."""
-    from kb.db import open_db
-    from kb.incidents import Incidents
-    from kb.service import KnowledgeBase
+    from pitstop.core.db import open_db
+    from pitstop.incidents.store import Incidents
+    from pitstop.kb.service import KnowledgeBase
 
     kb = KnowledgeBase.open(db_path)
     kb.warm()
@@ -26,8 +26,13 @@ def main(db_path: Path, tag: str) -> None:
     print("ready", flush=True)
     for n in itertools.count():
         thread = f"{tag}.{n:06d}"
-        iid = incidents.record_answer(channel="CDURABLE", thread_ts=thread, user="UDURABLE",
-                                      text=f"{tag} paste {n}: NCCL WARN error 12 on node-{n}", answer=answer)
+        iid = incidents.record_answer(
+            channel="CDURABLE",
+            thread_ts=thread,
+            user="UDURABLE",
+            text=f"{tag} paste {n}: NCCL WARN error 12 on node-{n}",
+            answer=answer,
+        )
         print(f"incident {iid} {thread}", flush=True)
         pitfall = pitfalls[n % len(pitfalls)]
         text = f"{tag} learned example {n} for {pitfall}: machine check on socket {n % 7}"

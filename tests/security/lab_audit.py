@@ -6,10 +6,10 @@ import re
 import shlex
 from pathlib import Path
 
-from collectors import catalog
-from collectors.lab.audit import read_audit
-from collectors.policy import script_violation
-from collectors.transport import framing
+from pitstop.collectors import catalog
+from pitstop.collectors.policy import script_violation
+from pitstop.collectors.transport import framing
+from pitstop.lab.audit import read_audit
 
 _WRAPPED = re.compile(r"timeout -k \d{1,3} (\d{1,4}) (?:sudo -n )?(.+?)(?: </dev/null)?", re.S)
 
@@ -20,8 +20,9 @@ def catalog_argv(argv: tuple[str, ...]) -> bool:
     for c in catalog.CATALOG:
         if c.param is not None:
             if len(argv) == len(c.argv) and all(
-                    c.param.pattern.match(a) if want == catalog.PARAM else a == want
-                    for a, want in zip(argv, c.argv, strict=True)):
+                c.param.pattern.match(a) if want == catalog.PARAM else a == want
+                for a, want in zip(argv, c.argv, strict=True)
+            ):
                 return True
         elif argv == catalog.render(c).argv:
             return True
@@ -50,9 +51,9 @@ class AuditWatch:
 
     def new_commands(self) -> list[str]:
         """Every command the lab hosts received since this watch began, one per catalog command."""
-        return [c for record in read_audit(self.log)[self.start:] for c in record.commands()]
+        return [c for record in read_audit(self.log)[self.start :] for c in record.commands()]
 
     def violations(self) -> list[str]:
         """Sessions since the watch began that carried anything outside the catalog."""
-        records = read_audit(self.log)[self.start:]
+        records = read_audit(self.log)[self.start :]
         return [bad for record in records for bad in outside_catalog(record.command)]

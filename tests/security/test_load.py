@@ -17,8 +17,10 @@ from tests.security.said import said
 
 REQUESTS = 200
 USERS = 20  # ten requests each: the token bucket (burst 1) lets each user's first one through
-POLICY = {"rules": [{"name": "load", "users": ["*"], "hosts": ["*"]}],
-          "rate_limit": {"burst": 1, "per_minute": 1, "hosts_per_hour": 0}}
+POLICY = {
+    "rules": [{"name": "load", "users": ["*"], "hosts": ["*"]}],
+    "rate_limit": {"burst": 1, "per_minute": 1, "hosts_per_hour": 0},
+}
 FORM = "application/x-www-form-urlencoded"
 RSS_GROWTH_LIMIT_MB = 400
 
@@ -46,9 +48,16 @@ def test_two_hundred_simultaneous_diagnoses(serve_app, lab_fleet, lab_inventory,
     watch = AuditWatch(lab_fleet.audit_log)
     hosts = sorted(h for h in lab_inventory.hosts if not h.startswith("fault-"))  # no injected hangs
     before = rss_mb()
-    bodies = [slash_command(shared_dir, f"{hosts[n % len(hosts)]} NCCL WARN unhandled system error",
-                            response_url=f"{bot.recorder.url}/respond/{n}", channel=f"CL{n:04d}",
-                            user=f"UL{n % USERS:03d}") for n in range(REQUESTS)]
+    bodies = [
+        slash_command(
+            shared_dir,
+            f"{hosts[n % len(hosts)]} NCCL WARN unhandled system error",
+            response_url=f"{bot.recorder.url}/respond/{n}",
+            channel=f"CL{n:04d}",
+            user=f"UL{n % USERS:03d}",
+        )
+        for n in range(REQUESTS)
+    ]
     with ThreadPoolExecutor(max_workers=50) as pool:
         statuses = list(pool.map(lambda body: bot.send(body, content_type=FORM)[0], bodies))
     assert statuses == [200] * REQUESTS  # every request acknowledged
@@ -77,6 +86,8 @@ def test_two_hundred_simultaneous_diagnoses(serve_app, lab_fleet, lab_inventory,
     checkable = any(p.checks for p in bot.services.kb.all())
     assert (watch.new_commands() or not checkable) and watch.violations() == []
     growth = rss_mb() - before
-    print(f"\nload: {REQUESTS} requests, {counts['answered']} diagnosed, {counts['refused']} refused; "
-          f"RSS {before:.0f} -> {rss_mb():.0f} MB (peak {peak:.0f} MB)")
+    print(
+        f"\nload: {REQUESTS} requests, {counts['answered']} diagnosed, {counts['refused']} refused; "
+        f"RSS {before:.0f} -> {rss_mb():.0f} MB (peak {peak:.0f} MB)"
+    )
     assert growth < RSS_GROWTH_LIMIT_MB

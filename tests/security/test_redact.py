@@ -10,38 +10,72 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pitstop.redact import MASK, redact
+from pitstop.core.redact import MASK, redact
 from tests.security.scale import examples
 
 # (text containing a secret, the secret) — fake values in real shapes.
 SECRETS: list[tuple[str, str]] = [
-    ("SLACK_BOT_TOKEN is xoxb-1234567890123-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx", "AbCdEfGhIjKlMnOpQrStUvWx"),
-    ("user token xoxp-1234567890-0987654321-1122334455-abcdef0123456789abcdef0123456789", "abcdef0123456789abcdef"),
-    ("socket mode: xapp-1-A0123456789-1234567890123-0123456789abcdef0123456789abcdef", "0123456789abcdef01234567"),
+    (
+        "SLACK_BOT_TOKEN is xoxb-1234567890123-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
+        "AbCdEfGhIjKlMnOpQrStUvWx",
+    ),
+    (
+        "user token xoxp-1234567890-0987654321-1122334455-abcdef0123456789abcdef0123456789",
+        "abcdef0123456789abcdef",
+    ),
+    (
+        "socket mode: xapp-1-A0123456789-1234567890123-0123456789abcdef0123456789abcdef",
+        "0123456789abcdef01234567",
+    ),
     ("refresh xoxe.xoxp-1-Mi0yLTEyMzQ1Njc4OTAtMTIzNDU2Nzg5MA", "Mi0yLTEyMzQ1Njc4OTAtMTIzNDU2Nzg5MA"),
-    ("webhook https://hooks.slack.com/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXXXXXX", "XXXXXXXXXXXXXXXXXXXXXXXX"),
+    (
+        "webhook https://hooks.slack.com/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXXXXXX",
+        "XXXXXXXXXXXXXXXXXXXXXXXX",
+    ),
     ("curl -H 'Authorization: Bearer eyJhbGciOi.abcdefghijkl.mnopqrstuvwx' https://api", "abcdefghijkl"),
     ("Authorization: Basic dXNlcjpodW50ZXIyaHVudGVyMg==", "dXNlcjpodW50ZXIyaHVudGVyMg"),
     ("authorization=ZmFrZS1zZWNyZXQtdG9rZW4tdmFsdWU", "ZmFrZS1zZWNyZXQtdG9rZW4tdmFsdWU"),
-    ("Authorization: AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20240101/us-east-1/s3/aws4_request, Signature=fe5f80f77d5fa3beca038a248ff027", "fe5f80f77d5fa3beca038a248ff027"),
-    ('Authorization: Digest username="ops", response="6629fae49393a05397450978507c4ef1"', "6629fae49393a05397450978507c4ef1"),
-    ("requests.exceptions.HTTPError: 401 for bearer ya29.a0AfH6SMBxxxxxxxxxxxxxx", "ya29.a0AfH6SMBxxxxxxxxxxxxxx"),
+    (
+        "Authorization: AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20240101/us-east-1/s3/aws4_request, Signature=fe5f80f77d5fa3beca038a248ff027",
+        "fe5f80f77d5fa3beca038a248ff027",
+    ),
+    (
+        'Authorization: Digest username="ops", response="6629fae49393a05397450978507c4ef1"',
+        "6629fae49393a05397450978507c4ef1",
+    ),
+    (
+        "requests.exceptions.HTTPError: 401 for bearer ya29.a0AfH6SMBxxxxxxxxxxxxxx",
+        "ya29.a0AfH6SMBxxxxxxxxxxxxxx",
+    ),
     ("Cookie: session=9f8e7d6c5b4a; csrftoken=abcdef", "9f8e7d6c5b4a"),
     ("aws_access_key_id = AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE"),
     ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG"),
     ("export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG"),
-    ("https://bucket.s3.amazonaws.com/ckpt.pt?X-Amz-Credential=AKIDEXAMPLE%2F2024&X-Amz-Signature=fe5f80f77d5fa3"
-     "beca038a248ff027", "fe5f80f77d5fa3beca038a248ff027"),
+    (
+        "https://bucket.s3.amazonaws.com/ckpt.pt?X-Amz-Credential=AKIDEXAMPLE%2F2024&X-Amz-Signature=fe5f80f77d5fa3"
+        "beca038a248ff027",
+        "fe5f80f77d5fa3beca038a248ff027",
+    ),
     ("export HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyz0123456789", "hf_abcdefghijklmnopqrstuvwxyz0123456789"),
-    ("git clone https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/org/repo", "ghp_abcdefghijklmnopqrstuvwx"),
+    (
+        "git clone https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/org/repo",
+        "ghp_abcdefghijklmnopqrstuvwx",
+    ),
     ("GITLAB: glpat-abcdefghij0123456789xyz", "glpat-abcdefghij0123456789xyz"),
     ("openai.AuthenticationError: sk-proj-abcdefghij0123456789ABCDEFGHIJ", "abcdefghij0123456789ABCDEFGHIJ"),
     ("key=AIzaSyA-abcdefghijklmnopqrstuvwxyz01234", "AIzaSyA-abcdefghijklmnopqrstuvwxyz01234"),
-    ("-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU\n-----END OPENSSH PRIVATE KEY-----",
-     "b3BlbnNzaC1rZXktdjEAAAAABG5vbmU"),
-    ("-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM\n(paste cut here)",
-     "MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM"),
-    ("-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBGXfakekey\n-----END PGP PRIVATE KEY BLOCK-----", "lQOYBGXfakekey"),
+    (
+        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU\n-----END OPENSSH PRIVATE KEY-----",
+        "b3BlbnNzaC1rZXktdjEAAAAABG5vbmU",
+    ),
+    (
+        "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM\n(paste cut here)",
+        "MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM",
+    ),
+    (
+        "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBGXfakekey\n-----END PGP PRIVATE KEY BLOCK-----",
+        "lQOYBGXfakekey",
+    ),
     ("DATABASE_URL=postgres://pitstop:hunter2hunter2@db:5432/pitstop", "hunter2hunter2"),
     ("redis.exceptions.AuthenticationError: redis://:s3cr3tpass@10.0.0.5:6379/0", "s3cr3tpass"),
     ("mysql -u root -pS3cretPass -h db01", "S3cretPass"),
@@ -49,7 +83,7 @@ SECRETS: list[tuple[str, str]] = [
     ("curl -u admin:Adm1nPassw0rd http://bmc01/redfish/v1", "Adm1nPassw0rd"),
     ("ipmitool -I lanplus -H bmc01 -U admin --password=BmcPass123 sel elist", "BmcPass123"),
     ("wandb login --api-key 0123456789abcdef0123456789abcdef01234567", "0123456789abcdef0123456789abcdef"),
-    ("docker run -e WANDB_API_KEY=0123456789abcdef0123 -e DB_PASSWORD=\"two words\" img", "two words"),
+    ('docker run -e WANDB_API_KEY=0123456789abcdef0123 -e DB_PASSWORD="two words" img', "two words"),
     ("docker run -e WANDB_API_KEY=0123456789abcdef0123 img", "0123456789abcdef0123"),
     ("export SLACK_SIGNING_SECRET=8f742231b10e8888abcd99yyyzzz85a5", "8f742231b10e8888abcd99yyyzzz85a5"),
     ('{"password": "hunter2hunter2", "user": "ops"}', "hunter2hunter2"),
@@ -111,9 +145,11 @@ def test_evidence_lines_are_kept_intact(line: str) -> None:
 
 def test_labels_stay_so_a_reader_knows_what_was_there() -> None:
     assert redact("curl -H 'Authorization: Bearer abcdef0123456789xyz' https://u:pw12345@host/v2/") == (
-        f"curl -H 'Authorization: Bearer {MASK}' https://u:{MASK}@host/v2/")
+        f"curl -H 'Authorization: Bearer {MASK}' https://u:{MASK}@host/v2/"
+    )
     assert redact("Authorization: AWS4-HMAC-SHA256 Credential=x, Signature=y") == (
-        f"Authorization: AWS4-HMAC-SHA256 {MASK}")
+        f"Authorization: AWS4-HMAC-SHA256 {MASK}"
+    )
     assert redact("export HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyz0123456789") == f"export HF_TOKEN={MASK}"
     assert redact("mysql -u root -pS3cretPass") == f"mysql -u root -p{MASK}"
     assert redact("postgres://u:pw12345@db/x") == f"postgres://u:{MASK}@db/x"
@@ -138,7 +174,9 @@ def test_secrets_inside_real_output_are_found(shared_dir: Path) -> None:
 _TEXT = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=400)
 
 
-@settings(max_examples=examples(150), deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=examples(150), deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
 @given(prefix=_TEXT, suffix=_TEXT, pick=st.integers(min_value=0, max_value=len(SECRETS) - 1))
 def test_a_secret_stays_hidden_whatever_surrounds_it(prefix: str, suffix: str, pick: int) -> None:
     text, secret = SECRETS[pick]

@@ -5,8 +5,8 @@ from __future__ import annotations
 import shlex
 from pathlib import Path
 
-from collectors import catalog
-from collectors.policy import violation
+from pitstop.collectors import catalog
+from pitstop.collectors.policy import violation
 
 SUDOERS = Path(__file__).resolve().parents[2] / "docs" / "sudoers.example"
 

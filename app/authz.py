@@ -1,0 +1,351 @@
+"""Authorization: who may run read-only collectors on which hosts, how often, and how many at once.
+
+Knowledge-base answers are open to everyone; running collectors is refused until a policy file
+(`$PITSTOP_POLICY`, YAML) allows it::
+
+    max_hosts: 64                    # one request may expand to at most this many hosts
+    rate_limit:
+      burst: 5                       # requests a user may make back to back (token bucket) ...
+      per_minute: 2                  # ... refilled at this rate, in this process
+      hosts_per_hour: 500            # host checks per user per hour, counted from the audit table
+    groups:                          # named user sets, usable in `user_groups`
+      gpu-oncall: [U0123ABCD, alice]
+    rules:
+      - name: oncall
+        user_groups: [gpu-oncall, S0456EFGH]   # policy groups or Slack user-group ids
+        hosts: ["*"]
+      - name: a100-channel
+        channels: [C0789IJKL]                  # anyone in this channel ...
+        inventory_groups: [a100]               # ... on hosts of this inventory group
+      - name: operators
+        origins: [console, cli]                # default: slack, console and cli
+        users: [alice]
+        hosts: ["gpu[01-16]", "dgx-*"]         # names, host-list ranges, shell-style globs
+
+A request is allowed when every host it names is granted by some rule that matches the requester
+(user or group, channel and origin all as listed). Every refusal is a sentence for the person and
+a log line for the operator.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import logging
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, Protocol
+
+import yaml
+
+from pitstop.collectors import hostlist
+from pitstop.collectors.audit import host_checks_since
+from pitstop.core.errors import PitstopError, UsageError
+from pitstop.core.redact import redact
+
+log = logging.getLogger(__name__)
+log.addHandler(logging.NullHandler())  # the CLI prints the refusal itself; services configure real handlers
+
+ORIGINS = ("slack", "console", "cli")
+DEFAULT_MAX_HOSTS = 64
+NO_POLICY = (
+    "No authorization policy is configured, so Pitstop runs no checks on hosts yet "
+    "(knowledge-base answers stay open to everyone). An admin can allow checks in a policy file "
+    "named by PITSTOP_POLICY; see docs/SECURITY.md."
+)
+_TOP_KEYS = {"max_hosts", "rate_limit", "groups", "rules"}
+_RULE_KEYS = {"name", "users", "user_groups", "channels", "origins", "hosts", "inventory_groups"}
+_RATE_KEYS = {"burst", "per_minute", "hosts_per_hour"}
+
+
+class HostLike(Protocol):
+    """What authorization needs of an inventory host."""
+
+    name: str
+    groups: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The answer to one request: allowed or not, and a sentence saying why."""
+
+    allowed: bool
+    reason: str
+    rule: str | None = None
+    retry_after_s: float | None = None
+
+
+@dataclass(frozen=True)
+class RateLimit:
+    """Per-user limits on running collectors (0 switches a limit off)."""
+
+    burst: int = 5
+    per_minute: float = 2.0
+    hosts_per_hour: int = 500
+
+
+@dataclass(frozen=True)
+class Rule:
+    """Who (users, groups, channels, origins) may check where (host patterns, inventory groups)."""
+
+    name: str
+    users: frozenset[str] = frozenset()
+    user_groups: frozenset[str] = frozenset()
+    channels: frozenset[str] = frozenset()
+    origins: frozenset[str] = frozenset(ORIGINS)
+    host_names: frozenset[str] = frozenset()
+    host_globs: tuple[str, ...] = ()
+    inventory_groups: frozenset[str] = frozenset()
+
+    def matches(self, user: str, groups: frozenset[str], channel: str | None, origin: str) -> bool:
+        """True when the requester is one this rule speaks about."""
+        if origin not in self.origins:
+            return False
+        if self.channels and channel not in self.channels:
+            return False
+        if self.users or self.user_groups:
+            return user in self.users or "*" in self.users or bool(groups & self.user_groups)
+        return True
+
+    def grants(self, host: HostLike) -> bool:
+        """True when this rule covers `host`."""
+        return (
+            host.name in self.host_names
+            or bool(self.inventory_groups & set(host.groups))
+            or any(fnmatch.fnmatchcase(host.name, g) for g in self.host_globs)
+        )
+
+
+class _Buckets:
+    """In-process token buckets, one per user; thread-safe."""
+
+    def __init__(self, limit: RateLimit, clock: Callable[[], float]) -> None:
+        self._limit, self._clock = limit, clock
+        self._state: dict[str, tuple[float, float]] = {}  # user -> (tokens, last refill time)
+        self._lock = threading.Lock()
+
+    def take(self, user: str, charge: bool) -> float | None:
+        """Spend a token (unless `charge` is False); None when allowed, else seconds until one is back."""
+        burst, rate = self._limit.burst, self._limit.per_minute / 60.0
+        if burst <= 0 or rate <= 0:
+            return None
+        with self._lock:
+            now = self._clock()
+            tokens, last = self._state.get(user, (float(burst), now))
+            tokens = min(float(burst), tokens + (now - last) * rate)
+            if tokens < 1.0:
+                self._state[user] = (tokens, now)
+                return (1.0 - tokens) / rate
+            self._state[user] = (tokens - 1.0 if charge else tokens, now)
+            return None
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A loaded policy; `authorize` is the one question the bot, the console and the CLI ask."""
+
+    rules: tuple[Rule, ...] = ()
+    groups: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    max_hosts: int = DEFAULT_MAX_HOSTS
+    rate: RateLimit = RateLimit()
+    source: str | None = None
+    audit_db: Path | None = None
+    clock: Callable[[], float] = time.monotonic
+    _buckets: _Buckets = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_buckets", _Buckets(self.rate, self.clock))
+
+    @classmethod
+    def load(
+        cls,
+        path: str | Path | None,
+        *,
+        audit_db: str | Path | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> Policy:
+        """The policy in `path` (None: no rules, so nobody may run collectors); UsageError if invalid."""
+        if path is None:
+            return cls(audit_db=Path(audit_db) if audit_db else None, clock=clock)
+        p = Path(path).expanduser()
+        try:
+            data = yaml.safe_load(p.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise UsageError(f"cannot read the authorization policy {p}: {exc.strerror}") from None
+        except yaml.YAMLError as exc:
+            raise UsageError(f"the authorization policy {p} is not valid YAML: {exc}") from None
+        return cls.from_data(data or {}, source=str(p), audit_db=audit_db, clock=clock)
+
+    @classmethod
+    def from_data(
+        cls,
+        data: Mapping[str, Any],
+        *,
+        source: str = "<memory>",
+        audit_db: str | Path | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> Policy:
+        """Build a policy from parsed YAML (see the module docstring for the format)."""
+        if not isinstance(data, Mapping):
+            raise UsageError(f"{source}: a policy is a YAML mapping with `rules`")
+        _no_unknown(data, _TOP_KEYS, source)
+        rate_raw = data.get("rate_limit") or {}
+        _no_unknown(rate_raw, _RATE_KEYS, f"{source}: rate_limit")
+        try:
+            rate = RateLimit(**{k: (float if k == "per_minute" else int)(v) for k, v in rate_raw.items()})
+            max_hosts = int(data.get("max_hosts", DEFAULT_MAX_HOSTS))
+        except (TypeError, ValueError):
+            raise UsageError(f"{source}: max_hosts and rate_limit values must be numbers") from None
+        groups = {str(k): _strings(v, f"{source}: group {k}") for k, v in (data.get("groups") or {}).items()}
+        rules = tuple(_rule(raw, i, source) for i, raw in enumerate(data.get("rules") or (), start=1))
+        audit = Path(audit_db) if audit_db else None
+        return cls(rules, groups, max(1, max_hosts), rate, source, audit, clock)
+
+    def authorize(
+        self,
+        *,
+        user: str,
+        user_groups: Iterable[str] = (),
+        channel: str | None = None,
+        hosts: Sequence[HostLike],
+        origin: str,
+        charge: bool = True,
+    ) -> Decision:
+        """May `user` run collectors on `hosts` now? Denials are logged; `charge=False` is a dry run."""
+        decision = self._decide(str(user), frozenset(user_groups), channel, hosts, origin, charge)
+        names = ",".join(h.name for h in hosts[:5]) + (f",+{len(hosts) - 5}" if len(hosts) > 5 else "")
+        if decision.allowed:
+            log.info(
+                "authz allowed user=%s origin=%s channel=%s hosts=%s rule=%s",
+                user,
+                origin,
+                channel,
+                names,
+                decision.rule,
+            )
+        else:
+            log.warning(
+                "authz denied user=%s origin=%s channel=%s hosts=%s: %s",
+                redact(str(user))[:64],
+                origin,
+                redact(str(channel))[:64],
+                names,
+                decision.reason,
+            )
+        return decision
+
+    def member_groups(self, user: str) -> frozenset[str]:
+        """The policy's own groups that list `user`."""
+        return frozenset(g for g, members in self.groups.items() if user in members)
+
+    def _decide(
+        self,
+        user: str,
+        user_groups: frozenset[str],
+        channel: str | None,
+        hosts: Sequence[HostLike],
+        origin: str,
+        charge: bool,
+    ) -> Decision:
+        if origin not in ORIGINS:
+            return Decision(False, f"unknown request origin {origin!r}")
+        if not hosts:
+            return Decision(False, "the request names no hosts")
+        if len(hosts) > self.max_hosts:
+            return Decision(
+                False,
+                f"the request expands to {len(hosts)} hosts; at most {self.max_hosts} "
+                "may be checked at once, so name a smaller group or range",
+            )
+        if not self.rules:
+            return Decision(False, NO_POLICY)
+        groups = user_groups | self.member_groups(user)
+        rules = [r for r in self.rules if r.matches(user, groups, channel, origin)]
+        denied = [h.name for h in hosts if not any(r.grants(h) for r in rules)]
+        if denied:
+            where = f" from {channel}" if channel and origin == "slack" else f" from the {origin}"
+            listed = ", ".join(denied[:5]) + (f" and {len(denied) - 5} more" if len(denied) > 5 else "")
+            return Decision(
+                False,
+                f"you may not run checks on {listed}{where}; an admin can grant it in "
+                "the authorization policy",
+            )
+        used = [r.name for r in rules if any(r.grants(h) for h in hosts)]
+        over = self._over_hourly(user, len(hosts))
+        if over:
+            return Decision(False, over, retry_after_s=3600.0)
+        wait = self._buckets.take(user, charge)
+        if wait is not None:
+            return Decision(
+                False,
+                f"rate limit: {self.rate.burst} request(s) in a row, then "
+                f"{self.rate.per_minute:g} a minute; try again in {wait:.0f} s",
+                retry_after_s=wait,
+            )
+        return Decision(True, "allowed by " + ", ".join(used), rule=used[0])
+
+    def _over_hourly(self, user: str, requested: int) -> str | None:
+        limit = self.rate.hosts_per_hour
+        if limit <= 0 or self.audit_db is None:
+            return None
+        done = host_checks_since(self.audit_db, user, datetime.now(UTC) - timedelta(hours=1))
+        if done is None or done + requested <= limit:
+            return None
+        return (
+            f"hourly limit: you ran {done} host checks in the last hour and at most {limit} are allowed; "
+            "try again later"
+        )
+
+
+def _no_unknown(data: Any, allowed: set[str], where: str) -> None:
+    if not isinstance(data, Mapping):
+        raise UsageError(f"{where}: expected a mapping")
+    bad = sorted(set(map(str, data)) - allowed)
+    if bad:
+        raise UsageError(f"{where}: unknown key(s) {', '.join(bad)} (allowed: {', '.join(sorted(allowed))})")
+
+
+def _strings(value: Any, where: str) -> frozenset[str]:
+    if value is None:
+        return frozenset()
+    if isinstance(value, (str, int)):
+        return frozenset({str(value)})
+    if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value):
+        return frozenset(str(v) for v in value)
+    raise UsageError(f"{where}: expected a name or a list of names")
+
+
+def _rule(raw: Any, index: int, source: str) -> Rule:
+    where = f"{source}: rule {index}"
+    _no_unknown(raw, _RULE_KEYS, where)
+    name = str(raw.get("name") or f"rule {index}")
+    origins = _strings(raw.get("origins"), where) or frozenset(ORIGINS)
+    if origins - set(ORIGINS):
+        raise UsageError(f"{where}: origins must be among {', '.join(ORIGINS)}")
+    names, globs = set(), []
+    for pattern in _strings(raw.get("hosts"), where):
+        if any(ch in pattern for ch in "*?"):
+            globs.append(pattern)
+            continue
+        try:
+            names.update(hostlist.expand(pattern, max_hosts=100_000))
+        except PitstopError as exc:
+            raise UsageError(f"{where}: {exc}") from None
+    rule = Rule(
+        name=name,
+        users=_strings(raw.get("users"), where),
+        user_groups=_strings(raw.get("user_groups"), where),
+        channels=_strings(raw.get("channels"), where),
+        origins=origins,
+        host_names=frozenset(names),
+        host_globs=tuple(sorted(globs)),
+        inventory_groups=_strings(raw.get("inventory_groups"), where),
+    )
+    if not (rule.users or rule.user_groups or rule.channels):
+        raise UsageError(f"{where}: say who it allows (users, user_groups or channels)")
+    if not (rule.host_names or rule.host_globs or rule.inventory_groups):
+        raise UsageError(f"{where}: say where it allows checks (hosts or inventory_groups)")
+    return rule

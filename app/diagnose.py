@@ -1,0 +1,271 @@
+"""Diagnose: candidate causes for a paste (or every checkable cause), collectors on hosts, verdicts.
+
+The caller has already authorized the request (pitstop.authz). Hosts come only from the
+inventory; only the collectors the candidates' checks need are run; every command is audited.
+A host that fails never hides the others, and each host's run is bounded in time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from pitstop.collectors import catalog, runner
+from pitstop.collectors.audit import AuditLog
+from pitstop.collectors.checks.registry import CHECKS, evaluate
+from pitstop.collectors.inventory import DEFAULT_MAX_HOSTS, Host, Inventory
+from pitstop.collectors.model import CheckContext, CommandResult, HostStatus, Verdict
+from pitstop.collectors.transport import framing
+from pitstop.collectors.transport.ssh import Connector
+from pitstop.core.clock import parse_since
+from pitstop.core.redact import redact
+
+CANDIDATES = 5
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class DiagnoseRequest:
+    """An already-authorized request: which hosts, the pasted error (None = full sweep), the window."""
+
+    hosts: str
+    error_text: str | None = None
+    since: str | datetime | None = None
+    requester: str = "cli"
+    origin: str = "cli"
+    max_hosts: int = DEFAULT_MAX_HOSTS
+
+
+@dataclass(frozen=True)
+class HostReport:
+    """The outcome on one host."""
+
+    host: str
+    status: HostStatus
+    error: str = ""
+    verdicts: tuple[Verdict, ...] = ()
+    commands: tuple[CommandResult, ...] = ()
+    duration_s: float = 0.0
+    sweep: bool = False
+
+    @property
+    def confirmed(self) -> tuple[Verdict, ...]:
+        """Confirmed, non-benign verdicts."""
+        return tuple(v for v in self.verdicts if v.verdict == "confirmed" and not v.benign)
+
+    @property
+    def benign(self) -> tuple[Verdict, ...]:
+        """Confirmed benign verdicts (worth knowing, not a fault)."""
+        return tuple(v for v in self.verdicts if v.verdict == "confirmed" and v.benign)
+
+    def to_json(self) -> dict[str, Any]:
+        """The host's part of the issue-3 JSON shape."""
+        shown = self.confirmed if self.sweep else self.verdicts
+        out: dict[str, Any] = {
+            "host": self.host,
+            "status": self.status,
+            "error": redact(self.error) or None,
+            "verdicts": [verdict_json(v) for v in shown],
+            "commands": [command_json(c) for c in self.commands],
+            "duration_s": self.duration_s,
+        }
+        if self.sweep:
+            out["benign"] = [verdict_json(v) for v in self.benign]
+            out["summary"] = {
+                k: sum(v.verdict == k for v in self.verdicts)
+                for k in ("confirmed", "ruled_out", "inconclusive")
+            }
+        return out
+
+
+def verdict_json(v: Verdict) -> dict[str, Any]:
+    """One verdict as JSON, evidence lines redacted."""
+    return {
+        "pitfall": v.pitfall,
+        "verdict": v.verdict,
+        "reason": redact(v.reason),
+        "benign": v.benign,
+        "evidence": [
+            {"command": e.command, "lines": [redact(line) for line in e.lines], "rerun": e.rerun}
+            for e in v.evidence
+        ],
+        "commands": list(v.commands),
+    }
+
+
+def command_json(c: CommandResult) -> dict[str, Any]:
+    """One command as JSON."""
+    return {
+        "collector": c.collector,
+        "argv": list(c.argv),
+        "outcome": c.outcome,
+        "exit": c.exit,
+        "duration_s": c.duration_s,
+        "truncated": c.truncated,
+        "message": redact(c.message),
+    }
+
+
+@dataclass(frozen=True)
+class DiagnoseReport:
+    """Every host's report, and what was considered."""
+
+    hosts: tuple[HostReport, ...]
+    candidates: tuple[dict[str, Any], ...] = ()
+    sweep: bool = False
+    since: datetime | None = None
+    collectors: tuple[str, ...] = ()
+    lang: str = "en"
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    def to_json(self) -> dict[str, Any]:
+        """`{"hosts": [...], ...}` as documented in issue 3, plus mode, candidates and window."""
+        return {
+            "hosts": [h.to_json() for h in self.hosts],
+            "mode": "sweep" if self.sweep else "error",
+            "candidates": list(self.candidates),
+            "since": self.since.isoformat() if self.since else None,
+            "collectors": list(self.collectors),
+            "lang": self.lang,
+            "notes": list(self.notes),
+        }
+
+
+Progress = Callable[[HostReport, int, int], Awaitable[None] | None]
+
+
+def needed_collectors(pitfalls: Sequence[Any]) -> tuple[str, ...]:
+    """The catalog collectors the pitfalls' checks need, in catalog order."""
+    wanted = {
+        name for p in pitfalls for ref in p.checks if ref.check in CHECKS for name in CHECKS[ref.check].needs
+    }
+    return tuple(c.name for c in catalog.CATALOG if c.name in wanted)
+
+
+def host_bound(lanes: int, collectors: Sequence[str], connect_timeout: float) -> float:
+    """Seconds one host may take: connect, then per phase its fullest lane with every command hanging
+    to its deadline and every channel start slow, doubled (an upper bound on the runner's deadlines)."""
+    first, second = runner.plan(collectors)
+
+    def phase(cs: Sequence[catalog.Collector], n: int) -> float:
+        cmds = [
+            catalog.Command(c.name, c.argv, c.timeout_s, c.output_cap, b"" if c.stdin_probe else None)
+            for c in cs
+            for _ in range(c.param.limit if c.param else 1)
+        ]
+        if not cmds:
+            return 0.0
+        worst = max(
+            sum(x.timeout_s + framing.KILL_AFTER_S + runner.SLACK_S for x in lane)
+            for lane in runner.split_lanes(cmds, n)
+        )
+        return 2 * (runner.OPEN_S + worst)
+
+    later = phase(second, runner.SECOND_PHASE_LANES)
+    return connect_timeout + 1 + phase(first, lanes) + later + runner.SLACK_S
+
+
+def _evaluate(pitfalls: Sequence[Any], run: runner.HostRun, ctx: CheckContext) -> tuple[Verdict, ...]:
+    verdicts = []
+    for p in pitfalls:
+        if not p.checks:
+            verdicts.append(
+                Verdict(p.id, "inconclusive", "no read-only check exists for this cause", benign=p.benign)
+            )
+            continue
+        try:
+            verdicts.append(evaluate(p, run.results, ctx))
+        except Exception as exc:  # noqa: BLE001 - one broken check must not sink the report
+            verdicts.append(
+                Verdict(p.id, "inconclusive", f"check failed: {type(exc).__name__}: {exc}", benign=p.benign)
+            )
+    return tuple(verdicts)
+
+
+async def _run(
+    host: Host, collectors: Sequence[str], lanes: int, connector: Connector, bound: float
+) -> runner.HostRun:
+    if not collectors:
+        return runner.HostRun(host.name, "ok")
+    try:
+        work = runner.run_host(host, collectors, connector=connector, lanes=lanes)
+        return await asyncio.wait_for(work, bound)
+    except TimeoutError:
+        return runner.HostRun(
+            host.name, "error", f"{host.name}: no result within {bound:.0f}s", duration_s=round(bound, 3)
+        )
+    except Exception as exc:  # noqa: BLE001 - errors are values at the fan-out boundary
+        log.exception("diagnose failed on %s", host.name)
+        return runner.HostRun(host.name, "error", f"{host.name}: internal error: {type(exc).__name__}: {exc}")
+
+
+async def diagnose(
+    request: DiagnoseRequest,
+    *,
+    inventory: Inventory,
+    kb: Any,
+    progress: Progress | None = None,
+    db: Any = None,
+    connector: Connector | None = None,
+    concurrency: int = 256,
+) -> DiagnoseReport:
+    """Run the request and return a report; raises PitstopError only for a bad request (unknown host...)."""
+    hosts = inventory.select(request.hosts, max_hosts=request.max_hosts)
+    now = datetime.now(UTC)
+    since = parse_since(request.since, now)
+    sweep = not (request.error_text and request.error_text.strip())
+    lang = "en"
+    if sweep:
+        pitfalls = [p for p in kb.all(("curated",)) if p.checks]
+        candidates: tuple[dict[str, Any], ...] = ()
+    else:
+        answer = kb.ask(request.error_text, top=CANDIDATES)
+        lang = answer.lang
+        pitfalls = [kb.get(m.id) for m in answer.results]
+        candidates = tuple(
+            {"id": m.id, "title": m.title, "score": m.score, "confidence": m.confidence}
+            for m in answer.results
+        )
+    collectors = needed_collectors(pitfalls)
+    notes = []
+    unknown = sorted({ref.check for p in pitfalls for ref in p.checks if ref.check not in CHECKS})
+    if unknown:
+        notes.append(f"unknown check(s) named by the KB: {', '.join(unknown)}")
+    connector = connector or Connector(inventory)
+    lanes = runner.lanes_for(len(hosts))
+    bound = host_bound(lanes, collectors, connector.timeout)
+    audit = AuditLog(db) if db is not None else None
+    gate = asyncio.Semaphore(max(1, concurrency))
+    reports: dict[str, HostReport] = {}
+
+    async def task(host: Host) -> None:
+        ctx = CheckContext(host=host.name, expectations=dict(host.expect), since=since, now=now)
+        async with gate:
+            run = await _run(host, collectors, lanes, connector, bound)
+        if audit is not None and run.commands:
+            audit.record(request.requester, request.origin, host.name, run.commands)
+        verdicts = _evaluate(pitfalls, run, ctx) if run.status == "ok" or run.results else ()
+        report = HostReport(host.name, run.status, run.error, verdicts, run.commands, run.duration_s, sweep)
+        reports[host.name] = report
+        if progress is not None:
+            try:
+                maybe = progress(report, len(reports), len(hosts))
+                if inspect.isawaitable(maybe):
+                    await maybe
+            except Exception:  # a failing progress display must not cost the other hosts their results
+                log.warning("diagnose progress callback failed for %s", host.name, exc_info=True)
+
+    try:
+        await asyncio.gather(*(task(h) for h in hosts))
+    finally:
+        await connector.close()
+    if not collectors:
+        notes.append("no candidate cause has a read-only check; nothing was run on the hosts")
+    return DiagnoseReport(
+        tuple(reports[h.name] for h in hosts), candidates, sweep, since, collectors, lang, tuple(notes)
+    )

@@ -1,0 +1,5 @@
+"""`python -m pitstop.cli`: the command line."""
+
+from pitstop.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,45 @@
+"""`pitstop audit [--since D] [--user U] [--host H] [--json]`: the commands Pitstop ran on hosts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from pitstop.cli.kbargs import add_db_option
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `audit` sub-command."""
+    parser = sub.add_parser("audit", help="list the remote commands Pitstop ran, who asked and what happened")
+    parser.add_argument("--since", default=None, metavar="DURATION", help="24h, 90m, 2d or an ISO date")
+    parser.add_argument("--user", default=None, help="only this requester")
+    parser.add_argument("--host", default=None, help="only this host")
+    parser.add_argument("--limit", type=int, default=1000, help="at most N rows, newest first (default 1000)")
+    parser.add_argument("--json", action="store_true", help="print JSON lines")
+    add_db_option(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the matching audit rows."""
+    from pitstop.collectors.audit import AuditLog
+    from pitstop.collectors.catalog import display
+    from pitstop.core.clock import parse_since
+    from pitstop.core.config import load_settings
+    from pitstop.core.db import open_db
+
+    db = open_db(args.db or load_settings().db_path)
+    rows = AuditLog(db).query(
+        since=parse_since(args.since), user=args.user, host=args.host, limit=max(1, args.limit)
+    )
+    for row in rows:
+        if args.json:
+            print(json.dumps(row.to_json(), ensure_ascii=False))
+        else:
+            exit_ = "-" if row.exit is None else row.exit
+            print(
+                f"{row.ts}  {row.requester:<12} {row.origin:<14} {row.host:<16} {row.outcome:<8} "
+                f"exit={exit_:<4} {row.duration_s:6.2f}s {row.output_bytes:>9}B  "
+                f"{display(row.argv)}"
+            )
+    return 0

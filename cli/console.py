@@ -1,0 +1,54 @@
+"""`pitstop console`: the bot in a terminal (paste errors, /diagnose, buttons as commands)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pitstop.app.authz import Policy
+    from pitstop.core.config import Settings
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add `pitstop console`."""
+    parser = sub.add_parser("console", help="talk to Pitstop in the terminal, as in Slack (reads stdin)")
+    parser.add_argument(
+        "--inventory", type=Path, default=None, help="inventory YAML (default $PITSTOP_INVENTORY)"
+    )
+    parser.add_argument(
+        "--policy", type=Path, default=None, help="authorization policy (default $PITSTOP_POLICY)"
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Open the services named by the settings (and flags) and run the console on stdin."""
+    from dataclasses import replace
+
+    from pitstop.core.config import load_settings
+
+    settings = load_settings()
+    if args.inventory:
+        settings = replace(settings, inventory_path=args.inventory)
+    if args.policy:
+        settings = replace(settings, policy_path=args.policy)
+    return console(settings)
+
+
+def console(settings: Settings, policy: Policy | None = None) -> int:
+    """Run the console for `settings` on stdin/stdout (also used by `pitstop start`)."""
+    from pitstop.app.services import open_services
+    from pitstop.bot.console import Console
+
+    interactive = sys.stdin.isatty()
+    if interactive:
+        print("Loading the knowledge base…", flush=True)
+    services = open_services(settings, policy=policy)
+    try:
+        Console(services, sys.stdout).run(sys.stdin, prompt=interactive)
+    finally:
+        services.close()
+    return 0

@@ -1,0 +1,85 @@
+"""`pitstop eval learning TRAIN.jsonl TEST.jsonl [--json]` (or `--split FILE.jsonl`).
+
+Builds a knowledge base in a temporary database, measures TEST, resolves every TRAIN case through
+`Incidents.resolve` (the Slack resolution path), and measures TEST again. `--split FILE` makes the
+TRAIN/TEST halves per cause from one case file (`kb.learning_eval.split_half`); `--write-split DIR`
+saves them as train.jsonl and test.jsonl.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+from pathlib import Path
+
+from pitstop.core.errors import UsageError
+
+
+def add_learning(kinds: argparse._SubParsersAction) -> None:
+    """Add `eval learning`."""
+    parser = kinds.add_parser("learning", help="TEST recall before and after resolving the TRAIN cases")
+    parser.add_argument("files", nargs="*", type=Path, metavar="TRAIN.jsonl TEST.jsonl")
+    parser.add_argument(
+        "--split",
+        type=Path,
+        metavar="FILE.jsonl",
+        help="split one case file per cause (first half of each cause's cases to TRAIN)",
+    )
+    parser.add_argument("--write-split", type=Path, metavar="DIR", help="also write the split files here")
+    parser.add_argument("--json", action="store_true")
+    parser.set_defaults(func=run_learning)
+
+
+def _cases(args: argparse.Namespace) -> tuple[list, list]:
+    from pitstop.incidents.learning_eval import split_half
+    from pitstop.kb.evaluate import load_cases
+
+    if args.split and not args.files:
+        return split_half(load_cases(args.split))
+    if len(args.files) == 2 and not args.split:
+        return load_cases(args.files[0]), load_cases(args.files[1])
+    raise UsageError("give TRAIN.jsonl TEST.jsonl, or --split FILE.jsonl")
+
+
+def _write(path: Path, cases: list) -> None:
+    path.write_text(
+        "".join(
+            json.dumps(
+                {"id": c.id, "lang": c.lang, "query": c.query, "slugs": list(c.slugs)}, ensure_ascii=False
+            )
+            + "\n"
+            for c in cases
+        ),
+        encoding="utf-8",
+    )
+
+
+def run_learning(args: argparse.Namespace) -> int:
+    """Run the learning evaluation in a temporary database and print before/after."""
+    from pitstop.core.db import open_db
+    from pitstop.incidents.learning_eval import run
+    from pitstop.incidents.store import Incidents
+    from pitstop.kb.service import KnowledgeBase
+
+    train, test = _cases(args)
+    if args.write_split:
+        args.write_split.mkdir(parents=True, exist_ok=True)
+        _write(args.write_split / "train.jsonl", train)
+        _write(args.write_split / "test.jsonl", test)
+    with tempfile.TemporaryDirectory(prefix="pitstop-eval-learning-") as tmp:
+        kb = KnowledgeBase.open(Path(tmp) / "eval.db")
+        report = run(kb, Incidents(open_db(kb.db_path), kb=kb), train, test)
+        kb.close()
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+        return 0
+    print(
+        f"TRAIN {report.train} case(s) resolved ({report.learned} learned, {len(report.skipped)} skipped:"
+        f" cause unknown); TEST {report.before.n} case(s)"
+    )
+    for name, m in (("before", report.before), ("after", report.after)):
+        print(f"{name:7} R@1 {m.recall_at_1:.3f}  R@3 {m.recall_at_3:.3f}  MRR {m.mrr:.3f}")
+    delta = report.after.recall_at_1 - report.before.recall_at_1
+    print(f"R@1 change: {delta * 100:+.1f} points")
+    return 0

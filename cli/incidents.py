@@ -1,0 +1,140 @@
+"""`pitstop incidents list | show ID | resolve ID (--cause SLUG | --new-title TITLE ...)`.
+
+Resolving here calls `Incidents.resolve`, the same function as the Slack modal and the console.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pitstop.cli.kbargs import add_db_option
+
+if TYPE_CHECKING:
+    from pitstop.incidents.store import Incident, Incidents
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add `incidents` and its actions."""
+    parser = sub.add_parser("incidents", help="list, show and resolve incidents")
+    actions = parser.add_subparsers(dest="incidents_action", metavar="ACTION", required=True)
+    listing = actions.add_parser("list", help="incidents, newest first")
+    listing.add_argument("--status", choices=("open", "resolved"))
+    listing.add_argument("--since", help="only incidents opened since: 7d, 24h, 30m or a date")
+    listing.add_argument("--limit", type=int, default=50)
+    listing.add_argument("--json", action="store_true")
+    listing.set_defaults(func=run_list)
+    show = actions.add_parser("show", help="one incident with candidates, verdicts and resolution")
+    show.add_argument("id", type=int)
+    show.add_argument("--json", action="store_true")
+    show.set_defaults(func=run_show)
+    resolve = actions.add_parser("resolve", help="record the real cause (teaches the knowledge base)")
+    resolve.add_argument("id", type=int)
+    which = resolve.add_mutually_exclusive_group(required=True)
+    which.add_argument("--cause", metavar="SLUG", help="an existing pitfall id")
+    which.add_argument("--new-title", metavar="TITLE", help="a cause the KB does not know yet (a draft)")
+    resolve.add_argument("--what", default="", help="what was wrong (with --new-title)")
+    resolve.add_argument("--fix", default="", help="how it was fixed (with --new-title)")
+    resolve.add_argument("--symptom", action="append", default=[], help="a symptom line; repeat for more")
+    resolve.add_argument("--notes", default="")
+    resolve.add_argument("--user", default=None, help="who resolved it (default cli:$USER)")
+    resolve.add_argument("--json", action="store_true")
+    resolve.set_defaults(func=run_resolve)
+    for action in (listing, show, resolve):
+        add_db_option(action)
+
+
+def _db_path(args: argparse.Namespace) -> Path:
+    from pitstop.core.config import load_settings
+
+    return args.db or load_settings().db_path
+
+
+def _store(args: argparse.Namespace) -> Incidents:
+    from pitstop.core.db import open_db
+    from pitstop.incidents.store import Incidents
+
+    return Incidents(open_db(_db_path(args)))
+
+
+def run_list(args: argparse.Namespace) -> int:
+    """Print incidents, newest first."""
+    from pitstop.core.clock import parse_since, stamp, utc_now
+
+    since = stamp(parse_since(args.since, utc_now())) if args.since else None
+    found = _store(args).list(status=args.status, since=since, limit=args.limit)
+    if args.json:
+        print(json.dumps([i.to_json() for i in found], ensure_ascii=False, indent=2))
+        return 0
+    for incident in found:
+        top = incident.candidates[0].pitfall_id if incident.candidates else "-"
+        cause = incident.resolution.cause_id if incident.resolution else ""
+        print(
+            f"#{incident.id:<5} {incident.status:8} {incident.created_at}"
+            f" {incident.channel}/{incident.thread_ts} {','.join(incident.hosts) or '-'}"
+            f" top={top}{f' cause={cause}' if cause else ''}"
+        )
+    print(f"{len(found)} incident(s)")
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """Print one incident."""
+    incident = _store(args).get(args.id)
+    print(json.dumps(incident.to_json(), ensure_ascii=False, indent=2) if args.json else render(incident))
+    return 0
+
+
+def run_resolve(args: argparse.Namespace) -> int:
+    """Resolve an incident with an existing or a new cause, then say what the KB learned."""
+    from pitstop.core.db import open_db
+    from pitstop.incidents.model import NewCause
+    from pitstop.incidents.store import Incidents
+    from pitstop.kb.service import KnowledgeBase
+
+    kb = KnowledgeBase.open(_db_path(args))
+    store = Incidents(open_db(kb.db_path), kb=kb)
+    store.learn_pending()
+    new = None if args.cause else NewCause(args.new_title, args.what, args.fix, tuple(args.symptom))
+    incident = store.resolve(
+        args.id,
+        user=args.user or f"cli:{getpass.getuser()}",
+        cause_id=args.cause,
+        new_cause=new,
+        notes=args.notes,
+    )
+    if args.json:
+        print(json.dumps(incident.to_json(), ensure_ascii=False, indent=2))
+    else:
+        resolution = incident.resolution
+        print(f"incident #{incident.id} resolved as '{resolution.cause_id}'; {resolution.learned}")
+    return 0
+
+
+def render(incident: Incident) -> str:
+    """An incident as text for a terminal."""
+    lines = [
+        f"incident #{incident.id} [{incident.status}] {incident.channel} thread {incident.thread_ts}",
+        f"opened {incident.created_at} by {incident.requester or '?'}; updated {incident.updated_at}",
+        f"hosts: {', '.join(incident.hosts) or '-'}",
+    ]
+    if incident.error_text:
+        lines += ["error text:", *(f"  {line}" for line in incident.error_text.splitlines()[:20])]
+    lines.append("candidates:" if incident.candidates else "candidates: none")
+    lines += [
+        f"  {c.rank}. {c.pitfall_id} score {c.score:.3f} {c.confidence}{' (draft)' if c.draft else ''}"
+        for c in incident.candidates
+    ]
+    for v in incident.verdicts:
+        benign = " (benign)" if v.benign else ""
+        lines.append(f"verdict {v.host} {v.pitfall_id}: {v.verdict}{benign} {v.reason}")
+        lines += [f"    {e.command}: {line}" for e in v.evidence for line in e.lines[:5]]
+    r = incident.resolution
+    if r:
+        lines.append(f"resolved {r.resolved_at} by {r.resolved_by}: {r.cause_id} ({r.kind}); {r.learned}")
+        if r.notes:
+            lines.append(f"notes: {r.notes}")
+    return "\n".join(lines)

@@ -1,0 +1,171 @@
+"""`pitstop kb build | check | list | show | export`: manage and inspect the knowledge base."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from pitstop.cli import kb_learning
+from pitstop.cli.kbargs import add_db_option, open_kb
+from pitstop.core.errors import NotFound, UsageError
+
+DEFAULT_TAXONOMY = Path(__file__).resolve().parents[2].parent / "shared" / "taxonomy.yaml"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the `kb` sub-command and its actions."""
+    parser = sub.add_parser("kb", help="build, check and inspect the knowledge base")
+    actions = parser.add_subparsers(dest="kb_action", metavar="ACTION", required=True)
+    build = actions.add_parser("build", help="load the entry files into SQLite and build the vector index")
+    build.set_defaults(func=run_build)
+    check = actions.add_parser("check", help="validate every entry file")
+    check.add_argument(
+        "--taxonomy",
+        type=Path,
+        default=None,
+        help="taxonomy.yaml whose slugs must all be covered (default ../shared/taxonomy.yaml)",
+    )
+    check.set_defaults(func=run_check)
+    listing = actions.add_parser("list", help="list the entries")
+    listing.add_argument("--json", action="store_true")
+    listing.set_defaults(func=run_list)
+    show = actions.add_parser("show", help="show one entry")
+    show.add_argument("id")
+    show.add_argument("--json", action="store_true")
+    show.set_defaults(func=run_show)
+    export = actions.add_parser("export", help="print every entry with all its text fields")
+    export.add_argument("--json", action="store_true", help="JSON (the only format)")
+    kb_learning.add_export_options(export)
+    export.set_defaults(func=run_export)
+    kb_learning.register_actions(actions)
+    for action in (build, listing, show, export):
+        add_db_option(action)
+
+
+def run_build(args: argparse.Namespace) -> int:
+    """Reload the entry files and (re)build the index."""
+    kb = open_kb(args)
+    report = kb.build(force=True)
+    kb.warm()
+    meta = kb.index_meta()
+    counts = f"{report.changed} changed, {report.retired} retired"
+    print(f"loaded {report.entries} entries ({counts}) into {kb.db_path}")
+    print(f"vector index: {meta.count} examples, {meta.kind}, model {meta.model} -> {kb.index_path}")
+    return 0
+
+
+def _taxonomy_slugs(path: Path | None) -> tuple[list[str] | None, str]:
+    import yaml
+
+    target = path or DEFAULT_TAXONOMY
+    if not target.is_file():
+        if path is not None:
+            raise UsageError(f"taxonomy file {path} not found")
+        return None, f"taxonomy not found at {target}: slug coverage not checked (use --taxonomy FILE)"
+    try:
+        items = yaml.safe_load(target.read_text(encoding="utf-8"))
+        return [str(item["slug"]) for item in items], f"taxonomy: {target}"
+    except (yaml.YAMLError, TypeError, KeyError) as exc:
+        raise UsageError(f"cannot read slugs from {target}: {exc}") from None
+
+
+def _known_checks() -> tuple[list[str] | None, str]:
+    try:
+        from pitstop.collectors.checks.registry import CHECKS
+    except ImportError:
+        return None, "pitstop.collectors.checks.registry not available: check names not verified"
+    return list(CHECKS), f"check names verified against {len(CHECKS)} registered checks"
+
+
+def run_check(args: argparse.Namespace) -> int:
+    """Validate entries: schema, unique ids, regexes, taxonomy coverage, check names."""
+    import yaml
+
+    from pitstop.kb.schema import PITFALLS_DIR, Pitfall, check_collection, read_entry_file, validate_entry
+
+    problems: list[str] = []
+    entries: list[Pitfall] = []
+    paths = sorted(PITFALLS_DIR.glob("*.yaml"))
+    for path in paths:
+        try:
+            data = read_entry_file(path)
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+            problems.append(f"{path.name}: cannot parse: {exc}")
+            continue
+        found = validate_entry(data, path.name)
+        if not found and data["id"] != path.stem:
+            found.append(f"{path.name}: id '{data['id']}' must equal the file name")
+        problems += found
+        if not found:
+            entries.append(Pitfall.from_dict(data))
+    slugs, taxonomy_note = _taxonomy_slugs(args.taxonomy)
+    checks, checks_note = _known_checks()
+    problems += check_collection(entries, required_ids=slugs or (), known_checks=checks)
+    print(f"{len(paths)} entry files, {len(entries)} valid; {taxonomy_note}; {checks_note}")
+    for problem in problems:
+        print(f"  - {problem}")
+    print("OK" if not problems else f"{len(problems)} problem(s)")
+    return 0 if not problems else 1
+
+
+def run_list(args: argparse.Namespace) -> int:
+    """List entries (curated and draft)."""
+    entries = open_kb(args).all()
+    if args.json:
+        print(
+            json.dumps(
+                [
+                    {
+                        "id": p.id,
+                        "title": p.title,
+                        "title_zh": p.title_zh,
+                        "layer": p.layer,
+                        "severity": p.severity,
+                        "benign": p.benign,
+                        "status": p.status,
+                    }
+                    for p in entries
+                ],
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
+        return 0
+    for p in entries:
+        print(f"{p.id:48} {p.layer:16} {p.severity:9} {'draft ' if p.status == 'draft' else ''}{p.title}")
+    print(f"{len(entries)} entries")
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """Show one entry."""
+    try:
+        entry = open_kb(args).get(args.id)
+    except NotFound:
+        raise NotFound(f"no pitfall '{args.id}' (see `pitstop kb list`)") from None
+    data = entry.to_dict()
+    if args.json:
+        print(json.dumps(data, ensure_ascii=False, indent=2))
+        return 0
+    for key, value in data.items():
+        if isinstance(value, list):
+            print(f"{key}:")
+            print("\n".join(f"  - {item}" for item in value) or "  (none)")
+        else:
+            print(f"{key}: {value}")
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    """Print every entry with all its text fields as JSON (`--learned`: the learned bundle)."""
+    if args.learned:
+        return kb_learning.run_export_learned(args)
+    if not args.json:
+        raise UsageError("give --json (every entry) or --learned (learned examples and approved drafts)")
+    print(
+        json.dumps(
+            [p.to_dict() | {"status": p.status} for p in open_kb(args).all()], ensure_ascii=False, indent=2
+        )
+    )
+    return 0

@@ -1,0 +1,144 @@
+"""The learning actions of `pitstop kb`: drafts, approve, edit, reject, import, and `export --learned`.
+
+`pitstop.commands.kb` calls `register_actions` and hands `export --learned` to `run_export_learned`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import socket
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pitstop.cli.kbargs import add_db_option, open_kb
+
+if TYPE_CHECKING:
+    import sqlite_utils
+
+
+def register_actions(actions: argparse._SubParsersAction) -> None:
+    """Add drafts, approve, edit, reject and import to `pitstop kb`."""
+    drafts = actions.add_parser("drafts", help="learned drafts and merge proposals waiting for review")
+    drafts.add_argument("--all", action="store_true", help="also approved and rejected ones")
+    drafts.add_argument("--json", action="store_true")
+    drafts.set_defaults(func=run_drafts)
+    approve = actions.add_parser("approve", help="accept a draft (writes kb/pitfalls/ID.yaml) or a merge")
+    approve.add_argument("id")
+    approve.add_argument(
+        "--dir", type=Path, default=None, help="where to write the entry (default kb/pitfalls)"
+    )
+    approve.set_defaults(func=run_approve)
+    edit = actions.add_parser("edit", help="change fields of a draft before approving it")
+    edit.add_argument("id")
+    for name in ("title", "title_zh", "layer", "severity", "summary", "summary_zh", "cause"):
+        edit.add_argument(f"--{name.replace('_', '-')}", dest=name)
+    for name in ("symptom", "signature", "fix", "reference"):
+        edit.add_argument(
+            f"--{name}",
+            dest=f"{name}s" if name != "fix" else "fix",
+            action="append",
+            help=f"replaces the {name} list; repeat for more",
+        )
+    edit.set_defaults(func=run_edit)
+    reject = actions.add_parser("reject", help="refuse a draft (leaves search) or a merge proposal")
+    reject.add_argument("id")
+    reject.set_defaults(func=run_reject)
+    load = actions.add_parser("import", help="add a bundle from `pitstop kb export --learned`")
+    load.add_argument("file", type=Path)
+    load.set_defaults(func=run_import)
+    for action in (drafts, approve, edit, reject, load):
+        add_db_option(action)
+        action.add_argument("--user", default=None, help="who decides (default cli:$USER)")
+
+
+def add_export_options(export: argparse.ArgumentParser) -> None:
+    """`--learned` and `--origin` for `pitstop kb export`."""
+    export.add_argument(
+        "--learned",
+        action="store_true",
+        help="export learned examples and approved drafts (a bundle for `kb import`)",
+    )
+    export.add_argument(
+        "--origin", default=None, help="site name recorded in the bundle (default: host name)"
+    )
+
+
+def _user(args: argparse.Namespace) -> str:
+    return args.user or f"cli:{getpass.getuser()}"
+
+
+def _db(args: argparse.Namespace) -> sqlite_utils.Database:
+    from pitstop.core.config import load_settings
+    from pitstop.core.db import open_db
+
+    return open_db(args.db or load_settings().db_path)
+
+
+def run_export_learned(args: argparse.Namespace) -> int:
+    """Print the learned bundle as JSON."""
+    from pitstop.incidents.exchange import export_learned
+
+    bundle = export_learned(_db(args), origin=args.origin or socket.gethostname())
+    print(json.dumps(bundle, ensure_ascii=False, indent=2))
+    return 0
+
+
+def run_import(args: argparse.Namespace) -> int:
+    """Import a learned bundle."""
+    from pitstop.incidents.exchange import import_learned, read_bundle
+
+    bundle = read_bundle(args.file)
+    kb = open_kb(args)
+    print(import_learned(kb, kb.db, bundle).sentence())
+    return 0
+
+
+def run_drafts(args: argparse.Namespace) -> int:
+    """List drafts and merge proposals."""
+    from pitstop.incidents.drafts import list_drafts
+
+    found = list_drafts(_db(args), status=None if args.all else "draft")
+    if args.json:
+        print(json.dumps([d.to_json() for d in found], ensure_ascii=False, indent=2))
+        return 0
+    for d in found:
+        what = f"merge into {d.target_id} ({d.similarity:.2f})" if d.kind == "merge" else "new entry"
+        print(f"{d.id:40} {d.status:9} {what:40} {d.title}  (incident #{d.incident_id}, {d.created_by})")
+    print(f"{len(found)} draft(s)")
+    return 0
+
+
+def run_approve(args: argparse.Namespace) -> int:
+    """Approve a draft or merge proposal."""
+    from pitstop.incidents import drafts
+
+    kb = open_kb(args)
+    extra = {"directory": args.dir} if args.dir else {}
+    print(drafts.approve(kb, kb.db, args.id, user=_user(args), **extra))
+    return 0
+
+
+def run_edit(args: argparse.Namespace) -> int:
+    """Edit a draft's fields."""
+    from pitstop.core.errors import UsageError
+    from pitstop.incidents import drafts
+
+    fields = (*drafts.EDITABLE_TEXT, *drafts.EDITABLE_LISTS)
+    changes = {name: getattr(args, name) for name in fields if getattr(args, name, None) is not None}
+    if not changes:
+        raise UsageError("nothing to change: give at least one --FIELD")
+    kb = open_kb(args)
+    entry = drafts.edit(kb, kb.db, args.id, changes)
+    print(f"updated draft '{entry.id}': {', '.join(sorted(changes))}")
+    return 0
+
+
+def run_reject(args: argparse.Namespace) -> int:
+    """Reject a draft or merge proposal."""
+    from pitstop.incidents import drafts
+
+    kb = open_kb(args)
+    print(drafts.reject(kb, kb.db, args.id, user=_user(args)))
+    return 0

@@ -1,0 +1,113 @@
+"""`pitstop lab up|down|audit|list`: run a simulated fleet of real SSH hosts on 127.0.0.x.
+
+`lab up` also writes a lab-only authorization policy into the lab's state directory (`write_lab_policy`,
+shared with `pitstop start`), so the command it suggests is allowed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import shlex
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import yaml
+
+if TYPE_CHECKING:
+    from pitstop.lab.fleet import Fleet
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add `pitstop lab` and its sub-commands."""
+    parser = sub.add_parser("lab", help="simulated GPU hosts: real sshd on loopback serving scenario outputs")
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        default=None,
+        help="keys, inventory and state of the lab (default $PITSTOP_HOME/lab or ./.lab)",
+    )
+    actions = parser.add_subparsers(dest="lab_command", metavar="ACTION")
+    up = actions.add_parser("up", help="start one sshd per scenario")
+    up.add_argument(
+        "scenarios",
+        nargs="*",
+        type=Path,
+        metavar="SCENARIO_DIR",
+        help="scenario directories (default: every shipped scenario)",
+    )
+    up.add_argument("--inventory", type=Path, default=None, help="write the inventory YAML here as well")
+    up.add_argument("--copies", type=int, default=1, help="start N hosts per scenario (<scenario>-001, ...)")
+    up.add_argument("--port", type=int, default=2222, help="first port to try (default 2222)")
+    up.set_defaults(func=_up)
+    actions.add_parser("down", help="stop the lab's sshd processes").set_defaults(func=_down)
+    actions.add_parser("audit", help="print every command the lab hosts ran").set_defaults(func=_audit)
+    actions.add_parser("list", help="list the shipped scenarios").set_defaults(func=_list)
+    parser.set_defaults(func=lambda args: parser.print_help() or 2)
+
+
+def lab_policy(user: str, hosts: Iterable[str]) -> dict[str, Any]:
+    """Policy data letting `user`, from the console and the CLI, check exactly these lab hosts."""
+    from pitstop.app.authz import DEFAULT_MAX_HOSTS
+
+    names = sorted(hosts)
+    return {
+        "max_hosts": max(DEFAULT_MAX_HOSTS, len(names)),
+        "rules": [{"name": "local lab", "users": [user], "origins": ["console", "cli"], "hosts": names}],
+    }
+
+
+def write_lab_policy(lab: Fleet, user: str) -> Path:
+    """Write `lab_policy` for the running lab to `policy.yaml` in its state directory; return the path."""
+    path = lab.state_dir / "policy.yaml"
+    text = yaml.safe_dump(lab_policy(user, (h.name for h in lab.hosts)), sort_keys=False)
+    path.write_text(
+        "# written by `pitstop lab up`: lets the local user check the lab hosts only\n" + text,
+        encoding="utf-8",
+    )
+    return path
+
+
+def _up(args: argparse.Namespace) -> int:
+    from pitstop.lab import fleet
+    from pitstop.lab.scenario import load_all, shipped_scenarios
+
+    scenarios = load_all(args.scenarios or shipped_scenarios())
+    lab = fleet.up(scenarios, args.state_dir, copies=args.copies, inventory=args.inventory, port=args.port)
+    user = getpass.getuser()
+    policy = write_lab_policy(lab, user)
+    for host in lab.hosts:
+        print(f"{host.name:<28} {host.address}:{host.port}  scenario {host.scenario}")
+    print(f"{len(lab.hosts)} lab hosts up; sessions run as {lab.user}")
+    print(f"inventory:   {lab.inventory}")
+    print(f"known_hosts: {lab.known_hosts}")
+    print(f"policy:      {policy} (lets {user} check these hosts from the CLI and the console)")
+    env = f"PITSTOP_INVENTORY={shlex.quote(str(lab.inventory))} PITSTOP_POLICY={shlex.quote(str(policy))}"
+    print(f"try: {env} pitstop diagnose {lab.hosts[0].name}")
+    return 0
+
+
+def _down(args: argparse.Namespace) -> int:
+    from pitstop.lab import fleet
+
+    print(f"{fleet.down(args.state_dir)} lab hosts stopped")
+    return 0
+
+
+def _audit(args: argparse.Namespace) -> int:
+    from pitstop.lab import fleet
+    from pitstop.lab.audit import read_audit
+
+    for record in read_audit(fleet.audit_path(args.state_dir)):
+        print("\n".join(record.lines()))
+    return 0
+
+
+def _list(args: argparse.Namespace) -> int:
+    from pitstop.lab.scenario import load_scenario, shipped_scenarios
+
+    for path in shipped_scenarios():
+        scenario = load_scenario(path)
+        print(f"{scenario.name:<28} confirmed: {', '.join(scenario.confirmed) or '-'}")
+    return 0

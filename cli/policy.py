@@ -1,0 +1,80 @@
+"""`pitstop policy check [--user U] [--group G] [--channel C] [--origin O] HOSTS`: would this be allowed?
+
+A dry run of the authorization policy (no rate-limit token is spent). Exit status 0 allowed,
+4 refused, 2 bad policy or usage, 3 unknown host.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from pitstop.cli.kbargs import add_db_option
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add `pitstop policy check`."""
+    parser = sub.add_parser("policy", help="check what the authorization policy allows")
+    actions = parser.add_subparsers(dest="policy_command", metavar="ACTION")
+    check = actions.add_parser("check", help="would USER be allowed to run checks on HOSTS?")
+    check.add_argument("hosts", metavar="HOSTS", help="host names, groups or host-list expressions")
+    check.add_argument("--user", default=None, help="Slack user id or login name (default: you)")
+    check.add_argument(
+        "--group",
+        action="append",
+        default=[],
+        metavar="G",
+        help="a Slack user-group id the user belongs to (repeatable)",
+    )
+    check.add_argument("--channel", default=None, help="Slack channel id (origin slack)")
+    check.add_argument(
+        "--origin",
+        choices=("slack", "console", "cli"),
+        default=None,
+        help="where the request comes from (default: slack with --channel, else cli)",
+    )
+    check.add_argument("--policy", type=Path, default=None, help="policy YAML (default $PITSTOP_POLICY)")
+    check.add_argument(
+        "--inventory", type=Path, default=None, help="inventory YAML (default $PITSTOP_INVENTORY)"
+    )
+    check.add_argument("--json", action="store_true", help="print the decision as JSON")
+    add_db_option(check)
+    check.set_defaults(func=run)
+    parser.set_defaults(func=lambda args: parser.print_help() or 2)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Print the decision for the request described by the flags."""
+    from pitstop.app.authz import Policy
+    from pitstop.cli.diagnose import _user
+    from pitstop.collectors import inventory as inv
+    from pitstop.core.config import load_settings
+    from pitstop.core.errors import NotAllowed
+
+    settings = load_settings()
+    policy = Policy.load(args.policy or settings.policy_path, audit_db=args.db or settings.db_path)
+    hosts = inv.load(args.inventory or settings.inventory_path).select(args.hosts, max_hosts=100_000)
+    origin = args.origin or ("slack" if args.channel else "cli")
+    decision = policy.authorize(
+        user=args.user or _user(),
+        user_groups=args.group,
+        channel=args.channel,
+        hosts=hosts,
+        origin=origin,
+        charge=False,
+    )
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "allowed": decision.allowed,
+                    "reason": decision.reason,
+                    "rule": decision.rule,
+                    "hosts": [h.name for h in hosts],
+                }
+            )
+        )
+    else:
+        print(f"{'allowed' if decision.allowed else 'refused'}: {decision.reason}")
+    return 0 if decision.allowed else NotAllowed.exit_code

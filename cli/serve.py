@@ -1,0 +1,72 @@
+"""`pitstop serve [--http --port N]`: run the Slack bot (Socket Mode by default, HTTP with --http)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+from typing import TYPE_CHECKING
+
+from pitstop.core.errors import UsageError
+
+if TYPE_CHECKING:
+    from pitstop.core.config import Settings
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add `pitstop serve`."""
+    parser = sub.add_parser("serve", help="run the Slack bot (Socket Mode; --http for the Events API)")
+    parser.add_argument("--http", action="store_true", help="serve Slack's requests at POST /slack/events")
+    parser.add_argument("--port", type=int, default=3000, help="HTTP port (default 3000)")
+    parser.add_argument("--host", default="0.0.0.0", help="HTTP bind address (default 0.0.0.0)")
+    parser.add_argument(
+        "--channels",
+        default=None,
+        metavar="SPEC",
+        help="answer pastes per channel: 'auto' (default) or 'mention', with overrides "
+        "such as 'mention,C0123=auto'",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Start the bot with settings from the environment and `.env`; blocks until interrupted."""
+    from pitstop.core.config import load_settings
+
+    settings = load_settings()
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    return serve(settings, http=args.http, host=args.host, port=args.port, channels=args.channels)
+
+
+def serve(
+    settings: Settings, *, http: bool, host: str = "0.0.0.0", port: int = 3000, channels: str | None = None
+) -> int:
+    """Run the bot for `settings` in HTTP or Socket Mode (also used by `pitstop start`)."""
+    if not settings.slack_bot_token:
+        raise UsageError("SLACK_BOT_TOKEN is not set (see docs/SLACK.md)")
+    if http and not settings.slack_signing_secret:
+        raise UsageError("HTTP mode needs SLACK_SIGNING_SECRET to verify Slack's requests")
+    if not http and not settings.slack_app_token:
+        raise UsageError("Socket Mode needs SLACK_APP_TOKEN (an xapp- token), or use --http")
+    from pitstop.app.services import open_services
+    from pitstop.bot.app import create_app
+
+    print("Loading the knowledge base…", flush=True)
+    services = open_services(settings, channel_modes=channels)
+    app = create_app(settings, services)
+    try:
+        if http:
+            from pitstop.bot.http import make_server
+
+            server = make_server(app, host, port)
+            print(f"Pitstop listening on http://{host}:{server.server_address[1]}/slack/events", flush=True)
+            server.serve_forever()
+        else:
+            from slack_bolt.adapter.socket_mode import SocketModeHandler
+
+            print("Pitstop connecting to Slack in Socket Mode…", flush=True)
+            SocketModeHandler(app, settings.slack_app_token).start()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        services.close()
+    return 0

@@ -1,0 +1,147 @@
+"""Share what a site learned: export learned examples and approved drafts, import another site's.
+
+The bundle is JSON (`FORMAT`, version 1). Every item keeps its provenance, and an import prefixes
+it with where the bundle came from. Imported entries arrive as drafts, so that this site's
+maintainers review them (`pitstop kb approve`); imported examples attach to entries this site
+knows, once each. Text is redacted again on the way in.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import sqlite_utils
+
+from pitstop.core.clock import Clock, stamp, utc_now
+from pitstop.core.db import immediate
+from pitstop.core.errors import UsageError
+from pitstop.core.redact import redact
+from pitstop.kb.schema import Pitfall, validate_entry
+
+if TYPE_CHECKING:
+    from pitstop.kb.service import KnowledgeBase
+
+FORMAT = "pitstop-learned"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class ImportReport:
+    """What an import added and what it skipped."""
+
+    entries_added: int
+    entries_known: int
+    examples_added: int
+    examples_known: int
+    examples_orphaned: int  # their entry is unknown here
+
+    def sentence(self) -> str:
+        """One line for people."""
+        return (
+            f"imported {self.entries_added} entr{'y' if self.entries_added == 1 else 'ies'} as drafts"
+            f" ({self.entries_known} already known) and {self.examples_added} example(s)"
+            f" ({self.examples_known} already known, {self.examples_orphaned} for unknown entries)"
+        )
+
+
+def export_learned(db: sqlite_utils.Database, *, origin: str, clock: Clock = utc_now) -> dict[str, Any]:
+    """The bundle: non-curated examples of reviewed entries, and the entries approved from drafts."""
+    examples = [
+        {"pitfall_id": pid, "text": text, "source": source, "provenance": provenance, "created_at": created}
+        for pid, text, source, provenance, created in db.execute(
+            "SELECT e.pitfall_id, e.text, e.source, e.provenance, e.created_at FROM examples e"
+            " JOIN pitfalls p ON p.id = e.pitfall_id WHERE e.source != 'curated' AND p.status = 'curated'"
+            " ORDER BY e.id"
+        )
+    ]
+    entries = [
+        {**json.loads(body), "provenance": provenance}
+        for body, provenance in db.execute(
+            "SELECT p.body_json, p.provenance FROM drafts d JOIN pitfalls p ON p.id = d.id"
+            " WHERE d.kind = 'new' AND d.status = 'approved' AND p.status = 'curated' ORDER BY d.id"
+        )
+    ]
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "origin": origin,
+        "exported_at": stamp(clock()),
+        "entries": entries,
+        "examples": examples,
+    }
+
+
+def read_bundle(path: Path) -> dict[str, Any]:
+    """Parse and check a bundle file; UsageError says what is wrong."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except ValueError as exc:
+        raise UsageError(f"{path} is not JSON: {exc}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise UsageError(f"{path} is not a Pitstop learned bundle (made by `pitstop kb export --learned`)")
+    if data.get("version") != VERSION:
+        raise UsageError(f"{path} has bundle version {data.get('version')!r}; this Pitstop reads {VERSION}")
+    if not isinstance(data.get("entries"), list) or not isinstance(data.get("examples"), list):
+        raise UsageError(f"{path} lacks the 'entries' and 'examples' lists")
+    return data
+
+
+def import_learned(
+    kb: KnowledgeBase, db: sqlite_utils.Database, bundle: dict[str, Any], *, clock: Clock = utc_now
+) -> ImportReport:
+    """Add a bundle's entries (as drafts) and examples (as source 'import'); idempotent."""
+    origin = redact(str(bundle.get("origin") or "another site"))
+    problems = [
+        p
+        for i, e in enumerate(bundle["entries"])
+        for p in validate_entry(
+            {k: v for k, v in e.items() if k != "status"} if isinstance(e, dict) else e, f"entries[{i}]"
+        )
+    ]
+    if problems:
+        raise UsageError("the bundle holds invalid entries:\n  " + "\n  ".join(problems))
+    added = known = 0
+    now = stamp(clock())
+    for data in bundle["entries"]:
+        entry = Pitfall.from_dict(
+            {**data, "status": "draft", "provenance": f"imported from {origin}: {data.get('provenance', '')}"}
+        )
+        if db.execute("SELECT 1 FROM pitfalls WHERE id = ?", [entry.id]).fetchone():
+            known += 1
+            continue
+        with immediate(db):
+            db.execute(
+                "INSERT INTO drafts (id, kind, body_json, created_by, created_at) VALUES (?, 'new', ?, ?, ?)"
+                " ON CONFLICT DO NOTHING",
+                [entry.id, json.dumps(entry.to_dict(), ensure_ascii=False), f"import:{origin}", now],
+            )
+        kb.upsert_pitfall(entry)
+        added += 1
+    counts = {"added": 0, "known": 0, "orphaned": 0}
+    for item in bundle["examples"]:
+        counts[_import_example(kb, db, item, origin)] += 1
+    return ImportReport(added, known, counts["added"], counts["known"], counts["orphaned"])
+
+
+def _import_example(kb: KnowledgeBase, db: sqlite_utils.Database, item: Any, origin: str) -> str:
+    if not isinstance(item, dict) or not str(item.get("text", "")).strip():
+        return "orphaned"
+    pitfall_id, text = str(item.get("pitfall_id", "")), redact(str(item["text"])).strip()
+    from pitstop.incidents.learning import pitfall_exists
+
+    if not pitfall_exists(db, pitfall_id):
+        return "orphaned"
+    if db.execute("SELECT 1 FROM examples WHERE pitfall_id = ? AND text = ?", [pitfall_id, text]).fetchone():
+        return "known"
+    kb.add_example(
+        pitfall_id,
+        text,
+        source="import",
+        provenance=f"imported from {origin}: {redact(str(item.get('provenance', '')))}",
+    )
+    return "added"

@@ -1,0 +1,456 @@
+"""Incidents: one per chat thread (or console/CLI session), opened by answers and diagnoses.
+
+Every text that lands here passes `pitstop.redact.redact` first. Resolving goes through exactly one
+function, `Incidents.resolve`, whichever front-end asks (Slack modal, console, CLI, `eval learning`):
+it claims the incident in one IMMEDIATE transaction (so a second resolver gets `AlreadyResolved`),
+then hands the resolution to `kb.learning`, which teaches the KB. A crash between the two leaves a
+resolution with `learn_state = 'pending'` that `learn_pending()` finishes on the next start.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import sqlite_utils
+
+from pitstop.core.clock import Clock, stamp, utc_now
+from pitstop.core.db import immediate
+from pitstop.core.errors import NotFound, PitstopError, UsageError
+from pitstop.core.redact import redact
+from pitstop.incidents.model import NewCause
+
+if TYPE_CHECKING:
+    from pitstop.kb.service import KnowledgeBase
+
+MAX_STORED_CHARS = 32_000
+VERDICTS = ("confirmed", "ruled_out", "inconclusive")
+
+
+class AlreadyResolved(PitstopError):
+    """A second resolution for an incident that is already resolved (the first one stands)."""
+
+    exit_code = 5
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A cause the KB proposed for this incident, with its best score so far."""
+
+    pitfall_id: str
+    rank: int
+    score: float
+    confidence: str
+    draft: bool
+
+
+@dataclass(frozen=True)
+class StoredEvidence:
+    """Redacted output lines that decided a verdict."""
+
+    command: str
+    lines: tuple[str, ...]
+    rerun: str
+
+
+@dataclass(frozen=True)
+class VerdictRecord:
+    """The latest verdict on one cause for one host."""
+
+    host: str
+    pitfall_id: str
+    verdict: str
+    benign: bool
+    reason: str
+    evidence: tuple[StoredEvidence, ...]
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """How an incident ended: the cause, who said so, and what the KB learned from it."""
+
+    resolved_by: str
+    kind: str  # existing | draft | merge
+    cause_id: str
+    notes: str
+    resolved_at: str
+    learn_state: str  # pending | done
+    learned: str  # one human sentence
+    new_cause: NewCause | None
+
+
+@dataclass(frozen=True)
+class Incident:
+    """One incident with everything recorded about it."""
+
+    id: int
+    channel: str
+    thread_ts: str
+    requester: str
+    hosts: tuple[str, ...]
+    error_text: str
+    lang: str
+    status: str
+    created_at: str
+    updated_at: str
+    candidates: tuple[Candidate, ...]
+    verdicts: tuple[VerdictRecord, ...]
+    resolution: Resolution | None
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data for `--json` output and the bot."""
+        resolution = self.resolution
+        return {
+            "id": self.id,
+            "channel": self.channel,
+            "thread_ts": self.thread_ts,
+            "requester": self.requester,
+            "hosts": list(self.hosts),
+            "error_text": self.error_text,
+            "lang": self.lang,
+            "status": self.status,
+            "created_at": self.created_at,
+            "updated_at": self.updated_at,
+            "candidates": [c.__dict__ for c in self.candidates],
+            "verdicts": [
+                {**v.__dict__, "evidence": [e.__dict__ | {"lines": list(e.lines)} for e in v.evidence]}
+                for v in self.verdicts
+            ],
+            "resolution": None
+            if resolution is None
+            else {
+                **resolution.__dict__,
+                "new_cause": None if resolution.new_cause is None else resolution.new_cause.to_json(),
+            },
+        }
+
+
+def cap_text(text: str, limit: int = MAX_STORED_CHARS) -> str:
+    """Keep the head and tail of a very long paste, saying how much was left out."""
+    if len(text) <= limit:
+        return text
+    half = limit // 2
+    return f"{text[:half]}\n[... {len(text) - 2 * half} characters omitted ...]\n{text[-half:]}"
+
+
+class Incidents:
+    """The incident store over one database connection (one `Incidents` per thread).
+
+    `kb` is needed to learn from resolutions; without it resolutions are recorded with
+    learning pending, and any later `Incidents` with a KB finishes them (`learn_pending`).
+    """
+
+    def __init__(
+        self, db: sqlite_utils.Database, kb: KnowledgeBase | None = None, *, clock: Clock = utc_now
+    ) -> None:
+        self.db = db
+        self.kb = kb
+        self.clock = clock
+
+    # -- recording -------------------------------------------------------------------------
+
+    def record_answer(
+        self, *, channel: str, thread_ts: str, user: str, text: str, answer: Any, hosts: Iterable[str] = ()
+    ) -> int:
+        """Open or update the thread's incident with a paste, the KB's answer and any hosts it names."""
+        now = stamp(self.clock())
+        with immediate(self.db):
+            iid = self._upsert(
+                channel, thread_ts, user, now, text=text, lang=getattr(answer, "lang", None), hosts=hosts
+            )
+            for rank, match in enumerate(getattr(answer, "results", ()) or (), start=1):
+                self.db.execute(
+                    "INSERT INTO incident_candidates (incident_id, pitfall_id, rank, score, confidence,"
+                    " draft, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (incident_id, pitfall_id)"
+                    " DO UPDATE SET rank = min(rank, excluded.rank), score = max(score, excluded.score),"
+                    " confidence = CASE WHEN excluded.score >= score THEN excluded.confidence"
+                    " ELSE confidence END, draft = excluded.draft, recorded_at = excluded.recorded_at",
+                    [
+                        iid,
+                        match.id,
+                        rank,
+                        float(match.score),
+                        str(getattr(match, "confidence", "")),
+                        int(bool(getattr(match, "draft", False))),
+                        now,
+                    ],
+                )
+        return iid
+
+    def record_diagnosis(
+        self,
+        *,
+        channel: str,
+        thread_ts: str,
+        user: str,
+        hosts: Iterable[str],
+        report: Any,
+        text: str | None = None,
+    ) -> int:
+        """Open or update the thread's incident with a diagnosis report (`to_json()` shape of issue 3)."""
+        data = report.to_json() if hasattr(report, "to_json") else dict(report)
+        host_rows = [h for h in data.get("hosts", ()) if isinstance(h, Mapping)]
+        names = [str(h) for h in hosts] + [str(h.get("host", "")) for h in host_rows]
+        now = stamp(self.clock())
+        with immediate(self.db):
+            iid = self._upsert(channel, thread_ts, user, now, text=text, hosts=names)
+            for host in host_rows:
+                for verdict in host.get("verdicts", ()) or ():
+                    self._store_verdict(iid, str(host.get("host", "")), verdict, now)
+        return iid
+
+    def _upsert(
+        self,
+        channel: str,
+        thread_ts: str,
+        user: str,
+        now: str,
+        *,
+        text: str | None = None,
+        lang: str | None = None,
+        hosts: Iterable[str] = (),
+    ) -> int:
+        if not channel or not thread_ts:
+            raise UsageError("an incident needs a channel and a thread")
+        row = self.db.execute(
+            "SELECT id, error_text, hosts_json FROM incidents WHERE channel = ? AND thread_ts = ?",
+            [channel, thread_ts],
+        ).fetchone()
+        paste = cap_text(redact(text).strip()) if text else ""
+        if row is None:
+            cursor = self.db.execute(
+                "INSERT INTO incidents (channel, thread_ts, requester, hosts_json, error_text, lang,"
+                " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                [channel, thread_ts, user or "", json.dumps(_unique(hosts)), paste, lang or "en", now, now],
+            )
+            return int(cursor.lastrowid)
+        iid, stored, hosts_json = row
+        if paste and paste not in stored:
+            stored = cap_text(f"{stored}\n\n{paste}" if stored else paste)
+        merged = _unique([*json.loads(hosts_json), *hosts])
+        self.db.execute(
+            "UPDATE incidents SET error_text = ?, hosts_json = ?, lang = coalesce(?, lang), updated_at = ?"
+            " WHERE id = ?",
+            [stored, json.dumps(merged), lang, now, iid],
+        )
+        return int(iid)
+
+    def _store_verdict(self, iid: int, host: str, verdict: Mapping[str, Any], now: str) -> None:
+        name = str(verdict.get("verdict", ""))
+        if name not in VERDICTS:
+            return  # a malformed entry in someone else's report must not lose the rest
+        evidence = [
+            {
+                "command": redact(str(e.get("command", ""))),
+                "lines": [redact(str(line)) for line in e.get("lines", ())],
+                "rerun": redact(str(e.get("rerun", ""))),
+            }
+            for e in verdict.get("evidence", ()) or ()
+            if isinstance(e, Mapping)
+        ]
+        self.db.execute(
+            "INSERT INTO incident_verdicts (incident_id, host, pitfall_id, verdict, benign, reason,"
+            " evidence_json, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (incident_id, host, pitfall_id) DO UPDATE SET verdict = excluded.verdict,"
+            " benign = excluded.benign, reason = excluded.reason, evidence_json = excluded.evidence_json,"
+            " recorded_at = excluded.recorded_at",
+            [
+                iid,
+                host,
+                str(verdict.get("pitfall", "")),
+                name,
+                int(bool(verdict.get("benign", False))),
+                redact(str(verdict.get("reason", ""))),
+                json.dumps(evidence, ensure_ascii=False),
+                now,
+            ],
+        )
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def find_by_thread(self, channel: str, thread_ts: str) -> Incident | None:
+        """The incident of a thread, or None."""
+        row = self.db.execute(
+            "SELECT id FROM incidents WHERE channel = ? AND thread_ts = ?", [channel, thread_ts]
+        ).fetchone()
+        return None if row is None else self.get(int(row[0]))
+
+    def get(self, iid: int) -> Incident:
+        """One incident with candidates, verdicts and resolution; raises NotFound."""
+        rows = list(self.db.query("SELECT * FROM incidents WHERE id = ?", [iid]))
+        if not rows:
+            raise NotFound(f"no incident #{iid}")
+        return self._build(rows[0])
+
+    def list(self, status: str | None = None, since: str | None = None, limit: int = 50) -> list[Incident]:
+        """Incidents, newest first; `status` open|resolved, `since` a stored timestamp."""
+        if status not in (None, "open", "resolved"):
+            raise UsageError(f"status must be open or resolved, not {status!r}")
+        where, params = ["1 = 1"], []
+        if status:
+            where.append("status = ?")
+            params.append(status)
+        if since:
+            where.append("created_at >= ?")
+            params.append(since)
+        rows = self.db.query(
+            f"SELECT * FROM incidents WHERE {' AND '.join(where)} ORDER BY id DESC LIMIT ?",
+            [*params, limit],
+        )
+        return [self._build(row) for row in rows]
+
+    def _build(self, row: Mapping[str, Any]) -> Incident:
+        iid = row["id"]
+        candidates = tuple(
+            Candidate(r["pitfall_id"], r["rank"], r["score"], r["confidence"], bool(r["draft"]))
+            for r in self.db.query(
+                "SELECT * FROM incident_candidates WHERE incident_id = ? ORDER BY score DESC, rank", [iid]
+            )
+        )
+        verdicts = tuple(
+            VerdictRecord(
+                r["host"],
+                r["pitfall_id"],
+                r["verdict"],
+                bool(r["benign"]),
+                r["reason"],
+                tuple(
+                    StoredEvidence(e["command"], tuple(e["lines"]), e["rerun"])
+                    for e in json.loads(r["evidence_json"])
+                ),
+            )
+            for r in self.db.query(
+                "SELECT * FROM incident_verdicts WHERE incident_id = ? ORDER BY host, pitfall_id", [iid]
+            )
+        )
+        return Incident(
+            id=iid,
+            channel=row["channel"],
+            thread_ts=row["thread_ts"],
+            requester=row["requester"],
+            hosts=tuple(json.loads(row["hosts_json"])),
+            error_text=row["error_text"],
+            lang=row["lang"],
+            status=row["status"],
+            created_at=row["created_at"],
+            updated_at=row["updated_at"],
+            candidates=candidates,
+            verdicts=verdicts,
+            resolution=self._resolution(iid),
+        )
+
+    def _resolution(self, iid: int) -> Resolution | None:
+        rows = list(self.db.query("SELECT * FROM resolutions WHERE incident_id = ?", [iid]))
+        if not rows:
+            return None
+        r = rows[0]
+        return Resolution(
+            resolved_by=r["resolved_by"],
+            kind=r["kind"],
+            cause_id=r["cause_id"],
+            notes=r["notes"],
+            resolved_at=r["resolved_at"],
+            learn_state=r["learn_state"],
+            learned=r["learned"],
+            new_cause=NewCause.from_json(json.loads(r["new_cause_json"])) if r["new_cause_json"] else None,
+        )
+
+    # -- resolving and feedback ------------------------------------------------------------
+
+    def resolve(
+        self,
+        iid: int,
+        *,
+        user: str,
+        cause_id: str | None = None,
+        new_cause: NewCause | None = None,
+        notes: str = "",
+    ) -> Incident:
+        """Record the real cause of an incident and teach the KB; the one path for every front-end.
+
+        Exactly one of `cause_id` (an existing pitfall) and `new_cause` is given. A second resolution
+        of the same incident raises `AlreadyResolved` naming the first; nothing else changes.
+        """
+        from pitstop.incidents import learning
+
+        if (cause_id is None) == (new_cause is None):
+            raise UsageError("give either an existing cause or a new one, not both and not neither")
+        if cause_id is not None and not learning.pitfall_exists(self.db, cause_id):
+            raise NotFound(f"no pitfall '{cause_id}' in the knowledge base")
+        new = None if new_cause is None else new_cause.redacted()
+        if new is not None and not (new.title and new.what):
+            raise UsageError("a new cause needs at least a title and what was wrong")
+        now = stamp(self.clock())
+        with immediate(self.db):
+            row = self.db.execute("SELECT status FROM incidents WHERE id = ?", [iid]).fetchone()
+            if row is None:
+                raise NotFound(f"no incident #{iid}")
+            done = self._resolution(iid)
+            if done is not None:
+                raise AlreadyResolved(
+                    f"incident #{iid} was already resolved by {done.resolved_by} at {done.resolved_at}"
+                    f" as '{done.cause_id}'; that resolution stands"
+                )
+            kind, cause = (
+                ("existing", cause_id)
+                if new is None
+                else ("draft", learning.reserve_draft_id(self.db, new.title, iid))
+            )
+            self.db.execute(
+                "INSERT INTO resolutions (incident_id, resolved_by, kind, cause_id, new_cause_json, notes,"
+                " resolved_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    iid,
+                    user,
+                    kind,
+                    cause,
+                    None if new is None else json.dumps(new.to_json(), ensure_ascii=False),
+                    redact(notes).strip(),
+                    now,
+                ],
+            )
+            self.db.execute(
+                "UPDATE incidents SET status = 'resolved', updated_at = ? WHERE id = ?", [now, iid]
+            )
+        if self.kb is not None:
+            learning.learn(self.kb, self.db, iid, clock=self.clock)
+        return self.get(iid)
+
+    def learn_pending(self) -> int:
+        """Finish learning for resolutions recorded without a KB or cut short by a crash; returns how many."""
+        if self.kb is None:
+            raise UsageError("learning needs the knowledge base")
+        from pitstop.incidents import learning
+
+        pending = [
+            r[0]
+            for r in self.db.execute(
+                "SELECT incident_id FROM resolutions WHERE learn_state = 'pending' ORDER BY incident_id"
+            )
+        ]
+        for iid in pending:
+            learning.learn(self.kb, self.db, iid, clock=self.clock)
+        return len(pending)
+
+    def feedback(self, iid: int, *, user: str, pitfall_id: str, helpful: bool) -> None:
+        """Store "This was it" / "Not it" for one cause; idempotent per (incident, user, cause)."""
+        now = stamp(self.clock())
+        try:
+            with immediate(self.db):
+                self.db.execute(
+                    "INSERT INTO feedback (incident_id, user, pitfall_id, helpful, created_at, updated_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (incident_id, user, pitfall_id) DO UPDATE SET"
+                    " helpful = excluded.helpful, updated_at = CASE WHEN helpful = excluded.helpful"
+                    " THEN updated_at ELSE excluded.updated_at END",
+                    [iid, user, pitfall_id, int(bool(helpful)), now, now],
+                )
+        except sqlite3.IntegrityError as exc:
+            raise NotFound(f"no incident #{iid}") from exc
+
+
+def _unique(items: Iterable[str]) -> list[str]:
+    """Non-empty items in first-seen order."""
+    return list(dict.fromkeys(i for i in items if i))

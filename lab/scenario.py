@@ -1,0 +1,204 @@
+"""The lab's scenario format: a directory of canned command outputs for one simulated host.
+
+The directory name is the host name. Each output file is named after the collector it answers
+(`SCENARIO_FILES`); a missing file means the tool is not installed. `host.yaml` (optional) gives
+the inventory `groups:` and `expect:` values, a `base:` scenario to inherit files from (a sibling
+directory or a shipped scenario) and an `absent:` list of inherited files to drop. `faults.yaml`
+(optional) injects faults per collector; `expect.yaml` lists the verdicts the checks must reach.
+See docs/LAB.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pitstop.core.errors import UsageError
+
+SCENARIOS_DIR = Path(__file__).parent / "scenarios"
+
+# collector name (collectors/catalog.py) -> the scenario file the fake tools serve for it
+SCENARIO_FILES: Mapping[str, str] = {
+    "nvidia_smi_q": "nvidia-smi-q.txt",
+    "nvidia_smi": "nvidia-smi.txt",
+    "nvidia_smi_topo": "nvidia-smi-topo-m.txt",
+    "nvidia_smi_nvlink": "nvidia-smi-nvlink.txt",
+    "driver_version": "proc-driver-nvidia-version.txt",
+    "kernel_log": "journalctl-k.txt",
+    "dmesg": "dmesg.txt",
+    "lspci": "lspci-vv.txt",
+    "ip_link": "ip-link.txt",
+    "ethtool_i": "ethtool-i.txt",
+    "ibstat": "ibstat.txt",
+    "ibv_devinfo": "ibv_devinfo.txt",
+    "numactl": "numactl-H.txt",
+    "lscpu": "lscpu.txt",
+    "cpupower": "cpupower.txt",
+    "cmdline": "proc-cmdline.txt",
+    "storcli": "storcli.txt",
+    "megacli": "megacli.txt",
+    "lsblk": "lsblk.txt",
+    "df": "df-h.txt",
+    "mount": "mount.txt",
+    "ipmi_sel": "ipmitool-sel.txt",
+    "ipmi_sensor": "ipmitool-sensor.txt",
+    "fabricmanager_status": "systemctl-status-fabricmanager.txt",
+    "fabricmanager_log": "fabricmanager-log.txt",
+    "nvidia_ctk": "nvidia-ctk-version.txt",
+    "docker_info": "docker-info.txt",
+    "os_release": "os-release.txt",
+    "uname": "uname-a.txt",
+    "torch_probe": "torch-version.txt",
+}
+# collectors served by a real program (the NVML probe runs on the host's real python3)
+LIVE_COLLECTORS: frozenset[str] = frozenset({"nvml_probe"})
+COLLECTORS: frozenset[str] = frozenset(SCENARIO_FILES) | LIVE_COLLECTORS
+
+NVIDIA_SMI_ERROR = "nvidia-smi-error.txt"
+CONTROL_FILES = ("host.yaml", "expect.yaml", "faults.yaml", "README.md")
+OUTPUT_FILES: frozenset[str] = frozenset(SCENARIO_FILES.values()) | {NVIDIA_SMI_ERROR}
+FAULT_KINDS = ("hang", "slow", "huge", "exit", "garbage")
+HOST_FIELDS = frozenset({"base", "absent", "groups", "expect"})
+
+
+@dataclass(frozen=True)
+class Fault:
+    """One injected fault: `kind` in FAULT_KINDS; `value` is seconds, bytes or an exit code."""
+
+    collector: str
+    kind: str
+    value: int = 0
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A loaded, validated scenario; `files` maps output file names to their paths (base included)."""
+
+    name: str
+    path: Path
+    files: Mapping[str, Path]
+    faults: tuple[Fault, ...] = ()
+    confirmed: tuple[str, ...] = ()
+    ruled_out: tuple[str, ...] = ()
+    groups: tuple[str, ...] = ()
+    expect: Mapping[str, Any] = field(default_factory=dict)
+
+
+def _read_yaml(path: Path) -> Any:
+    if not path.is_file():
+        return None
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise UsageError(f"{path}: not valid YAML ({exc})") from None
+
+
+def _as_mapping(value: Any, where: str) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise UsageError(f"{where}: expected a mapping")
+    return value
+
+
+def _as_names(value: Any, where: str) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
+        raise UsageError(f"{where}: expected a list of names")
+    return tuple(value)
+
+
+def _check_collector(name: str, where: str) -> str:
+    if name not in COLLECTORS:
+        raise UsageError(f"{where}: unknown collector {name!r}")
+    return name
+
+
+def parse_faults(data: Any, where: str = "faults.yaml") -> tuple[Fault, ...]:
+    """Validate a faults.yaml document: lists for hang/garbage, {collector: int} for the others."""
+    data = _as_mapping(data, where)
+    faults: list[Fault] = []
+    for kind, spec in data.items():
+        if kind not in FAULT_KINDS:
+            raise UsageError(f"{where}: unknown fault {kind!r} (known: {', '.join(FAULT_KINDS)})")
+        if kind in ("hang", "garbage"):
+            faults += [Fault(_check_collector(c, where), kind) for c in _as_names(spec, f"{where}: {kind}")]
+            continue
+        for collector, value in _as_mapping(spec, f"{where}: {kind}").items():
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise UsageError(f"{where}: {kind}.{collector} must be a non-negative integer")
+            faults.append(Fault(_check_collector(collector, where), kind, value))
+    return tuple(faults)
+
+
+def _output_files(path: Path, seen: tuple[Path, ...]) -> dict[str, Path]:
+    if path in seen:
+        raise UsageError(f"{path}: 'base' chain loops back to itself")
+    host = _as_mapping(_read_yaml(path / "host.yaml"), f"{path}/host.yaml")
+    unknown = set(host) - HOST_FIELDS
+    if unknown:
+        raise UsageError(f"{path}/host.yaml: unknown field(s) {', '.join(sorted(unknown))}")
+    files: dict[str, Path] = {}
+    if host.get("base"):
+        found = [
+            d / str(host["base"]) for d in (path.parent, SCENARIOS_DIR) if (d / str(host["base"])).is_dir()
+        ]
+        if not found:
+            raise UsageError(f"{path}/host.yaml: no base scenario {host['base']!r} beside it or shipped")
+        base = found[0]
+        files = _output_files(base, seen + (path,))
+    for name in _as_names(host.get("absent"), f"{path}/host.yaml: absent"):
+        if name not in OUTPUT_FILES:
+            raise UsageError(f"{path}/host.yaml: absent names unknown file {name!r}")
+        files.pop(name, None)
+    for item in sorted(path.iterdir()):
+        if item.name in OUTPUT_FILES:
+            files[item.name] = item
+        elif item.name not in CONTROL_FILES:
+            raise UsageError(f"{item}: unknown scenario file (see docs/LAB.md for the names)")
+    return files
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Load and validate the scenario in directory `path`; raise UsageError naming any problem."""
+    path = Path(path).resolve()
+    if not path.is_dir():
+        raise UsageError(f"scenario {path} is not a directory")
+    files = _output_files(path, ())
+    host = _as_mapping(_read_yaml(path / "host.yaml"), f"{path}/host.yaml")
+    expect = _as_mapping(_read_yaml(path / "expect.yaml"), f"{path}/expect.yaml")
+    confirmed = _as_names(expect.get("confirmed"), f"{path}/expect.yaml: confirmed")
+    ruled_out = _as_names(expect.get("ruled_out"), f"{path}/expect.yaml: ruled_out")
+    both = set(confirmed) & set(ruled_out)
+    if both:
+        raise UsageError(f"{path}/expect.yaml: both confirmed and ruled out: {', '.join(sorted(both))}")
+    return Scenario(
+        name=path.name,
+        path=path,
+        files=files,
+        faults=parse_faults(_read_yaml(path / "faults.yaml"), f"{path}/faults.yaml"),
+        confirmed=confirmed,
+        ruled_out=ruled_out,
+        groups=_as_names(host.get("groups"), f"{path}/host.yaml: groups"),
+        expect=_as_mapping(host.get("expect"), f"{path}/host.yaml: expect"),
+    )
+
+
+def shipped_scenarios() -> list[Path]:
+    """The scenario directories bundled with Pitstop, sorted by name."""
+    return sorted(p for p in SCENARIOS_DIR.iterdir() if p.is_dir() and (p / "expect.yaml").is_file())
+
+
+def load_all(paths: Iterable[str | Path]) -> list[Scenario]:
+    """Load several scenarios; names must be unique because they become host names."""
+    scenarios = [load_scenario(p) for p in paths]
+    names = [s.name for s in scenarios]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise UsageError(f"scenario names must be unique (they are host names): {', '.join(duplicates)}")
+    return scenarios

@@ -1,0 +1,76 @@
+"""Feedback: idempotent votes, and repeated "Not it" on near-identical questions demotes a cause a little."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pitstop.core.errors import NotFound
+from pitstop.kb.embed import Embedder
+from pitstop.kb.feedback import MAX_DEMOTION, STEP, FeedbackAdjuster
+from pitstop.kb.service import KnowledgeBase
+from tests.incidents.learning_support import copy_kb, incidents_for
+
+QUERY = "NCCL WARN Cuda failure 'unknown error' on rank 3 after the driver update"
+
+
+@pytest.fixture
+def fresh_kb(kb_path: Path, embedder: Embedder, tmp_path: Path) -> KnowledgeBase:
+    kb = copy_kb(kb_path, tmp_path, embedder)
+    yield kb
+    kb.close()
+
+
+def vote(kb: KnowledgeBase, thread: str, text: str, users: list[str], pitfall_id: str, helpful: bool) -> int:
+    store = incidents_for(kb)
+    iid = store.record_answer(channel="C1", thread_ts=thread, user="U0", text=text, answer=kb.ask(text))
+    for user in users:
+        store.feedback(iid, user=user, pitfall_id=pitfall_id, helpful=helpful)
+    return iid
+
+
+def scores(kb: KnowledgeBase, text: str) -> dict[str, float]:
+    return {m.id: m.score for m in kb.ask(text, top=10).results}
+
+
+def test_votes_are_idempotent_per_incident_user_and_cause(fresh_kb):
+    store = incidents_for(fresh_kb)
+    iid = vote(fresh_kb, "1.0", QUERY, ["U1", "U1"], "nvml-driver-library-mismatch", helpful=True)
+    store.feedback(iid, user="U2", pitfall_id="nvml-driver-library-mismatch", helpful=False)
+    store.feedback(iid, user="U1", pitfall_id="nvml-driver-library-mismatch", helpful=False)
+    rows = store.db.execute(
+        "SELECT user, helpful FROM feedback WHERE incident_id = ? ORDER BY user", [iid]
+    ).fetchall()
+    assert rows == [("U1", 0), ("U2", 0)]
+    with pytest.raises(NotFound, match="#777"):
+        store.feedback(777, user="U1", pitfall_id="nvml-driver-library-mismatch", helpful=True)
+
+
+def test_repeated_not_it_on_near_identical_questions_demotes_modestly_with_a_reason(fresh_kb):
+    before = scores(fresh_kb, QUERY)
+    target = next(iter(before))
+    vote(fresh_kb, "2.0", QUERY.replace("rank 3", "rank 5"), ["U1"], target, helpful=False)
+    assert scores(fresh_kb, QUERY) == before, "one vote is not a pattern"
+
+    vote(fresh_kb, "3.0", QUERY.replace("rank 3", "rank 6"), ["U2"], target, helpful=False)
+    answer = fresh_kb.ask(QUERY, top=10)
+    demoted = next(m for m in answer.results if m.id == target)
+    assert demoted.score == pytest.approx(max(0.0, before[target] - 2 * STEP), abs=1e-3)
+    assert any("demoted by 0.10" in why and "2 'Not it'" in why for why in demoted.why)
+    others = {m.id: m.score for m in answer.results if m.id != target}
+    assert all(others[pid] == before[pid] for pid in others if pid in before)
+
+    unrelated = "RAID virtual drive in write-through, checkpoints slow"
+    assert not any("demoted" in why for m in fresh_kb.ask(unrelated, top=10).results for why in m.why)
+
+
+def test_this_was_it_votes_cancel_and_the_effect_is_capped(fresh_kb, embedder):
+    target = next(iter(scores(fresh_kb, QUERY)))
+    vote(fresh_kb, "4.0", QUERY, [f"N{i}" for i in range(10)], target, helpful=False)
+    adjuster = FeedbackAdjuster(lambda: fresh_kb.db, embedder)
+    assert adjuster(QUERY)[target].delta == -MAX_DEMOTION
+    vote(fresh_kb, "5.0", QUERY, [f"Y{i}" for i in range(10)], target, helpful=True)
+    assert target not in adjuster(QUERY)
+    cached = fresh_kb.db.execute("SELECT count(*) FROM incident_vectors").fetchone()[0]
+    assert cached == 2
