@@ -16,6 +16,8 @@ SHARED = Path(os.environ.get("PITSTOP_SHARED", REPO.parent / "shared"))
 
 pytest_plugins = ("tests.lab.fleet_fixtures",)  # lab_fleet, lab_inventory
 
+# Subprocesses (`python -m pitstop ...`) import this checkout, not whatever pitstop is installed.
+os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
