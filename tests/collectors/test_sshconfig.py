@@ -51,7 +51,8 @@ CASES: list[tuple[str, str, dict[str, str], tuple[str, ...]]] = [
     ),
     (
         "multiple-identityfile",
-        "Host a\n  IdentityFile ~/.ssh/a_key\n  IdentityFile /keys/shared\nHost *\n  IdentityFile ~/.ssh/fallback\n",
+        "Host a\n  IdentityFile ~/.ssh/a_key\n  IdentityFile /keys/shared\n"
+        "Host *\n  IdentityFile ~/.ssh/fallback\n",
         {},
         ("a", "b"),
     ),
