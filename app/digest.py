@@ -55,7 +55,8 @@ class OddHost:
 
 @dataclass(frozen=True)
 class NotChecked:
-    """Hosts with one status other than ok (unreachable, auth_failed, ...), and the first host's error."""
+    """Hosts that could not be checked, by status: unreachable, auth_failed, host_key_mismatch, error, or
+    "unreadable" (reached, but no evidence could be read: docs/COLLECTORS.md), with the first host's error."""
 
     status: str
     hosts: tuple[str, ...]
@@ -104,6 +105,10 @@ def _shown(h: HostReport, sweep: bool) -> Sequence[Verdict]:
     return (*h.confirmed, *h.benign) if sweep else h.verdicts
 
 
+def _first_unread(h: HostReport) -> str:
+    return next((f"{c}: {why}" for c, why in h.unread.items()), "no output could be read")
+
+
 def digest(report: DiagnoseReport) -> Digest:
     """Fold `report` by cause and verdict; every host appears once per cause."""
     groups: dict[tuple[str, str], list[tuple[str, Verdict]]] = {}
@@ -112,6 +117,8 @@ def digest(report: DiagnoseReport) -> Digest:
     for h in report.hosts:
         if h.status != "ok":
             down.setdefault(h.status, []).append(h)
+        elif h.evidence_status == "unreadable":
+            down.setdefault("unreadable", []).append(h)
         for v in _shown(h, report.sweep):
             groups.setdefault((v.pitfall, _kind(v)), []).append((h.host, v))
         for c in h.commands:
@@ -125,7 +132,8 @@ def digest(report: DiagnoseReport) -> Digest:
     causes.sort(key=lambda c: (_ORDER[c.verdict], -len(c.hosts), c.pitfall))
     odd = tuple(OddHost(host, tuple(found)) for host, found in compare.by_host(report.outliers).items())
     not_checked = tuple(
-        NotChecked(status, tuple(h.host for h in hs), hs[0].error) for status, hs in sorted(down.items())
+        NotChecked(status, tuple(h.host for h in hs), hs[0].error or _first_unread(hs[0]))
+        for status, hs in sorted(down.items())
     )
     failures = tuple(
         (cmd, outcome, tuple(dict.fromkeys(hosts))) for (cmd, outcome), hosts in sorted(failed.items())

@@ -184,7 +184,7 @@ def render(report: DiagnoseReport, job: str = "") -> str:
     for command, outcome, hosts in d.failed_commands:
         out.append(f"! {command}: {outcome} on {len(hosts)} host(s): {compress(hosts)}")
     for n in d.not_checked:
-        what = n.status.replace("_", " ")
+        what = "whose evidence could not be read" if n.status == "unreadable" else n.status.replace("_", " ")
         out.append(f"not checked: {len(n.hosts)} host(s) {what}: {n.hostlist} (first: {n.error})")
     out += [f"note: {n}" for n in report.notes]
     out += ["", *summary(d)]
