@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from pitstop.collectors import catalog
 from pitstop.collectors.catalog import display
@@ -18,6 +18,59 @@ _DENIED = re.compile(
     r"could not open device at /dev/ipmi|no journal files were opened",
     re.I,
 )
+
+
+def unusable(result: CommandResult) -> str | None:
+    """Why one command's output cannot be read as facts (None when it can)."""
+    collector = result.collector
+    command = display(result.argv) if result.argv else collector
+    tool = result.argv[0] if result.argv else collector
+    if result.outcome == "missing":
+        return f"{tool} not installed"
+    if result.outcome == "timeout":
+        return f"`{command}` timed out"
+    if result.outcome in ("error", "refused"):
+        return result.message or f"`{command}` could not run"
+    declared = catalog.BY_NAME.get(collector)
+    text = f"{result.stdout}\n{result.stderr}"
+    if result.outcome == "nonzero" and _DENIED.search(text) and not result.stdout.strip():
+        hint = declared.privileged_hint if declared else None
+        return hint or f"`{command}` needs root"
+    evidence = declared is not None and declared.failure_is_evidence
+    if result.outcome == "nonzero" and not result.stdout.strip() and not evidence:
+        first = next((line.strip() for line in result.stderr.splitlines() if line.strip()), "no output")
+        return f"`{command}` failed (exit {result.exit}): {first}"
+    if not text.strip() and not (declared and declared.empty_ok):
+        return f"`{command}` printed nothing"
+    return None
+
+
+ReadState = Literal["checked", "partial", "unreadable", "not_run"]
+
+
+def reading(commands: Iterable[CommandResult]) -> tuple[ReadState, dict[str, str]]:
+    """How much of a host could be read: the state and, per collector that yielded nothing, why.
+
+    "unreadable": no command produced usable output (every one hung, failed or is missing);
+    "partial": some could not be read (a missing tool alone does not count, it is a fact);
+    "checked": every command that exists on the host was read; "not_run": nothing was run.
+    """
+    why: dict[str, str | None] = {}
+    failed: set[str] = set()
+    for result in commands:
+        reason = unusable(result)
+        if reason is None:
+            why[result.collector] = None
+        elif why.get(result.collector, "") is not None:
+            why[result.collector] = reason
+            if result.outcome != "missing":
+                failed.add(result.collector)
+    unread = {c: r for c, r in why.items() if r is not None}
+    if not why:
+        return "not_run", unread
+    if len(unread) == len(why):
+        return "unreadable", unread
+    return ("partial" if failed & set(unread) else "checked"), unread
 
 
 class Facts:
@@ -42,25 +95,7 @@ class Facts:
         result = self._results.get(collector)
         if result is None:
             return f"{collector} was not collected"
-        tool = result.argv[0] if result.argv else collector
-        if result.outcome == "missing":
-            return f"{tool} not installed"
-        if result.outcome == "timeout":
-            return f"`{self.command(collector)}` timed out"
-        if result.outcome in ("error", "refused"):
-            return result.message or f"`{self.command(collector)}` could not run"
-        declared = catalog.BY_NAME.get(collector)
-        text = f"{result.stdout}\n{result.stderr}"
-        if result.outcome == "nonzero" and _DENIED.search(text) and not result.stdout.strip():
-            hint = declared.privileged_hint if declared else None
-            return hint or f"`{self.command(collector)}` needs root"
-        evidence = declared is not None and declared.failure_is_evidence
-        if result.outcome == "nonzero" and not result.stdout.strip() and not evidence:
-            first = next((line.strip() for line in result.stderr.splitlines() if line.strip()), "no output")
-            return f"`{self.command(collector)}` failed (exit {result.exit}): {first}"
-        if not text.strip() and not (declared and declared.empty_ok):
-            return f"`{self.command(collector)}` printed nothing"
-        return None
+        return unusable(result)
 
     def get(self, collector: str) -> Any | None:
         """Parsed facts of one collector, or None (see `missing`)."""

@@ -12,7 +12,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 
-from pitstop.kb.preprocess import CJK, detect_lang
+from pitstop.core.i18n import CJK, detect_lang
 from pitstop.kb.store import text_hash
 
 GLOSSARY: dict[str, str] = {
