@@ -5,7 +5,7 @@ from __future__ import annotations
 MESSAGES: dict[str, tuple[str, str]] = {
     "fleet.fact.driver": ("NVIDIA driver {value}", "NVIDIA 驱动 {value}"),
     "fleet.fact.cuda": ("CUDA {value} (driver)", "CUDA {value}（驱动）"),
-    "fleet.fact.torch": ("torch {value}", "torch {value}"),
+    "fleet.fact.torch": ("torch {value}", "torch 版本 {value}"),
     "fleet.fact.torch_cuda": ("torch built for CUDA {value}", "torch 编译所用 CUDA {value}"),
     "fleet.fact.nccl": ("NCCL {value}", "NCCL {value}"),
     "fleet.fact.kernel": ("kernel {value}", "内核 {value}"),
