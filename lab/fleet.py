@@ -51,6 +51,8 @@ FAKE_TOOLS = (
     "uname",
     "cat",
     "python3",
+    "scontrol",
+    "sacct",
 )
 LAB_USER = "pitstop-lab"
 LAB_HOME = Path("/var/lib/pitstop-lab")
