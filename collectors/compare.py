@@ -322,6 +322,12 @@ def describe_host(host: str, found: Sequence[Outlier], lang: str = "en", limit: 
     return t("fleet.differs", lang, host=host, peers=peers, facts=text)
 
 
+RERUN_VERSIONS = (
+    "python3 -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.nccl.version())'; "
+    "cat /proc/driver/nvidia/version  # on each host"
+)
+
+
 def cross_host_verdicts(
     pitfall: str, names: Sequence[str], profiles: Sequence[Profile]
 ) -> dict[str, Verdict]:
@@ -358,6 +364,6 @@ def cross_host_verdicts(
                 pitfall,
                 "confirmed",
                 f"this host runs {show(mine)}; the peers run {peers}",
-                (Evidence("torch probe and driver version on every host", lines, "pitstop diagnose --json"),),
+                (Evidence("torch probe and driver version on every host", lines, RERUN_VERSIONS),),
             )
     return out

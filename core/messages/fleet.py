@@ -49,4 +49,34 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "fleet.outlier.median": ("{fact} (peers median {peers})", "{fact}（其他节点中位数 {peers}）"),
     "fleet.more": ("{n} more", "另有 {n} 项"),
     "fleet.differs": ("{host} differs from {peers} peers: {facts}", "{host} 与 {peers} 个节点不同：{facts}"),
+    "fleet.job.bad_id": (
+        "'{job}' is not a Slurm job id: digits, then an optional _TASK and .STEP (123456, 123_4, 123.0)",
+        "'{job}' 不是 Slurm 作业号：应为数字，可带 _数组序号 和 .步骤号（123456、123_4、123.0）",
+    ),
+    "fleet.job.no_controller": (
+        "no Slurm controller is configured: add `slurm: {{controller: HOST}}` to the inventory",
+        "未配置 Slurm 控制节点：请在 inventory 中加入 `slurm: {{controller: HOST}}`",
+    ),
+    "fleet.job.unreachable": (
+        "could not ask Slurm on {host}: {error}",
+        "无法在 {host} 上查询 Slurm：{error}",
+    ),
+    "fleet.job.not_found": (
+        "Slurm job {job} is not known on {host} ({said})",
+        "{host} 上的 Slurm 不认识作业 {job}（{said}）",
+    ),
+    "fleet.job.no_nodes": (
+        "Slurm job {job} ({state}) has no nodes yet: nothing to diagnose",
+        "Slurm 作业 {job}（{state}）尚未分配节点，无可诊断的机器",
+    ),
+    "fleet.job.outside_inventory": (
+        "{n} node(s) of the job are not in the inventory and were not checked: {hosts}",
+        "作业中有 {n} 个节点不在 inventory 中，未检查：{hosts}",
+    ),
+    "fleet.job.header": (
+        "Slurm job {job} {name}({state}) on {n} node(s) {nodes}; logs read {span}",
+        "Slurm 作业 {job} {name}（{state}），{n} 个节点 {nodes}；日志范围 {span}",
+    ),
+    "fleet.job.span": ("from {start} to {end}", "从 {start} 到 {end}"),
+    "fleet.job.running": ("now (still running)", "现在（仍在运行）"),
 }
