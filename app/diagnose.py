@@ -17,7 +17,9 @@ from typing import Any
 
 from pitstop.collectors import catalog, runner
 from pitstop.collectors.audit import AuditLog
+from pitstop.collectors.catalog import display
 from pitstop.collectors.checks.registry import CHECKS, evaluate
+from pitstop.collectors.facts import ReadState, reading
 from pitstop.collectors.inventory import DEFAULT_MAX_HOSTS, Host, Inventory
 from pitstop.collectors.model import CheckContext, CommandResult, HostStatus, Verdict
 from pitstop.collectors.transport import framing
@@ -63,12 +65,37 @@ class HostReport:
         """Confirmed benign verdicts (worth knowing, not a fault)."""
         return tuple(v for v in self.verdicts if v.verdict == "confirmed" and v.benign)
 
+    @property
+    def evidence_status(self) -> ReadState:
+        """Whether the host's evidence could be read: "checked" | "partial" | "unreadable" | "not_run".
+
+        "unreadable" also when the connection failed, or when every verdict that names commands is
+        inconclusive and none of those commands could be read: unknown is not healthy.
+        """
+        if self.status != "ok":
+            return "unreadable"
+        state, unread = reading(self.commands)
+        if state in ("unreadable", "not_run"):
+            return state
+        failed = {display(c.argv) for c in self.commands if c.collector in unread}
+        decisive = [v for v in self.verdicts if v.commands]
+        if decisive and all(v.verdict == "inconclusive" and set(v.commands) <= failed for v in decisive):
+            return "unreadable"
+        return state
+
+    @property
+    def unread(self) -> dict[str, str]:
+        """Collector -> why its output could not be read (tools not installed included)."""
+        return reading(self.commands)[1]
+
     def to_json(self) -> dict[str, Any]:
         """The host's part of the issue-3 JSON shape."""
         shown = self.confirmed if self.sweep else self.verdicts
         out: dict[str, Any] = {
             "host": self.host,
             "status": self.status,
+            "evidence_status": self.evidence_status,
+            "unread": {c: redact(why) for c, why in self.unread.items()},
             "error": redact(self.error) or None,
             "verdicts": [verdict_json(v) for v in shown],
             "commands": [command_json(c) for c in self.commands],

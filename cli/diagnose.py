@@ -144,9 +144,13 @@ def _host_lines(h: HostReport, sweep: bool) -> list[str]:
     if h.status != "ok":
         return [f"{h.host}: {h.status.upper().replace('_', ' ')}: {h.error}"]
     failed = [c for c in h.commands if c.outcome != "ok"]
-    lines = [f"{h.host}: ok ({len(h.commands)} commands, {h.duration_s:.2f}s)"]
+    state = h.evidence_status
+    head = {"unreadable": "COULD NOT BE READ", "partial": "partly read"}.get(state, "ok")
+    lines = [f"{h.host}: {head} ({len(h.commands)} commands, {h.duration_s:.2f}s)"]
+    if state in ("unreadable", "partial"):
+        lines += [f"  not read: {collector}: {why}" for collector, why in h.unread.items()]
     shown = h.confirmed if sweep else h.verdicts
-    if sweep and not shown:
+    if sweep and not shown and state != "unreadable":
         lines.append("  nothing confirmed")
     for v in shown:
         lines.append(f"  {_MARK[v.verdict]:<12} {v.pitfall}{' [benign]' if v.benign else ''}: {v.reason}")

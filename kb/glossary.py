@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import re
 
-from pitstop.kb.preprocess import CJK, detect_lang
+from pitstop.core.i18n import CJK, detect_lang
 
 GLOSSARY: dict[str, str] = {
     "显存": "GPU memory",
