@@ -41,7 +41,7 @@ MODES: dict[str, tuple[str, ...]] = {
     "signature": ("signature",),
 }
 FTS_LIMIT = 300
-SIGNATURE_BUDGET_S = 0.3  # all signatures over one paste; later ones are skipped past it (logged)
+SIGNATURE_BUDGET_S = 0.25  # all signatures over one paste; later ones are skipped past it (logged)
 POSTING_BUDGET = 5_000  # postings one FTS query may touch, rarest terms first (a small KB never hits it)
 DENSE_NEIGHBOURS = 200
 MAX_DENSE_LINES = 6

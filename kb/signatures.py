@@ -26,12 +26,13 @@ import regex
 
 MAX_PATTERN = 1_000  # characters; longer signatures are refused
 PATTERN_TIMEOUT_S = 0.05  # one fallback search; a signature that takes longer is skipped for this paste
-PROBE_TIMEOUT_S = 0.05  # one probe search at admission
-PROBE_LENGTH = 2_000  # characters of each adversarial probe text
+PROBE_TIMEOUT_S = 0.05  # one probe search at admission (curated signatures take under 5 ms)
+PROBE_LENGTH = 4_000  # characters of each probe text (a third of the most a paste keeps: preprocess)
 
 _RE2_OPTIONS = re2.Options()
 _RE2_OPTIONS.log_errors = False  # RE2 would print each refusal on stderr
 _REPEATS = (sre_parse.MAX_REPEAT, sre_parse.MIN_REPEAT)
+_WORD = re.compile(r"[A-Za-z]{3,}")  # literal words of a pattern, for probe texts
 
 
 class Match(Protocol):
@@ -109,11 +110,31 @@ def _structural_problem(pattern: str) -> str | None:
 
 
 def _probes(pattern: str) -> list[str]:
-    """Texts that make backtracking engines explode: long runs of the pattern's own characters, each
+    """Texts that make regex engines slow: long runs of the pattern's own characters and words, each
     followed by a character that fails the match."""
     chars = sorted({c for c in pattern if c.isalnum() or c in " -_:./"} | {"a", "0", " ", "x"})
-    runs = [c * PROBE_LENGTH for c in chars[:16]] + ["".join(chars) * (PROBE_LENGTH // max(len(chars), 1))]
+    words = " ".join(dict.fromkeys(_WORD.findall(pattern))) + " "
+    runs = [c * PROBE_LENGTH for c in chars[:16]]
+    texts = ("".join(chars), words, "a ", "word ", "a,")
+    runs += [text * (PROBE_LENGTH // len(text)) for text in texts if text.strip()]
     return [run + tail for run in runs for tail in ("!", "\n")]
+
+
+def _slow_on_probes(compiled: Compiled) -> bool:
+    """True when one probe search takes longer than its allowance (RE2 is linear, but a large
+    automaton can still cost a second on a long paste; the fallback is stopped by its timeout)."""
+    for probe in _probes(compiled.pattern):
+        started = time.monotonic()
+        if compiled.engine == "regex":
+            try:
+                compiled._regex.search(probe, timeout=PROBE_TIMEOUT_S, concurrent=True)
+            except TimeoutError:
+                return True
+        else:
+            compiled._regex.search(probe)
+        if time.monotonic() - started > PROBE_TIMEOUT_S:
+            return True
+    return False
 
 
 @lru_cache(maxsize=4096)
@@ -133,13 +154,12 @@ def compile_signature(pattern: str) -> Compiled:
             compiled = Compiled(pattern, "regex", regex.compile(pattern, regex.I | regex.M | regex.V0))
         except regex.error as fallback_exc:
             raise UnsafePattern(f"does not compile: {fallback_exc}") from None
-        for probe in _probes(pattern):
-            try:
-                compiled._regex.search(probe, timeout=PROBE_TIMEOUT_S, concurrent=True)
-            except TimeoutError:
-                raise UnsafePattern("backtracks for too long on a repetitive text") from None
     if compiled.search("") is not None or compiled.search("\n") is not None:
         raise UnsafePattern("matches empty text, so it would match every paste")
+    if _slow_on_probes(compiled):
+        raise UnsafePattern(
+            f"takes over {PROBE_TIMEOUT_S * 1000:.0f} ms on a repetitive {PROBE_LENGTH}-character text"
+        )
     return compiled
 
 
