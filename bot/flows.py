@@ -26,6 +26,7 @@ from pitstop.bot.render.model import (
     ResolutionForm,
 )
 from pitstop.core.errors import NotAllowed, UsageError
+from pitstop.core.i18n import t
 from pitstop.core.redact import redact
 
 if TYPE_CHECKING:
@@ -61,11 +62,12 @@ def _cause(rank: int, match: Any, lang: str) -> Cause:
         rank=rank,
         pitfall=match.id,
         title=(match.title_zh if zh and match.title_zh else match.title),
-        confidence=match.confidence,
-        why=tuple(match.why),
+        confidence=t(f"common.confidence.{match.confidence}", lang),
+        why=tuple(match.reasons_in(lang)),
+        details=tuple(match.why),
         summary=(match.summary_zh if zh and match.summary_zh else match.summary),
         checks=tuple(check_text(ref, lang) for ref in match.checks),
-        fix=match.fix or "",
+        fix=(match.fix_zh if zh and match.fix_zh else match.fix) or "",
         draft=bool(match.draft),
     )
 
