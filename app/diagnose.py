@@ -11,13 +11,16 @@ import asyncio
 import inspect
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from pitstop.collectors import catalog, runner
+from pitstop.collectors import catalog, compare, runner
 from pitstop.collectors.audit import AuditLog
-from pitstop.collectors.checks.registry import CHECKS, evaluate
+from pitstop.collectors.catalog import display
+from pitstop.collectors.checks import fleet
+from pitstop.collectors.checks.registry import CHECKS, evaluate, facts_for
+from pitstop.collectors.facts import ReadState, reading
 from pitstop.collectors.inventory import DEFAULT_MAX_HOSTS, Host, Inventory
 from pitstop.collectors.model import CheckContext, CommandResult, HostStatus, Verdict
 from pitstop.collectors.transport import framing
@@ -63,12 +66,37 @@ class HostReport:
         """Confirmed benign verdicts (worth knowing, not a fault)."""
         return tuple(v for v in self.verdicts if v.verdict == "confirmed" and v.benign)
 
+    @property
+    def evidence_status(self) -> ReadState:
+        """Whether the host's evidence could be read: "checked" | "partial" | "unreadable" | "not_run".
+
+        "unreadable" also when the connection failed, or when every verdict that names commands is
+        inconclusive and none of those commands could be read: unknown is not healthy.
+        """
+        if self.status != "ok":
+            return "unreadable"
+        state, unread = reading(self.commands)
+        if state in ("unreadable", "not_run"):
+            return state
+        failed = {display(c.argv) for c in self.commands if c.collector in unread}
+        decisive = [v for v in self.verdicts if v.commands]
+        if decisive and all(v.verdict == "inconclusive" and set(v.commands) <= failed for v in decisive):
+            return "unreadable"
+        return state
+
+    @property
+    def unread(self) -> dict[str, str]:
+        """Collector -> why its output could not be read (tools not installed included)."""
+        return reading(self.commands)[1]
+
     def to_json(self) -> dict[str, Any]:
         """The host's part of the issue-3 JSON shape."""
         shown = self.confirmed if self.sweep else self.verdicts
         out: dict[str, Any] = {
             "host": self.host,
             "status": self.status,
+            "evidence_status": self.evidence_status,
+            "unread": {c: redact(why) for c, why in self.unread.items()},
             "error": redact(self.error) or None,
             "verdicts": [verdict_json(v) for v in shown],
             "commands": [command_json(c) for c in self.commands],
@@ -122,11 +150,13 @@ class DiagnoseReport:
     collectors: tuple[str, ...] = ()
     lang: str = "en"
     notes: tuple[str, ...] = field(default_factory=tuple)
+    outliers: tuple[compare.Outlier, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        """`{"hosts": [...], ...}` as documented in issue 3, plus mode, candidates and window."""
+        """`{"hosts": [...], "outliers": [...], ...}` (docs/ARCHITECTURE.md, "Diagnose report")."""
         return {
             "hosts": [h.to_json() for h in self.hosts],
+            "outliers": [o.to_json() for o in self.outliers],
             "mode": "sweep" if self.sweep else "error",
             "candidates": list(self.candidates),
             "since": self.since.isoformat() if self.since else None,
@@ -242,6 +272,7 @@ async def diagnose(
     audit = AuditLog(db) if db is not None else None
     gate = asyncio.Semaphore(max(1, concurrency))
     reports: dict[str, HostReport] = {}
+    profiles: dict[str, compare.Profile] = {}
 
     async def task(host: Host) -> None:
         ctx = CheckContext(host=host.name, expectations=dict(host.expect), since=since, now=now)
@@ -250,6 +281,8 @@ async def diagnose(
         if audit is not None and run.commands:
             audit.record(request.requester, request.origin, host.name, run.commands)
         verdicts = _evaluate(pitfalls, run, ctx) if run.status == "ok" or run.results else ()
+        if run.results:
+            profiles[host.name] = compare.profile(host.name, facts_for(run.results, now))
         report = HostReport(host.name, run.status, run.error, verdicts, run.commands, run.duration_s, sweep)
         reports[host.name] = report
         if progress is not None:
@@ -266,6 +299,36 @@ async def diagnose(
         await connector.close()
     if not collectors:
         notes.append("no candidate cause has a read-only check; nothing was run on the hosts")
+    ordered = [profiles[h.name] for h in hosts if h.name in profiles]
+    final = _across_hosts(tuple(reports[h.name] for h in hosts), pitfalls, ordered)
     return DiagnoseReport(
-        tuple(reports[h.name] for h in hosts), candidates, sweep, since, collectors, lang, tuple(notes)
+        final, candidates, sweep, since, collectors, lang, tuple(notes), compare.outliers(ordered)
     )
+
+
+def _across_hosts(
+    reports: tuple[HostReport, ...], pitfalls: Sequence[Any], profiles: Sequence[compare.Profile]
+) -> tuple[HostReport, ...]:
+    """Replace the per-host placeholder verdicts of causes decided by comparing hosts."""
+    decided: dict[str, dict[str, Verdict]] = {}
+    for p in pitfalls:
+        for ref in p.checks:
+            if ref.check == fleet.versions_agree_across_hosts.__name__:
+                names = ref.params.get("facts") or fleet.DEFAULT_FACTS
+                decided[p.id] = compare.cross_host_verdicts(p.id, tuple(names), profiles)
+    if not decided:
+        return reports
+    out = []
+    for r in reports:
+        verdicts = tuple(
+            replace(
+                decided[v.pitfall][r.host],
+                commands=v.commands,
+                benign=v.benign and decided[v.pitfall][r.host].verdict == "confirmed",
+            )
+            if v.pitfall in decided and r.host in decided[v.pitfall]
+            else v
+            for v in r.verdicts
+        )
+        out.append(replace(r, verdicts=verdicts))
+    return tuple(out)

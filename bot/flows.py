@@ -108,8 +108,18 @@ class Progress:
         if report.host not in self._states:
             return
         with self._lock:
-            self._states[report.host] = HostState(report.host, str(report.status), str(report.error or ""))
+            self._states[report.host] = host_state(report.to_json())
         self._on_change(self.card())
+
+
+def host_state(host: dict[str, Any]) -> HostState:
+    """A host's line from its report JSON; a reachable host whose evidence could not be read says so."""
+    status, error = str(host.get("status")), str(host.get("error") or "")
+    if status == "ok" and host.get("evidence_status") == "unreadable":
+        unread = host.get("unread") or {}
+        why = "; ".join(f"{c}: {w}" for c, w in unread.items())
+        return HostState(str(host.get("host")), "unreadable", why)
+    return HostState(str(host.get("host")), status, error)
 
 
 def diagnose(
@@ -146,10 +156,7 @@ def diagnose(
             report=report,
             text=error_text,
         )
-    states = tuple(
-        HostState(str(h.get("host")), str(h.get("status")), str(h.get("error") or ""))
-        for h in data.get("hosts", ())
-    )
+    states = tuple(host_state(h) for h in data.get("hosts", ()))
     lang = getattr(report, "lang", None) or lang
     card = DiagnosisCard(lang, target, states, _group_by_cause(services, data, lang), done=True, incident=iid)
     return Diagnosis(card, outputs_text(report), tuple(s for s in states if s.status != "ok"))

@@ -1,9 +1,12 @@
 """The command catalog: every command Pitstop may run on a host, declared as data.
 
-A collector is a fixed argv plus limits. Nothing typed by a person ever becomes part of an
-argv: the only variable part is a host-derived parameter (an interface name read from the
-host's own `ip -s link`), validated against a strict pattern. To add a collector, copy one
-declaration below (docs/COLLECTORS.md); the policy conformance test then checks it.
+A collector is a fixed argv plus limits, and everything else Pitstop knows about it: its parser,
+how a person reruns it, whether its failure text is evidence, what a permission failure means, and
+the lab scenario file that answers it. Nothing typed by a person ever becomes part of an argv: the
+only variable part is a host-derived parameter (an interface name read from the host's own
+`ip -s link`), validated against a strict pattern. To add a collector, copy one declaration below
+(docs/COLLECTORS.md); the policy conformance test then checks it, and the table in
+docs/ARCHITECTURE.md is `markdown_table()`'s output (a test compares them).
 """
 
 from __future__ import annotations
@@ -13,6 +16,39 @@ import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from pitstop.collectors.parsers import (
+    cmdline,
+    cpupower,
+    df,
+    docker_info,
+    driver_version,
+    ethtool,
+    fabricmanager,
+    ibstat,
+    ibv_devinfo,
+    ip_link,
+    ipmi_sel,
+    ipmi_sensor,
+    kernel_log,
+    lsblk,
+    lscpu,
+    lspci,
+    megacli,
+    mount,
+    numactl,
+    nvidia_ctk,
+    nvidia_smi,
+    nvidia_smi_q,
+    nvlink,
+    nvml_probe,
+    os_release,
+    storcli,
+    topo,
+    torch_version,
+    uname,
+)
 
 PROBES_DIR = Path(__file__).parent / "probes"
 PARAM = "{param}"  # the one argv element a host-derived parameter replaces
@@ -27,23 +63,42 @@ class Param:
     pattern: re.Pattern[str]
     extract: Callable[[str], list[str]]
     limit: int = 16
+    placeholder: str = "VALUE"  # how docs show the parameter in the argv
 
 
 @dataclass(frozen=True)
 class Collector:
-    """One catalog entry. `stdin_probe`/`argv_probe` name a script in collectors/probes/, sent on
-    stdin or as the `python3 -c` argument."""
+    """One catalog entry: the command, its limits, and how its output is read.
+
+    `parser(text)` (or `parser(text, now=...)` when `timed`: syslog lines carry no year) turns the
+    output into facts. `rerun` is what a person should type to look again where the argv is not
+    the friendliest form. `failure_is_evidence`: a nonzero exit's text is itself a fact (nvidia-smi's
+    errors, a missing torch). `privileged_hint` explains a permission failure. `empty_ok`: no
+    output is a valid answer. `lab_file` is the lab scenario file that answers it (None: served
+    by a real program). `stdin_probe`/`argv_probe` name a script in collectors/probes/, sent on
+    stdin or as the `python3 -c` argument. `fallback_for` names a collector this one replaces
+    when that one failed or its output matches `fallback_when`.
+    """
 
     name: str
     argv: tuple[str, ...]
     doc: str
+    parser: Callable[..., Any]
+    lab_file: str | None
     timeout_s: int = 15
     output_cap: int = 1 * MiB
     sudo_allowed: bool = False
     stdin_probe: str | None = None
     argv_probe: str | None = None
     param: Param | None = None
-    fallback_for: str | None = None  # run only when that collector failed or was denied
+    fallback_for: str | None = None
+    fallback_when: re.Pattern[str] | None = None
+    timed: bool = False
+    rerun: str | None = None
+    failure_is_evidence: bool = False
+    privileged_hint: str | None = None
+    empty_ok: bool = False
+    lab_note: str = ""  # shown beside the lab file in the docs table
 
 
 @dataclass(frozen=True)
@@ -69,129 +124,268 @@ def interfaces_from_ip_link(text: str) -> list[str]:
     return list(dict.fromkeys(n for n in names if n != "lo"))
 
 
-_IFACE = Param(source="ip_link", pattern=IFACE_PATTERN, extract=interfaces_from_ip_link)
+_IFACE = Param(source="ip_link", pattern=IFACE_PATTERN, extract=interfaces_from_ip_link, placeholder="IFACE")
+_JOURNAL_DENIED = re.compile(r"No journal files were (?:opened|found)|insufficient permissions", re.I)
+_KERNEL_LOG_HINT = "kernel log not readable without root (or the adm / systemd-journal group)"
 
 CATALOG: tuple[Collector, ...] = (
     Collector(
         "nvidia_smi_q",
         ("nvidia-smi", "-q"),
         "full GPU query: ECC, remapping, clocks, throttle",
+        nvidia_smi_q.parse,
+        "nvidia-smi-q.txt",
         timeout_s=30,
         output_cap=4 * MiB,
+        failure_is_evidence=True,
+        lab_note="the lab derives `-q -d SECTION` output from it",
     ),
-    Collector("nvidia_smi", ("nvidia-smi",), "GPU summary table and processes", timeout_s=30),
     Collector(
-        "nvidia_smi_topo", ("nvidia-smi", "topo", "-m"), "GPU/NIC topology and NUMA affinity", timeout_s=30
+        "nvidia_smi",
+        ("nvidia-smi",),
+        "GPU summary table and processes",
+        nvidia_smi.parse,
+        "nvidia-smi.txt",
+        timeout_s=30,
+        failure_is_evidence=True,
     ),
-    Collector("nvidia_smi_nvlink", ("nvidia-smi", "nvlink", "-s"), "NVLink state per link", timeout_s=30),
+    Collector(
+        "nvidia_smi_topo",
+        ("nvidia-smi", "topo", "-m"),
+        "GPU/NIC topology and NUMA affinity",
+        topo.parse,
+        "nvidia-smi-topo-m.txt",
+        timeout_s=30,
+        failure_is_evidence=True,
+    ),
+    Collector(
+        "nvidia_smi_nvlink",
+        ("nvidia-smi", "nvlink", "-s"),
+        "NVLink state per link",
+        nvlink.parse,
+        "nvidia-smi-nvlink.txt",
+        timeout_s=30,
+        failure_is_evidence=True,
+        empty_ok=True,
+    ),
     Collector(
         "nvml_probe",
         ("python3", "-"),
         "NVML facts per GPU (falls back to nvidia-smi)",
+        nvml_probe.parse,
+        None,
         timeout_s=45,
         output_cap=2 * MiB,
         stdin_probe="nvml_probe.py",
+        rerun="nvidia-smi -q",
+        lab_note="served by the real `python3`; the probe falls back to the lab's `nvidia-smi`",
     ),
     Collector(
         "driver_version",
         ("cat", "/proc/driver/nvidia/version"),
         "loaded NVIDIA kernel module version",
+        driver_version.parse,
+        "proc-driver-nvidia-version.txt",
         timeout_s=5,
     ),
     Collector(
         "kernel_log",
         ("journalctl", "-k", "-b", "--no-pager", "-o", "short-iso"),
         "kernel log of this boot (Xid, AER, NVRM)",
+        kernel_log.parse,
+        "journalctl-k.txt",
         timeout_s=30,
         output_cap=8 * MiB,
         sudo_allowed=True,
+        timed=True,
+        rerun="journalctl -k -b --no-pager -o short-iso",
+        privileged_hint=_KERNEL_LOG_HINT,
     ),
     Collector(
         "dmesg",
         ("dmesg", "--time-format", "iso"),
-        "kernel ring buffer when journalctl is unavailable",
+        "kernel ring buffer (Xid, AER, NVRM)",
+        kernel_log.parse,
+        "dmesg.txt",
         timeout_s=15,
         output_cap=8 * MiB,
         sudo_allowed=True,
         fallback_for="kernel_log",
+        fallback_when=_JOURNAL_DENIED,
+        timed=True,
+        rerun="dmesg --time-format iso",
+        privileged_hint="kernel log not readable without root (kernel.dmesg_restrict=1)",
     ),
     Collector(
         "lspci",
         ("lspci", "-vv"),
         "PCIe devices, link speed/width, AER capability",
+        lspci.parse,
+        "lspci-vv.txt",
         timeout_s=20,
         output_cap=4 * MiB,
         sudo_allowed=True,
+        privileged_hint="lspci link fields need root",
     ),
-    Collector("ip_link", ("ip", "-s", "link"), "network interfaces, state, error counters", timeout_s=10),
+    Collector(
+        "ip_link",
+        ("ip", "-s", "link"),
+        "network interfaces, state, error counters",
+        ip_link.parse,
+        "ip-link.txt",
+        timeout_s=10,
+    ),
     Collector(
         "ethtool_i",
         ("ethtool", "-i", PARAM),
         "NIC driver and firmware per interface",
+        ethtool.parse,
+        "ethtool-i.txt",
         timeout_s=10,
         param=_IFACE,
     ),
-    Collector("ibstat", ("ibstat",), "InfiniBand HCA port state and rate", timeout_s=15),
-    Collector("ibv_devinfo", ("ibv_devinfo", "-v"), "RDMA device attributes", timeout_s=15),
-    Collector("numactl", ("numactl", "-H"), "NUMA nodes, CPUs and memory", timeout_s=10),
-    Collector("lscpu", ("lscpu",), "CPU model, sockets, NUMA layout", timeout_s=10),
-    Collector("cpupower", ("cpupower", "frequency-info"), "CPU frequency governor and limits", timeout_s=10),
-    Collector("cmdline", ("cat", "/proc/cmdline"), "kernel boot parameters (iommu, pci=...)", timeout_s=5),
+    Collector(
+        "ibstat", ("ibstat",), "InfiniBand HCA port state and rate", ibstat.parse, "ibstat.txt", timeout_s=15
+    ),
+    Collector(
+        "ibv_devinfo",
+        ("ibv_devinfo", "-v"),
+        "RDMA device attributes",
+        ibv_devinfo.parse,
+        "ibv_devinfo.txt",
+        timeout_s=15,
+    ),
+    Collector(
+        "numactl",
+        ("numactl", "-H"),
+        "NUMA nodes, CPUs and memory",
+        numactl.parse,
+        "numactl-H.txt",
+        timeout_s=10,
+    ),
+    Collector("lscpu", ("lscpu",), "CPU model, sockets, NUMA layout", lscpu.parse, "lscpu.txt", timeout_s=10),
+    Collector(
+        "cpupower",
+        ("cpupower", "frequency-info"),
+        "CPU frequency governor and limits",
+        cpupower.parse,
+        "cpupower.txt",
+        timeout_s=10,
+    ),
+    Collector(
+        "cmdline",
+        ("cat", "/proc/cmdline"),
+        "kernel boot parameters (iommu, pci=...)",
+        cmdline.parse,
+        "proc-cmdline.txt",
+        timeout_s=5,
+    ),
     Collector(
         "storcli",
         ("storcli64", "/call/vall", "show", "all"),
         "RAID virtual drives and cache policy",
+        storcli.parse,
+        "storcli.txt",
         timeout_s=30,
         sudo_allowed=True,
+        privileged_hint="storcli needs root",
     ),
     Collector(
         "megacli",
         ("MegaCli64", "-LDInfo", "-Lall", "-aALL"),
         "RAID logical drives (legacy CLI)",
+        megacli.parse,
+        "megacli.txt",
         timeout_s=30,
         sudo_allowed=True,
+        privileged_hint="MegaCli needs root",
     ),
-    Collector("lsblk", ("lsblk",), "block devices", timeout_s=10),
-    Collector("df", ("df", "-h"), "file system usage", timeout_s=15),
-    Collector("mount", ("cat", "/proc/mounts"), "mounted file systems and options", timeout_s=5),
+    Collector("lsblk", ("lsblk",), "block devices", lsblk.parse, "lsblk.txt", timeout_s=10),
+    Collector("df", ("df", "-h"), "file system usage", df.parse, "df-h.txt", timeout_s=15),
+    Collector(
+        "mount",
+        ("cat", "/proc/mounts"),
+        "mounted file systems and options",
+        mount.parse,
+        "mount.txt",
+        timeout_s=5,
+    ),
     Collector(
         "ipmi_sel",
         ("ipmitool", "sel", "elist"),
         "BMC system event log (PSU, fans, DIMMs)",
+        ipmi_sel.parse,
+        "ipmitool-sel.txt",
         timeout_s=30,
         output_cap=2 * MiB,
         sudo_allowed=True,
+        privileged_hint="the BMC event log needs root (/dev/ipmi0)",
     ),
     Collector(
         "ipmi_sensor",
         ("ipmitool", "sensor"),
         "BMC sensors: temperatures, fans, power",
+        ipmi_sensor.parse,
+        "ipmitool-sensor.txt",
         timeout_s=30,
         sudo_allowed=True,
+        privileged_hint="the BMC sensors need root (/dev/ipmi0)",
     ),
     Collector(
         "fabricmanager_status",
         ("systemctl", "status", "nvidia-fabricmanager", "--no-pager"),
         "Fabric Manager service state",
+        fabricmanager.parse_status,
+        "systemctl-status-fabricmanager.txt",
         timeout_s=10,
+        failure_is_evidence=True,
     ),
     Collector(
         "fabricmanager_log",
         ("journalctl", "-u", "nvidia-fabricmanager", "--no-pager", "-n", "300"),
         "Fabric Manager log, last 300 lines",
+        fabricmanager.parse_log,
+        "fabricmanager-log.txt",
         timeout_s=20,
         sudo_allowed=True,
     ),
-    Collector("nvidia_ctk", ("nvidia-ctk", "--version"), "NVIDIA Container Toolkit version", timeout_s=10),
-    Collector("docker_info", ("docker", "info"), "container runtimes, default runtime", timeout_s=20),
-    Collector("os_release", ("cat", "/etc/os-release"), "distribution and version", timeout_s=5),
-    Collector("uname", ("uname", "-a"), "kernel version", timeout_s=5),
+    Collector(
+        "nvidia_ctk",
+        ("nvidia-ctk", "--version"),
+        "NVIDIA Container Toolkit version",
+        nvidia_ctk.parse,
+        "nvidia-ctk-version.txt",
+        timeout_s=10,
+    ),
+    Collector(
+        "docker_info",
+        ("docker", "info"),
+        "container runtimes, default runtime",
+        docker_info.parse,
+        "docker-info.txt",
+        timeout_s=20,
+        failure_is_evidence=True,
+    ),
+    Collector(
+        "os_release",
+        ("cat", "/etc/os-release"),
+        "distribution and version",
+        os_release.parse,
+        "os-release.txt",
+        timeout_s=5,
+    ),
+    Collector("uname", ("uname", "-a"), "kernel version", uname.parse, "uname-a.txt", timeout_s=5),
     Collector(
         "torch_probe",
         ("python3", "-c", PARAM),
         "torch version, CUDA build, CUDA availability",
+        torch_version.parse,
+        "torch-version.txt",
         timeout_s=60,
         argv_probe="torch_probe.py",
+        failure_is_evidence=True,
+        rerun="python3 -c 'import torch; print(torch.__version__, torch.version.cuda, "
+        "torch.cuda.is_available(), torch.cuda.get_arch_list())'",
     ),
 )
 
@@ -256,3 +450,27 @@ def render(collector: Collector, param: str | None = None, sudo: bool = False) -
         sudo=sudo and collector.sudo_allowed,
         param=param,
     )
+
+
+def shown_argv(collector: Collector) -> str:
+    """The argv as the docs show it: a parameter by its placeholder, a probe by its file."""
+    if collector.stdin_probe:
+        return f"{shlex.join(collector.argv)} < collectors/probes/{collector.stdin_probe}"
+    if collector.argv_probe:
+        return f"{shlex.join(collector.argv[:-1])} <collectors/probes/{collector.argv_probe}>"
+    placeholder = collector.param.placeholder if collector.param else PARAM
+    return " ".join(placeholder if a == PARAM else a for a in collector.argv)
+
+
+def markdown_table() -> str:
+    """The catalog table of docs/ARCHITECTURE.md, generated from the declarations."""
+    rows = [
+        "| collector name | argv | what it reads | lab scenario file |",
+        "|---|---|---|---|",
+    ]
+    for c in CATALOG:
+        when = f" (only when `{c.fallback_for}` is missing, failed or denied)" if c.fallback_for else ""
+        lab = f"`{c.lab_file}`" if c.lab_file else ""
+        note = f" ({c.lab_note})" if c.lab_file and c.lab_note else c.lab_note
+        rows.append(f"| `{c.name}` | `{shown_argv(c)}` | {c.doc}{when} | {lab}{note} |")
+    return "\n".join(rows) + "\n"

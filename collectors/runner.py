@@ -30,7 +30,6 @@ STDERR_CAP = 64 * 1024
 SECOND_PHASE_LANES = 1  # a few small commands (ethtool per interface, a fallback): one channel
 _MISSING = re.compile(r"command not found|^sh: \d+: \S+: not found", re.M)
 _SUDO_REFUSED = re.compile(r"^sudo: (?:a password is required|a terminal is required|sorry,)", re.M)
-_JOURNAL_DENIED = re.compile(r"No journal files were (?:opened|found)|insufficient permissions", re.I)
 LOST = "connection lost while running"
 
 
@@ -263,7 +262,9 @@ def _second_phase(
     for c in collectors:
         if c.fallback_for:
             primary = first.get(c.fallback_for)
-            denied = primary is None or _JOURNAL_DENIED.search(primary.stdout + primary.stderr)
+            denied = primary is None or bool(
+                c.fallback_when and c.fallback_when.search(primary.stdout + primary.stderr)
+            )
             if primary and primary.outcome == "ok" and not denied:
                 continue
             cmds.extend(_render_all([c], sudo)[0])

@@ -183,6 +183,7 @@ def _entry_text(pitfall: Pitfall) -> str:
             pitfall.summary,
             pitfall.summary_zh,
             *pitfall.symptoms,
+            *pitfall.symptoms_zh,
             pitfall.cause,
         )
     )

@@ -21,7 +21,7 @@ from pitstop.kb.tokens import bigram_text
 
 FTS_TABLES = ("docs_fts", "words_fts")
 SEARCHABLE = ("curated", "draft")
-ROW_RULES = 3  # bump when curated_examples() or the FTS rows change, so stored entries are rewritten
+ROW_RULES = 4  # bump when curated_examples() or the FTS rows change, so stored entries are rewritten
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ def curated_examples(pitfall: Pitfall) -> list[tuple[str, str]]:
     (see docs/KB.md) and cost a fifth of the build time; they are in both FTS indexes.
     """
     pairs = [("title", pitfall.title), ("summary", pitfall.summary)] + [
-        ("symptom", s) for s in pitfall.symptoms
+        ("symptom", s) for s in (*pitfall.symptoms, *pitfall.symptoms_zh)
     ]
     return list(dict.fromkeys((kind, text.strip()) for kind, text in pairs if text.strip()))
 
@@ -168,8 +168,8 @@ def upsert_pitfall(db: sqlite_utils.Database, pitfall: Pitfall, status: str | No
         (
             f"{pitfall.title}\n{pitfall.title_zh}",
             f"{pitfall.summary}\n{pitfall.summary_zh}",
-            "\n".join(pitfall.symptoms),
-            pitfall.cause,
+            "\n".join((*pitfall.symptoms, *pitfall.symptoms_zh)),
+            f"{pitfall.cause}\n{pitfall.cause_zh}".strip(),
         ),
     )
     return True

@@ -17,45 +17,15 @@ from typing import Any
 
 import yaml
 
+from pitstop.collectors.catalog import CATALOG
 from pitstop.core.errors import UsageError
 
 SCENARIOS_DIR = Path(__file__).parent / "scenarios"
 
-# collector name (collectors/catalog.py) -> the scenario file the fake tools serve for it
-SCENARIO_FILES: Mapping[str, str] = {
-    "nvidia_smi_q": "nvidia-smi-q.txt",
-    "nvidia_smi": "nvidia-smi.txt",
-    "nvidia_smi_topo": "nvidia-smi-topo-m.txt",
-    "nvidia_smi_nvlink": "nvidia-smi-nvlink.txt",
-    "driver_version": "proc-driver-nvidia-version.txt",
-    "kernel_log": "journalctl-k.txt",
-    "dmesg": "dmesg.txt",
-    "lspci": "lspci-vv.txt",
-    "ip_link": "ip-link.txt",
-    "ethtool_i": "ethtool-i.txt",
-    "ibstat": "ibstat.txt",
-    "ibv_devinfo": "ibv_devinfo.txt",
-    "numactl": "numactl-H.txt",
-    "lscpu": "lscpu.txt",
-    "cpupower": "cpupower.txt",
-    "cmdline": "proc-cmdline.txt",
-    "storcli": "storcli.txt",
-    "megacli": "megacli.txt",
-    "lsblk": "lsblk.txt",
-    "df": "df-h.txt",
-    "mount": "mount.txt",
-    "ipmi_sel": "ipmitool-sel.txt",
-    "ipmi_sensor": "ipmitool-sensor.txt",
-    "fabricmanager_status": "systemctl-status-fabricmanager.txt",
-    "fabricmanager_log": "fabricmanager-log.txt",
-    "nvidia_ctk": "nvidia-ctk-version.txt",
-    "docker_info": "docker-info.txt",
-    "os_release": "os-release.txt",
-    "uname": "uname-a.txt",
-    "torch_probe": "torch-version.txt",
-}
+# collector name -> the scenario file the fake tools serve for it (each declaration's `lab_file`)
+SCENARIO_FILES: Mapping[str, str] = {c.name: c.lab_file for c in CATALOG if c.lab_file}
 # collectors served by a real program (the NVML probe runs on the host's real python3)
-LIVE_COLLECTORS: frozenset[str] = frozenset({"nvml_probe"})
+LIVE_COLLECTORS: frozenset[str] = frozenset(c.name for c in CATALOG if not c.lab_file)
 COLLECTORS: frozenset[str] = frozenset(SCENARIO_FILES) | LIVE_COLLECTORS
 
 NVIDIA_SMI_ERROR = "nvidia-smi-error.txt"

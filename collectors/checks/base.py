@@ -17,18 +17,36 @@ CheckFn = Callable[[Facts, Mapping[str, Any], CheckContext], Verdict]
 
 @dataclass(frozen=True)
 class CheckSpec:
-    """A registered check: its name, the catalog collectors it needs, the function, and its documentation."""
+    """A registered check: its name, the catalog collectors it needs, the function, and its documentation.
+
+    `doc` (the docstring) is for developers; `describe` is for the people reading an answer: one
+    sentence per language (`{"en": ..., "zh": ...}`) saying what the check looks at and what
+    confirms or rules the cause out, shown as the answer's "Check:" line.
+    """
 
     name: str
     needs: tuple[str, ...]
     fn: CheckFn
     doc: str
     params: Mapping[str, str] = field(default_factory=dict)  # parameter -> what it means
+    describe: Mapping[str, str] = field(default_factory=dict)  # lang -> one human sentence
+
+    def description(self, lang: str) -> str:
+        """The human sentence in `lang` (English when that language is missing)."""
+        return self.describe.get(lang) or self.describe.get("en", "")
 
 
-def spec(fn: CheckFn, needs: tuple[str, ...], params: Mapping[str, str] | None = None) -> CheckSpec:
-    """Register `fn` under its own name, documented by its docstring."""
-    return CheckSpec(fn.__name__, needs, fn, inspect.getdoc(fn) or "", dict(params or {}))
+def spec(
+    fn: CheckFn,
+    needs: tuple[str, ...],
+    params: Mapping[str, str] | None = None,
+    *,
+    describe: Mapping[str, str] | None = None,
+) -> CheckSpec:
+    """Register `fn` under its own name, documented by its docstring and described by `describe`."""
+    return CheckSpec(
+        fn.__name__, needs, fn, inspect.getdoc(fn) or "", dict(params or {}), dict(describe or {})
+    )
 
 
 def confirmed(reason: str, *evidence: Evidence) -> Verdict:

@@ -139,7 +139,15 @@ def ipmi_sensor_alarm(facts: Facts, params: Mapping[str, Any], ctx: CheckContext
 
 _OUTCOMES = "confirmed | ruled_out | inconclusive"
 SPECS = (
-    spec(cpu_governor, ("cpupower",), {"expect": "governor (default performance)"}),
+    spec(
+        cpu_governor,
+        ("cpupower",),
+        {"expect": "governor (default performance)"},
+        describe={
+            "en": "Reads the CPU frequency governor: any other than the expected (performance) confirms it.",
+            "zh": "读取 CPU 调频策略（governor）：不是预期的 performance 就确认是这个原因。",
+        },
+    ),
     spec(
         cmdline_flag,
         ("cmdline",),

@@ -7,8 +7,9 @@ import shlex
 from collections.abc import Mapping
 from typing import Any
 
+from pitstop.collectors import catalog
 from pitstop.collectors.checks.base import as_list, by_outcome, inconclusive, ruled_out, spec, window
-from pitstop.collectors.facts import RERUN, Facts
+from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, Verdict
 from pitstop.collectors.parsers.kernel_log import KernelEvent
 
@@ -46,7 +47,7 @@ def _grep_rerun(collector: str, xids: list[int], pattern: Any) -> str:
     """The log command piped through the same match, for a person to look again."""
     parts = [rf"Xid \(.*\): ({'|'.join(str(x) for x in xids)})\b"] if xids else []
     parts += [str(pattern)] if pattern else []
-    return f"{RERUN[collector]} | grep -iP {shlex.quote('|'.join(parts))}"
+    return f"{catalog.get(collector).rerun} | grep -iP {shlex.quote('|'.join(parts))}"
 
 
 def kernel_log_match(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:

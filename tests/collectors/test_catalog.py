@@ -10,23 +10,25 @@ import pytest
 from pitstop.collectors import catalog
 
 ARCHITECTURE = Path(__file__).resolve().parents[2] / "docs" / "ARCHITECTURE.md"
-_ROW = re.compile(r"^\| `(\w+)` \| `([^`]+)`", re.M)
+_TABLE = re.compile(
+    r"<!-- generated: catalog.markdown_table\(\)[^\n]*-->\n(.*?)<!-- end of generated table -->", re.S
+)
 
 
-def _documented() -> dict[str, str]:
-    return dict(_ROW.findall(ARCHITECTURE.read_text(encoding="utf-8")))
+def test_architecture_table_is_the_catalog() -> None:
+    found = _TABLE.search(ARCHITECTURE.read_text(encoding="utf-8"))
+    assert found, "docs/ARCHITECTURE.md lost its generated catalog table markers"
+    assert found.group(1) == catalog.markdown_table(), (
+        "regenerate the table: python3 -c 'from pitstop.collectors.catalog import markdown_table; "
+        "print(markdown_table())'"
+    )
 
 
-def test_names_and_argv_match_the_architecture_table() -> None:
-    documented = _documented()
-    assert set(documented) == set(catalog.BY_NAME)
-    for name, argv in documented.items():
-        c = catalog.BY_NAME[name]
-        shown = " ".join("IFACE" if a == catalog.PARAM and c.param else a for a in c.argv)
-        if c.argv_probe or c.stdin_probe:
-            assert argv.split()[0] == c.argv[0] == "python3", name
-        else:
-            assert argv == shown, name
+def test_table_shows_parameters_and_probes_by_name() -> None:
+    table = catalog.markdown_table()
+    assert "| `ethtool_i` | `ethtool -i IFACE` |" in table
+    assert "`python3 -c <collectors/probes/torch_probe.py>`" in table
+    assert "(only when `kernel_log` is missing, failed or denied)" in table
 
 
 @pytest.mark.parametrize("c", catalog.CATALOG, ids=lambda c: c.name)
@@ -37,6 +39,14 @@ def test_declaration_is_well_formed(c: catalog.Collector) -> None:
     assert not (c.param and c.fallback_for)
     for source in (c.param.source if c.param else None, c.fallback_for):
         assert source is None or source in catalog.BY_NAME
+    assert c.fallback_when is None or c.fallback_for
+    assert callable(c.parser) and (c.lab_file is None or re.fullmatch(r"[A-Za-z0-9_.-]+\.txt", c.lab_file))
+    assert c.rerun is None or c.rerun.split()[0] == c.argv[0] or c.stdin_probe
+
+
+def test_lab_files_are_unique() -> None:
+    files = [c.lab_file for c in catalog.CATALOG if c.lab_file]
+    assert len(files) == len(set(files))
 
 
 def test_interfaces_come_from_ip_link_and_are_validated() -> None:

@@ -4,15 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pitstop.collectors.facts import PARSERS, Facts
+from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CommandResult
 from tests.collectors.check_inputs import NOW, argv, denied, missing, ok, shared
-
-
-def test_every_catalog_collector_has_a_parser() -> None:
-    from pitstop.collectors import catalog
-
-    assert {c.name for c in catalog.CATALOG} == set(PARSERS)
 
 
 def test_reasons_for_unavailable_facts() -> None:

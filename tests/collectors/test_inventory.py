@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pitstop.collectors import ansible, inventory, sshconfig
+from pitstop.collectors import ansible, inventory
+from pitstop.collectors.sshconfig import SshConfig
 from pitstop.core.errors import NotFound, UsageError
 
 SSH_CONFIG = """
@@ -48,14 +49,21 @@ INVENTORY = {
 }
 
 
+def _config(tmp_path: Path, text: str) -> SshConfig:
+    path = tmp_path / "ssh_config"
+    path.write_text(text)
+    return SshConfig.from_paths([path])
+
+
 @pytest.fixture
-def inv() -> inventory.Inventory:
-    return inventory.build(INVENTORY, ssh_blocks=sshconfig.parse(SSH_CONFIG))
+def inv(tmp_path: Path) -> inventory.Inventory:
+    return inventory.build({**INVENTORY, "ssh_config_hosts": False}, ssh=_config(tmp_path, SSH_CONFIG))
 
 
 def test_explicit_fields_win_over_ssh_config(inv: inventory.Inventory) -> None:
     h = inv.get("gpu01")
-    assert (h.address, h.port, h.user, h.jump) == ("10.0.0.1", 22, "root", "none")
+    assert (h.address, h.port, h.user, h.jump) == ("10.0.0.1", 22, "root", None)
+    assert h.origins["address"] == h.origins["jump"] == "inventory"
     assert inv.jump_host(h) is None
     assert h.expect == {"gpu_model": "H100", "form_factor": "SXM5", "gpu_count": 4}
     assert h.sudo == {"ipmi_sel", "storcli"}
@@ -70,6 +78,7 @@ def test_ssh_config_fills_the_gaps(inv: inventory.Inventory) -> None:
     assert jump is not None
     assert (jump.name, jump.address, jump.user) == ("bastion", "10.9.9.9", "jumper")
     assert inv.get("cpu1").user == "fallback"  # `Host *` beats inventory defaults, as ssh would
+    assert h.origins["port"].startswith("ssh config ") and h.origins["port"].endswith("ssh_config:6")
     assert set(inv.get("gpu03").groups) == {"h100", "lab"}
 
 
@@ -123,8 +132,8 @@ def test_load_file_and_errors(tmp_path: Path) -> None:
 
 
 def test_sshconfig_missing_file_is_empty(tmp_path: Path) -> None:
-    assert sshconfig.load(tmp_path / "nope") == ()
-    assert sshconfig.lookup("x", sshconfig.parse("Host x\n  Port=2022\n  ProxyJump none\n")).port == 2022
+    assert SshConfig.from_paths([tmp_path / "nope"]).paths == ()
+    assert _config(tmp_path, "Host x\n  Port=2022\n  ProxyJump none\n").resolve("x").port == 2022
 
 
 ANSIBLE_INI = """
@@ -161,7 +170,7 @@ def test_ansible_ini(tmp_path: Path) -> None:
     f = tmp_path / "hosts.ini"
     f.write_text(ANSIBLE_INI)
     data = ansible.import_inventory(f)
-    inv = inventory.build(yaml.safe_load(ansible.to_yaml(data)), ssh_blocks=())
+    inv = inventory.build({**yaml.safe_load(ansible.to_yaml(data)), "ssh_config": False})
     g1, g3 = inv.get("gpu01"), inv.get("gpu03")
     assert (g1.address, g1.user, g1.jump) == ("10.0.1.1", "ubuntu", "bastion.example.com")
     assert (g3.port, g3.user) == (2222, "ops")
@@ -172,7 +181,7 @@ def test_ansible_ini(tmp_path: Path) -> None:
 def test_ansible_yaml(tmp_path: Path) -> None:
     f = tmp_path / "hosts.yml"
     f.write_text(ANSIBLE_YAML)
-    inv = inventory.build(ansible.import_inventory(f), ssh_blocks=())
+    inv = inventory.build({**ansible.import_inventory(f), "ssh_config": False})
     n1 = inv.get("node1")
     assert (n1.address, n1.user, n1.identity_files) == ("10.1.0.1", "admin", ("/keys/k",))
     assert [h.name for h in inv.select("gpus")] == ["node1", "node2"]
@@ -191,9 +200,9 @@ def test_cli_import_and_show(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert cli.main(["inventory", "show", "gpu1", "--inventory", str(out)]) == 3
 
 
-def test_jump_specs_and_hostname_tokens() -> None:
-    blocks = sshconfig.parse("Host n*\n  HostName %h.cluster.local\n  ProxyJump ops@gate:2022\n")
-    inv = inventory.build({"hosts": {"n1": {}, "n2": {"jump": "bad:port"}}}, ssh_blocks=blocks)
+def test_jump_specs_and_hostname_tokens(tmp_path: Path) -> None:
+    ssh = _config(tmp_path, "Host n*\n  HostName %h.cluster.local\n  ProxyJump ops@gate:2022\n")
+    inv = inventory.build({"hosts": {"n1": {}, "n2": {"jump": "bad:port"}}}, ssh=ssh)
     n1 = inv.get("n1")
     assert n1.address == "n1.cluster.local"
     jump = inv.jump_host(n1)
