@@ -8,14 +8,14 @@ paste about cooking gets no confident answer even though something always ranks 
 
 from __future__ import annotations
 
-import re
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import sqlite_utils
 
-from pitstop.kb import store
+from pitstop.kb import signatures, store
 from pitstop.kb.embed import Embedder
 from pitstop.kb.feedback import Adjustment
 from pitstop.kb.glossary import dense_text, translate_terms
@@ -32,6 +32,7 @@ from pitstop.kb.tokens import (
     word_terms,
 )
 
+log = logging.getLogger(__name__)
 SIGNALS = ("signature", "words", "trigram", "dense")
 MODES: dict[str, tuple[str, ...]] = {
     "hybrid": SIGNALS,
@@ -40,6 +41,7 @@ MODES: dict[str, tuple[str, ...]] = {
     "signature": ("signature",),
 }
 FTS_LIMIT = 300
+SIGNATURE_BUDGET_S = 0.25  # all signatures over one paste; later ones are skipped past it (logged)
 POSTING_BUDGET = 5_000  # postings one FTS query may touch, rarest terms first (a small KB never hits it)
 DENSE_NEIGHBOURS = 200
 MAX_DENSE_LINES = 6
@@ -124,11 +126,11 @@ class Answer:
 
 @dataclass(frozen=True)
 class Signature:
-    """One compiled signature regex of an entry."""
+    """One compiled signature regex of an entry (RE2, or the guarded fallback: kb.signatures)."""
 
     pitfall_id: str
     pattern: str
-    regex: re.Pattern[str]
+    regex: signatures.Compiled
 
 
 @dataclass(frozen=True)
@@ -149,24 +151,24 @@ class Catalog:
 
     @classmethod
     def from_pitfalls(cls, pitfalls: Sequence[Pitfall]) -> Catalog:
-        """Compile the signatures of `pitfalls` (invalid regexes are skipped; `kb check` reports them)."""
-        signatures = []
+        """Compile the signatures of `pitfalls` (refused regexes are skipped; `kb check` reports them)."""
+        compiled = []
         for pitfall in pitfalls:
             for pattern in pitfall.signatures:
                 try:
-                    signatures.append(Signature(pitfall.id, pattern, re.compile(pattern, re.I | re.M)))
-                except re.error:
+                    compiled.append(Signature(pitfall.id, pattern, signatures.compile_signature(pattern)))
+                except signatures.UnsafePattern:
                     continue
-        return cls({p.id: p for p in pitfalls}, tuple(signatures))
+        return cls({p.id: p for p in pitfalls}, tuple(compiled))
 
 
-def _coverage(text: str, matches: Sequence[re.Match[str]]) -> int:
+def _coverage(text: str, matches: Sequence[signatures.Match]) -> int:
     """Non-blank characters of `text` inside at least one of the matched spans."""
     positions = {i for m in matches for i in range(m.start(), m.end())}
     return sum(1 for i in positions if not text[i].isspace())
 
 
-def _signature_why(found: Sequence[tuple[re.Match[str], str]]) -> str:
+def _signature_why(found: Sequence[tuple[signatures.Match, str]]) -> str:
     """The two longest matches, each with its regex and the text it matched."""
     longest = sorted(found, key=lambda item: -len(item[0].group(0)))[:2]
     return "; ".join(
@@ -268,11 +270,15 @@ class Retriever:
         match and distinct corroborating matches, while overlapping regexes that match the same words
         count once: an entry with many overlapping signatures no longer wins by their number.
         """
-        spans: dict[str, list[tuple[re.Match[str], str]]] = {}
-        for sig in catalog.signatures:
-            found = sig.regex.search(prepared.raw)
-            if found:
-                spans.setdefault(sig.pitfall_id, []).append((found, sig.pattern))
+        spans: dict[str, list[tuple[signatures.Match, str]]] = {}
+        hits, out_of_time = signatures.first_matches(
+            [sig.regex for sig in catalog.signatures], prepared.raw, SIGNATURE_BUDGET_S
+        )
+        if out_of_time:
+            log.warning("signature budget of %.1f s spent; later signatures skipped", SIGNATURE_BUDGET_S)
+        for index, found in hits:
+            sig = catalog.signatures[index]
+            spans.setdefault(sig.pitfall_id, []).append((found, sig.pattern))
         covered = {pid: _coverage(prepared.raw, [m for m, _ in found]) for pid, found in spans.items()}
         ranked = sorted(spans, key=lambda pid: (-covered[pid], pid))
         return [(pid, _signature_why(spans[pid]), float(covered[pid])) for pid in ranked]
