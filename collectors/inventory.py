@@ -32,8 +32,9 @@ from typing import Any
 import yaml
 
 from pitstop.collectors import catalog, hostlist
-from pitstop.collectors.sshconfig import SshConfig
+from pitstop.collectors.sshconfig import DEFAULT_GLOBAL_KNOWN_HOSTS, DEFAULT_USER_KNOWN_HOSTS, SshConfig
 from pitstop.core.errors import NotFound, UsageError
+from pitstop.core.i18n import Msg
 
 LOCAL = "localhost"
 DEFAULT_MAX_HOSTS = 1024
@@ -73,7 +74,7 @@ class Host:
     user_known_hosts: tuple[str, ...] = ()  # empty: ~/.ssh/known_hosts{,2}
     global_known_hosts: tuple[str, ...] = ()  # empty: /etc/ssh/ssh_known_hosts{,2}
     origins: Mapping[str, str] = field(default_factory=dict)  # field -> where its value came from
-    notes: tuple[str, ...] = ()  # what was skipped while resolving (Match exec)
+    notes: tuple[Msg, ...] = ()  # what was skipped while resolving (Match exec)
 
     @property
     def is_local(self) -> bool:
@@ -104,6 +105,16 @@ class Inventory:
         if name == LOCAL:
             return Host(LOCAL, "127.0.0.1", transport="local")
         raise NotFound(_unknown_message(name, list(self.hosts) + list(self.groups)))
+
+    def known_hosts_files(self, host: Host) -> tuple[str, ...]:
+        """The known_hosts files checked for `host`: user files (the inventory's `known_hosts` replaces
+        them, like `-o UserKnownHostsFile`), then the global ones."""
+        user = (
+            (self.known_hosts,)
+            if self.known_hosts
+            else host.user_known_hosts or tuple(os.path.expanduser(p) for p in DEFAULT_USER_KNOWN_HOSTS)
+        )
+        return user + (host.global_known_hosts or DEFAULT_GLOBAL_KNOWN_HOSTS)
 
     def jump_host(self, host: Host) -> Host | None:
         """The last hop of `host.jump`, whose own `jump` holds the hops before it (as `ssh -J`).
@@ -227,7 +238,7 @@ def build(
     groups_raw = {str(k): dict(v or {}) for k, v in (data.get("groups") or {}).items()}
     if ssh is None:
         ssh = _ssh_config(data, source, allow_local_commands)
-    label = f"inventory (imported from {data['imported_from']})" if data.get("imported_from") else "inventory"
+    label = f"imported: {data['imported_from']}" if data.get("imported_from") else "inventory"
     for g, spec in groups_raw.items():
         bad = set(spec) - _GROUP_KEYS
         if bad:
@@ -333,7 +344,7 @@ def _resolve_host(
     where = {k: f"ssh config {v}" for k, v in (r.origins if r else {}).items()}
     origins: dict[str, str] = {}
 
-    def pick(key: str, own: Any, cfg_key: str, from_cfg: Any, default: Any, fallback: Any, why: str) -> Any:
+    def pick(key: str, own: Any, cfg_key: str, from_cfg: Any, default: Any, fallback: Any) -> Any:
         if own not in (None, "", ()):
             origins[key] = label
             return own
@@ -341,9 +352,9 @@ def _resolve_host(
             origins[key] = where[cfg_key]
             return from_cfg
         if default not in (None, "", ()):
-            origins[key] = f"{label} defaults"
+            origins[key] = "inventory defaults"
             return default
-        origins[key] = why
+        origins[key] = "default"
         return fallback
 
     own_ids = tuple(str(Path(p).expanduser()) for p in _as_tuple(fields.get("identity_file")))
@@ -355,18 +366,15 @@ def _resolve_host(
         ",".join(r.proxy_jump) if r and r.proxy_jump else "none",
         defaults.get("jump"),
         None,
-        "none",
     )
-    command = r.proxy_command if r and "proxycommand" in where and origins["jump"] == "none" else None
+    command = r.proxy_command if r and "proxycommand" in where and origins["jump"] == "default" else None
     if command:
         origins["proxy_command"] = where["proxycommand"]
     host = Host(
         name=name,
-        address=str(pick("address", address, "hostname", r and r.hostname, None, alias, "the host's name")),
-        port=int(
-            pick("port", own_port, "port", r and r.port, _port(name, defaults.get("port")), 22, "default")
-        ),
-        user=pick("user", own_user, "user", r and r.user, defaults.get("user"), None, "the local user"),
+        address=str(pick("address", address, "hostname", r and r.hostname, None, alias)),
+        port=int(pick("port", own_port, "port", r and r.port, _port(name, defaults.get("port")), 22)),
+        user=pick("user", own_user, "user", r and r.user, defaults.get("user"), None),
         jump=None if jump == "none" else jump,
         identity_files=pick(
             "identity_files",
@@ -375,7 +383,6 @@ def _resolve_host(
             r and r.identity_files,
             default_ids,
             (),
-            "agent and ~/.ssh/id_*",
         ),
         proxy_command=command,
         user_known_hosts=r.user_known_hosts if r else (),
