@@ -41,12 +41,10 @@ def spec(
     needs: tuple[str, ...],
     params: Mapping[str, str] | None = None,
     *,
-    describe: Mapping[str, str] | None = None,
+    describe: Mapping[str, str],
 ) -> CheckSpec:
     """Register `fn` under its own name, documented by its docstring and described by `describe`."""
-    return CheckSpec(
-        fn.__name__, needs, fn, inspect.getdoc(fn) or "", dict(params or {}), dict(describe or {})
-    )
+    return CheckSpec(fn.__name__, needs, fn, inspect.getdoc(fn) or "", dict(params or {}), dict(describe))
 
 
 def confirmed(reason: str, *evidence: Evidence) -> Verdict:
