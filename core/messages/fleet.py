@@ -113,4 +113,29 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "fleet.status.host_key_mismatch": ("with an unknown or changed host key", "主机密钥未知或已变"),
     "fleet.status.error": ("failed", "出错"),
     "fleet.status.unreadable": ("whose evidence could not be read", "的证据无法读取"),
+    "fleet.slack.not_checked": ("not checked, {status} ({n}):", "未检查，{status}（{n} 台）："),
+    "fleet.slack.odd_title": (
+        "Differs from its peers ({n} host(s); evidence, not a verdict)",
+        "与其他节点不同（{n} 台；这是证据，不是结论）",
+    ),
+    "fleet.slack.odd_more": (
+        "… {n} more host(s) differ: see the attached report",
+        "……另有 {n} 台不同，见附件报告",
+    ),
+    "fleet.slack.more_causes": (
+        "… {n} more cause(s) ({confirmed} confirmed) in the attached report",
+        "……另有 {n} 个原因（{confirmed} 个已确认），见附件报告",
+    ),
+    "fleet.slack.file_title": ("Full verdict report", "完整诊断报告"),
+    "fleet.slack.report_json": ("The report as JSON", "报告 JSON"),
+    "fleet.slack.raw_outputs": ("Command outputs", "命令输出"),
+    "fleet.slack.down_notice": (
+        "{n} host(s) could not be checked: {hosts} (details in the message)",
+        "{n} 台主机无法检查：{hosts}（详见消息）",
+    ),
+    "fleet.slack.resolving": ("Asking Slurm about job {job}…", "正在向 Slurm 查询作业 {job}……"),
+    "fleet.slack.job_usage": (
+        "Usage: `/diagnose job JOBID [error text]`, e.g. `/diagnose job 123456` or `/diagnose job 123_4`.",
+        "用法：`/diagnose job 作业号 [错误信息]`，例如 `/diagnose job 123456` 或 `/diagnose job 123_4`。",
+    ),
 }

@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from pitstop.bot import ids
 from pitstop.bot.render import blocks, text
 from pitstop.bot.render.model import (
     AnswerCard,
@@ -59,8 +60,9 @@ def test_diagnosis_fits_slack_limits_with_many_causes_and_long_evidence(n_causes
     )
     body = blocks.diagnosis_message(card).kwargs()
     assert_within_limits(body)
-    if n_causes > 49:
-        assert "more in the attached outputs file" in body["blocks"][-1]["elements"][0]["text"]
+    assert body["blocks"][-1]["elements"][0]["action_id"] == ids.ACTION_RESOLVE  # always kept
+    if n_causes > 48:
+        assert "more cause(s) (" in body["blocks"][-2]["elements"][0]["text"]
 
 
 def test_escaping_and_redaction():
