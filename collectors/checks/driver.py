@@ -76,7 +76,16 @@ def nvml_version_mismatch(facts: Facts, params: Mapping[str, Any], ctx: CheckCon
             f"driver {next(iter(versions))} everywhere" if versions else "nvidia-smi works",
             *[facts.evidence(c, [line]) for c, (_, line) in seen.items()],
         )
-    return inconclusive("cannot compare: " + facts.why_missing("driver_version", "nvidia_smi"))
+    collector, log = facts.kernel_log()
+    found = log.api_mismatches() if log is not None else ()
+    if found:  # another source: the kernel refused a user-space client of another version
+        first = found[0]
+        return confirmed(
+            f"the kernel log shows an NVRM API mismatch: user space {first.client}, kernel module "
+            f"{first.module}",
+            facts.evidence(collector, first.lines),  # type: ignore[arg-type]
+        )
+    return inconclusive("cannot compare: " + facts.why_missing("driver_version", "nvidia_smi", "kernel_log"))
 
 
 def driver_versions_mixed(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -164,7 +173,7 @@ SPECS = (
         ("nvidia_smi",),
         {"kind": "no_driver | no_devices | version_mismatch | gpu_lost | nvml_init_failed (one or a list)"},
     ),
-    spec(nvml_version_mismatch, ("nvidia_smi", "driver_version", "nvml_probe")),
+    spec(nvml_version_mismatch, ("nvidia_smi", "driver_version", "nvml_probe", "kernel_log")),
     spec(driver_versions_mixed, ("driver_version", "nvidia_smi", "nvml_probe")),
     spec(
         driver_branch,

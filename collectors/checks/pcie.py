@@ -55,22 +55,36 @@ def pcie_link_downgraded(facts: Facts, params: Mapping[str, Any], ctx: CheckCont
 
 
 def pci_acs_redirect(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
-    """ACS ReqRedir+/CmpltRedir+ on PCIe bridges (blocks direct GPU P2P)."""
+    """ACS ReqRedir+/CmpltRedir+ on a PCIe bridge above an NVIDIA GPU (its bus range holds the GPU's
+    bus): GPU peer-to-peer traffic is forced up to the root complex. Bridges above other devices
+    (NVMe, NICs) do not count."""
     pci = facts.get("lspci")
     if pci is None:
         return inconclusive(facts.why_missing("lspci"))
-    acs = [d for d in pci.devices if d.acs_redirect is not None]
-    if not acs:
-        return inconclusive("no ACSCtl lines (no ACS-capable bridge shown, or lspci not run as root)")
-    on = [d for d in acs if d.acs_redirect]
-    lines = [f"{d.slot} {d.description}: {d.acs_line}" for d in (on or acs)]
+    gpus = [d.bus for d in pci.devices if _selected(d, "gpu") and d.bus is not None]
+    if not gpus:
+        return inconclusive("no NVIDIA GPU in lspci output: no GPU peer-to-peer path to judge")
+    above = [
+        d
+        for d in pci.devices
+        if d.acs_redirect is not None and d.buses and any(d.buses[0] <= b <= d.buses[1] for b in gpus)
+    ]
+    if not above:
+        return inconclusive(
+            "no ACSCtl line on a bridge above the GPUs (no ACS-capable bridge there, or lspci not run "
+            "as root)"
+        )
+    on = [d for d in above if d.acs_redirect]
+    lines = [f"{d.slot} {d.description}: {d.acs_line}" for d in (on or above)]
     if on:
         return confirmed(
-            "ACS request/completion redirect enabled on PCIe bridges: GPU peer-to-peer traffic "
-            "goes through the root complex",
+            "ACS request/completion redirect enabled on PCIe bridges above the GPUs: GPU peer-to-peer "
+            "traffic goes through the root complex",
             facts.evidence("lspci", lines),
         )
-    return ruled_out("ACS redirection disabled on every bridge shown", facts.evidence("lspci", lines[:6]))
+    return ruled_out(
+        "ACS redirection disabled on every bridge above the GPUs", facts.evidence("lspci", lines[:6])
+    )
 
 
 def pci_kernel_driver(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:

@@ -87,7 +87,14 @@ def contradiction_rule(spec: CheckSpec, facts: Facts, verdict: Verdict) -> Verdi
         why = "no line from output that was read shows it"
         return replace(verdict, verdict="inconclusive", reason=f"{verdict.reason}, but {why}")
     if verdict.verdict == "ruled_out":
-        cut = [c for c in _inputs(spec) if (r := facts.result(c)) is not None and r.truncated]
+        quoted_commands = {e.command for e in verdict.evidence}
+        cut = [
+            c
+            for c in facts.collectors()
+            if (r := facts.result(c)) is not None
+            and r.truncated
+            and (c in _inputs(spec) or facts.command(c) in quoted_commands)
+        ]
         if cut:
             why = f"the output of {', '.join(facts.command(c) for c in cut)} was cut at the size cap"
             return replace(verdict, verdict="inconclusive", reason=f"{verdict.reason}, but {why}")

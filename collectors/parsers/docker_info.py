@@ -26,7 +26,7 @@ class DockerInfo:
     @property
     def docker_desktop(self) -> bool | None:
         """True when the daemon is Docker Desktop's VM (LinuxKit kernel, 'Docker Desktop' OS)."""
-        if self.operating_system is None and self.kernel_version is None and self.name is None:
+        if self.operating_system is None and self.kernel_version is None:
             return None
         text = " ".join(filter(None, (self.operating_system, self.kernel_version, self.name))).lower()
         return "docker desktop" in text or "linuxkit" in text or "docker-desktop" in text

@@ -36,7 +36,9 @@ LOG_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 # A line Fabric Manager itself wrote (journal identifier or its own log format).
 _OWN = re.compile(
-    r"nv-fabricmanager\[|nvidia-fabricmanager|fabric ?manager|^\[[^]]+\] \[(?:INFO|WARNING|ERROR)\]", re.I
+    r"nv-fabricmanager|nvidia-fabricmanager|fabric ?manager|NVSwitch|"
+    r"^\[[^]]+\] \[(?:INFO|WARNING|ERROR)\]|^Message payload details",
+    re.I,
 )
 
 
@@ -79,7 +81,9 @@ def parse_log(text: str) -> FmLog:
     """Classify each line by `LOG_KINDS`; unclassified lines are dropped."""
     entries = []
     own = []
+    total = 0
     for raw in clean_lines(text):
+        total += bool(raw.strip()) and not raw.startswith("-- ")
         line = raw.strip()
         kind = next((k for k, pattern in LOG_KINDS if pattern.search(line)), None)
         if kind:
@@ -88,7 +92,7 @@ def parse_log(text: str) -> FmLog:
             own.append(line)
     return FmLog(
         entries=tuple(entries),
-        recognized=bool(own),
+        recognized=bool(own) and len(own) * 2 >= total,
         first=own[0] if own else "",
         last=own[-1] if own else "",
     )

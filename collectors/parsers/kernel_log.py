@@ -93,6 +93,21 @@ class KernelEvent:
         return self.lines[0]
 
 
+_API_MISMATCH = re.compile(
+    r"API mismatch: the client (?:'[^']*' \(pid \d+\) )?has the version (?P<client>\d[\w.-]*?),? but "
+    r"this kernel module has the version (?P<module>\d[\w.-]*?)\.?\s"
+)
+
+
+@dataclass(frozen=True)
+class ApiMismatch:
+    """One NVRM API mismatch: user-space (client) and kernel module versions, and its lines."""
+
+    client: str
+    module: str
+    lines: tuple[str, ...]
+
+
 @dataclass(frozen=True)
 class KernelLog:
     """All events in output order."""
@@ -102,6 +117,22 @@ class KernelLog:
     def xids(self) -> tuple[KernelEvent, ...]:
         """Events that carry an Xid."""
         return tuple(e for e in self.events if e.xid is not None)
+
+    def api_mismatches(self) -> tuple[ApiMismatch, ...]:
+        """NVRM "API mismatch" messages: the user-space client's version against the loaded module's.
+
+        The message spans lines that may be joined (indented), repeat the timestamp, or be escaped
+        (rsyslog `#012`); each event is read together with the next two."""
+        found = []
+        for i, event in enumerate(self.events):
+            if "API mismatch" not in event.message:
+                continue
+            window = self.events[i : i + 3]
+            text = " ".join(re.sub(r"#012|NVRM:", " ", e.message) for e in window)
+            if (m := _API_MISMATCH.search(" ".join(text.split()))) is not None:
+                lines = tuple(line for e in window for line in e.lines)
+                found.append(ApiMismatch(m.group("client"), m.group("module"), lines))
+        return tuple(found)
 
     @property
     def recognized(self) -> bool:

@@ -105,10 +105,16 @@ def entries() -> list[Pitfall]:
     return [p for p in load_pitfalls(REPO / "kb" / "pitfalls") if p.checks]
 
 
+# A collector whose facts stand in for another's: dmesg when journalctl fails, `nvidia-smi -q` when
+# the NVML probe has no GPU records.
+STANDS_IN = {"dmesg": "kernel_log", "nvidia_smi_q": "nvml_probe"}
+
+
 def entries_needing(collector: str, pitfalls: list[Pitfall]) -> list[Pitfall]:
-    """Entries with a check that reads `collector`."""
+    """Entries with a check that reads `collector` (or what it stands in for)."""
+    names = {collector, STANDS_IN.get(collector)}
     return [
-        p for p in pitfalls if any(collector in CHECKS[r.check].needs for r in p.checks if r.check in CHECKS)
+        p for p in pitfalls if any(names & set(CHECKS[r.check].needs) for r in p.checks if r.check in CHECKS)
     ]
 
 
@@ -123,6 +129,12 @@ def verdicts(result: CommandResult, pitfalls: list[Pitfall]) -> Iterator[tuple[P
         yield pitfall, evaluate(pitfall, results, CTX)
 
 
+def understood(collector: str, text: str) -> Any:
+    """What the collector's parser makes of `text`."""
+    declared = catalog.get(collector)
+    return declared.parser(text, **({"now": NOW} if declared.timed else {}))
+
+
 def truncations(text: str) -> Iterator[tuple[str, str]]:
     """Cut variants as the runner's cap delivers them (the tail kept) and a head cut mid-line."""
     if len(text) < 40:
@@ -133,17 +145,26 @@ def truncations(text: str) -> Iterator[tuple[str, str]]:
         yield f"head {int(share * 100)}%", text[:n]
 
 
-def garbles(text: str, seed: int) -> Iterator[tuple[str, str]]:
-    """Unexpected-format variants: separators gone, words shuffled inside lines, bytes scrambled."""
+# Logs are free text line by line: a line with its words shuffled is just another message, so only
+# scrambling (which breaks the timestamps that make a log recognizable) makes their format unexpected.
+LOGS = frozenset({"kernel_log", "dmesg", "fabricmanager_log", "ipmi_sel"})
+
+
+def garbles(text: str, seed: int, collector: str) -> Iterator[tuple[str, str]]:
+    """Unexpected-format variants: separators gone, words shuffled inside lines, characters scrambled
+    (variants identical to the original are left out)."""
     rng = random.Random(seed)
-    yield "no separators", text.replace(":", " ").replace("=", " ").replace("|", " ")
-    lines = []
-    for line in text.splitlines():
-        words = line.split()
-        rng.shuffle(words)
-        lines.append(" ".join(words))
-    yield "shuffled words", "\n".join(lines)
+    variants = []
+    if collector not in LOGS:
+        variants.append(("no separators", text.replace(":", " ").replace("=", " ").replace("|", " ")))
+        lines = []
+        for line in text.splitlines():
+            words = line.split()
+            rng.shuffle(words)
+            lines.append(" ".join(words))
+        variants.append(("shuffled words", "\n".join(lines)))
     chars = list(text)
     for i in rng.sample(range(len(chars)), k=len(chars) // 4) if chars else ():
         chars[i] = chr(rng.randrange(33, 127))
-    yield "scrambled", "".join(chars)
+    variants.append(("scrambled", "".join(chars)))
+    yield from ((name, variant) for name, variant in variants if variant.split() != text.split())
