@@ -1,10 +1,12 @@
 """`pitstop eval ...`: measure Pitstop against labelled cases.
 
 Each evaluation is one entry of `EVALUATIONS`: a name and a function that adds its parser.
-`eval retrieval FILE.jsonl [--json] [--mode hybrid|dense|lexical|signature|all]` reports recall@1,
-recall@3 and MRR overall and per language, and lists the misses; `--mode all` puts every mode
-side by side. Off-topic cases (`"slugs": []`) are right when the answer is not confident: their
-accuracy is a line of its own.
+`eval retrieval FILE.jsonl [--json] [--mode hybrid|dense|lexical|signature|all] [--baseline bm25]`
+reports recall@1, recall@3 and MRR overall, per language and per origin (English, real Chinese
+post, Chinese from English, pure Chinese), and lists the misses; `--mode all` puts every mode side
+by side and `--baseline bm25` adds a plain BM25 over the same KB text (`kb.baseline`) beside every
+figure. Cases whose cause is not in the KB (`"slugs": []`) are right when the answer is "no
+confident match": their share is a line of its own, as is the precision of "high" answers.
 """
 
 from __future__ import annotations
@@ -40,26 +42,31 @@ def _add_retrieval(kinds: argparse._SubParsersAction) -> None:
         default="hybrid",
         help="retrieval mode, or 'all' for every mode side by side",
     )
+    parser.add_argument(
+        "--baseline", choices=("bm25",), default=None, help="also score a plain BM25 over the same KB text"
+    )
     add_db_option(parser)
     parser.set_defaults(func=run_retrieval)
 
 
 def run_retrieval(args: argparse.Namespace) -> int:
     """Evaluate one mode (or all) over the case file."""
-    from pitstop.kb.evaluate import RANK_DEPTH, evaluate, load_cases
+    from pitstop.kb.baseline import BM25
+    from pitstop.kb.evaluate import RANK_DEPTH, Ranked, evaluate, load_cases
 
     cases = load_cases(args.file)
     kb = open_kb(args)
     modes = MODES if args.mode == "all" else (args.mode,)
-    reports = [
-        evaluate(
-            cases,
-            lambda q, m=mode: [r.id for r in kb.ask(q, top=RANK_DEPTH, mode=m).results],
-            mode,
-            confident=lambda q, m=mode: kb.ask(q, mode=m).confident,
-        )
-        for mode in modes
-    ]
+
+    def ranked(query: str, mode: str) -> Ranked:
+        answer = kb.ask(query, top=RANK_DEPTH, mode=mode)
+        label = answer.results[0].confidence if answer.results else ""
+        return Ranked(tuple(r.id for r in answer.results), label)
+
+    reports = [evaluate(cases, lambda q, m=mode: ranked(q, m), mode) for mode in modes]
+    if args.baseline == "bm25":
+        bm25 = BM25.from_db(kb.db)
+        reports.append(evaluate(cases, lambda q: Ranked(tuple(bm25.rank(q, RANK_DEPTH)), ALWAYS), "bm25"))
     if args.json:
         data = reports[0].to_json()
         if len(reports) > 1:
@@ -70,27 +77,41 @@ def run_retrieval(args: argparse.Namespace) -> int:
     return 0
 
 
+ALWAYS = "always"  # the baseline's "confidence": it always answers, and never says "high"
+
+
+def _cells(report: Report, group: str) -> str:
+    m = report.overall if group == "all" else {**report.by_lang(), **report.by_origin()}.get(group)
+    if m is None or not m.n:
+        return f" {'-':>6} {'-':>6} {'-':>6}"
+    return f" {m.recall_at_1:>6.3f} {m.recall_at_3:>6.3f} {m.mrr:>6.3f}"
+
+
 def render(reports: list[Report]) -> str:
-    """A side-by-side table of the modes, then the first mode's misses."""
-    langs = sorted({lang for r in reports for lang in r.by_lang()})
-    header = f"{'mode':10} {'n':>4} {'R@1':>6} {'R@3':>6} {'MRR':>6}" + "".join(
-        f" {lang + ' R@1':>8} {lang + ' R@3':>8}" for lang in langs
-    )
+    """One row per group (all, each language, each origin), each mode's R@1/R@3/MRR side by side,
+    then the not-in-KB share, "high" precision and the first mode's misses."""
+    first = reports[0]
+    groups = ["all", *first.by_lang(), *(g for g in first.by_origin() if g not in first.by_lang())]
+    header = f"{'group':11} {'n':>4}" + f" {'R@1':>6} {'R@3':>6} {'MRR':>6}" * len(reports)
     lines = [header]
-    for report in reports:
-        o, per = report.overall, report.by_lang()
-        row = f"{report.mode:10} {o.n:>4} {o.recall_at_1:>6.3f} {o.recall_at_3:>6.3f} {o.mrr:>6.3f}"
-        for lang in langs:
-            m = per.get(lang)
-            row += f" {m.recall_at_1:>8.3f} {m.recall_at_3:>8.3f}" if m else f" {'-':>8} {'-':>8}"
-        lines.append(row)
-    if reports[0].off_topic.n:
+    for group in groups:
+        n = first.overall.n if group == "all" else {**first.by_lang(), **first.by_origin()}[group].n
+        lines.append(f"{group:11} {n:>4}" + "".join(_cells(r, group) for r in reports))
+    if first.off_topic.n:
         lines.append(
-            "off-topic (not confident): "
+            "not in KB, answered 'no confident match': "
             + ", ".join(
                 f"{r.mode} {r.off_topic.correct}/{r.off_topic.n} ({r.off_topic.accuracy:.3f})"
                 for r in reports
             )
+        )
+    lines.append("columns: " + " | ".join(f"{r.mode} R@1 R@3 MRR" for r in reports))
+    right, answered = first.high_precision
+    if any(r.results and r.results[0].confidence != ALWAYS for r in reports):
+        lines.append(
+            f"'high' answers right: {right}/{answered} ({right / answered:.3f})"
+            if answered
+            else "'high' answers right: none answered 'high'"
         )
     misses = reports[0].misses()
     lines.append(f"\n{reports[0].mode} misses (not in the top 3; off-topic but confident): {len(misses)}")

@@ -1,9 +1,12 @@
-"""Retrieval evaluation: recall@1, recall@3 and MRR over labelled cases, overall and per language.
+"""Retrieval evaluation: recall@1, recall@3 and MRR over labelled cases, per language and origin.
 
 A case is a JSON line `{"id", "lang", "query", "slugs": [...]}` (the format of
-`../shared/eval/dev-cases.jsonl`); it is a hit at k when any of its slugs is among the top k ids.
-An off-topic case (`"slugs": []`) is right when the answer is not confident; off-topic accuracy is
-reported on its own and the recall figures cover the other cases only.
+`../shared/eval/dev-cases.jsonl`), optionally with `origin` (en | zh-post | zh-from-en) and
+`pure_zh` (Chinese with no English error text), as in `bench/eval/real-v2.jsonl`; it is a hit at k
+when any of its slugs is among the top k ids. A case whose cause is not in the KB (`"slugs": []`)
+is right when the answer is "no confident match"; that share is reported on its own and the recall
+figures cover the other cases only. "high" precision is the share of answers whose first entry was
+labelled high that were right (a not-in-KB case answered "high" counts as wrong).
 """
 
 from __future__ import annotations
@@ -27,6 +30,14 @@ class Case:
     lang: str
     query: str
     slugs: tuple[str, ...]
+    origin: str = ""  # en | zh-post | zh-from-en ('' in older files: taken from lang)
+    pure_zh: bool = False
+
+    @property
+    def groups(self) -> tuple[str, ...]:
+        """The origin groups this case is reported under (pure Chinese is also its own group)."""
+        origin = self.origin or ("en" if self.lang == "en" else "zh")
+        return (origin, "pure-zh") if self.pure_zh else (origin,)
 
     @property
     def off_topic(self) -> bool:
@@ -40,7 +51,8 @@ class CaseResult:
 
     case: Case
     ranked: tuple[str, ...]
-    confident: bool = False  # judged for off-topic cases only
+    confident: bool = False
+    confidence: str = ""  # the first entry's label (high | medium | low), '' when not judged
 
     @property
     def rank(self) -> int:
@@ -86,6 +98,19 @@ class OffTopic:
 
 
 @dataclass(frozen=True)
+class Ranked:
+    """What one answer gives the evaluation: ids best first and the first entry's confidence."""
+
+    ids: tuple[str, ...]
+    confidence: str = ""
+
+    @property
+    def confident(self) -> bool:
+        """False for "no confident match" (a low first entry, or nothing)."""
+        return bool(self.ids) and self.confidence not in ("", "low")
+
+
+@dataclass(frozen=True)
 class Report:
     """Results of one mode over a case file."""
 
@@ -113,6 +138,17 @@ class Report:
         langs = sorted({r.case.lang for r in self.on_topic})
         return {lang: Metrics.of([r for r in self.on_topic if r.case.lang == lang]) for lang in langs}
 
+    def by_origin(self) -> dict[str, Metrics]:
+        """Metrics per origin group (en, zh-post, zh-from-en, pure-zh; on-topic cases)."""
+        groups = sorted({g for r in self.on_topic for g in r.case.groups})
+        return {g: Metrics.of([r for r in self.on_topic if g in r.case.groups]) for g in groups}
+
+    @property
+    def high_precision(self) -> tuple[int, int]:
+        """(right, answered) over the cases whose first entry was labelled high."""
+        high = [r for r in self.results if r.confidence == "high"]
+        return sum(1 for r in high if r.rank == 1), len(high)
+
     def misses(self, k: int = 3) -> list[CaseResult]:
         """On-topic cases whose entry is not in the top `k`, then off-topic cases answered confidently."""
         wrong = [r for r in self.results if r.case.off_topic and r.confident]
@@ -124,7 +160,9 @@ class Report:
             "mode": self.mode,
             "overall": self.overall.__dict__,
             "by_lang": {lang: m.__dict__ for lang, m in self.by_lang().items()},
+            "by_origin": {g: m.__dict__ for g, m in self.by_origin().items()},
             "off_topic": {"n": self.off_topic.n, "accuracy": self.off_topic.accuracy},
+            "high": dict(zip(("right", "answered"), self.high_precision, strict=True)),
             "misses": [
                 {"id": r.case.id, "slugs": list(r.case.slugs), "rank": r.rank, "top3": list(r.ranked[:3])}
                 for r in self.misses()
@@ -151,6 +189,8 @@ def load_cases(path: Path) -> list[Case]:
                     lang=str(data.get("lang") or "en"),
                     query=str(data["query"]),
                     slugs=tuple(str(s) for s in data["slugs"]),
+                    origin=str(data.get("origin") or ""),
+                    pure_zh=bool(data.get("pure_zh", False)),
                 )
             )
         except (ValueError, KeyError, TypeError) as exc:
@@ -162,21 +202,22 @@ def load_cases(path: Path) -> list[Case]:
 
 def evaluate(
     cases: Sequence[Case],
-    rank: Callable[[str], Sequence[str]],
+    rank: Callable[[str], Sequence[str] | Ranked],
     mode: str,
     confident: Callable[[str], bool] | None = None,
 ) -> Report:
-    """Run `rank(query) -> ids` over the cases, and `confident(query)` over the off-topic ones."""
-    if confident is None and any(case.off_topic for case in cases):
-        raise UsageError("off-topic cases (no slugs) need the answer's confidence to be judged")
-    return Report(
-        mode,
-        tuple(
-            CaseResult(
-                case,
-                tuple(rank(case.query))[:RANK_DEPTH],
-                confident=confident(case.query) if confident and case.off_topic else False,
-            )
-            for case in cases
-        ),
-    )
+    """Run `rank(query)` over the cases: ids, or a `Ranked` that also carries the confidence.
+
+    With plain ids, `confident(query)` judges the off-topic cases.
+    """
+    results = []
+    for case in cases:
+        found = rank(case.query)
+        if isinstance(found, Ranked):
+            results.append(CaseResult(case, found.ids[:RANK_DEPTH], found.confident, found.confidence))
+            continue
+        if confident is None and case.off_topic:
+            raise UsageError("off-topic cases (no slugs) need the answer's confidence to be judged")
+        judged = confident(case.query) if confident and case.off_topic else False
+        results.append(CaseResult(case, tuple(found)[:RANK_DEPTH], confident=judged))
+    return Report(mode, tuple(results))

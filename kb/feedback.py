@@ -4,13 +4,13 @@
 text it returns `{pitfall_id: Adjustment(delta, why)}`. Votes count only from incidents whose
 error text embeds within `NEAR` cosine of the query; a cause is demoted when at least
 `MIN_NOT_IT` distinct (incident, user) votes said "Not it" and they outnumber "This was it" votes,
-by `STEP` per net vote, never more than `MAX_DEMOTION` of the 0..1 score. The incident vectors are
-cached in `incident_vectors` (model name, dimension, content hash), like the KB's own embeddings.
+by `STEP` per net vote, never more than `MAX_DEMOTION` of the 0..1 score. Incident texts and queries
+are embedded through the same view as the KB's examples (`kb.glossary.dense_view`); the incident
+vectors are cached in `incident_vectors` keyed by that view's hash, like the KB's own embeddings.
 """
 
 from __future__ import annotations
 
-import hashlib
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,7 +20,9 @@ import sqlite_utils
 
 from pitstop.core.db import immediate
 from pitstop.core.errors import UsageError
+from pitstop.core.i18n import Msg, msg
 from pitstop.kb.embed import Embedder
+from pitstop.kb.glossary import DenseView, dense_view
 from pitstop.kb.preprocess import prepare
 
 NEAR = 0.90
@@ -31,10 +33,11 @@ MAX_DEMOTION = 0.15
 
 @dataclass(frozen=True)
 class Adjustment:
-    """A change to one cause's fused score, and the sentence that explains it in `why`."""
+    """A change to one cause's fused score, the detail line for `why` and the reader's sentence."""
 
     delta: float
     why: str
+    reason: Msg
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,10 @@ class FeedbackAdjuster:
         votes = self._load()
         if votes is None or not votes.helpful.size or votes.helpful.all():
             return {}
-        near = votes.vectors @ self._embedder.encode([query])[0] >= NEAR
+        view = dense_view(query)
+        if view is None:
+            return {}
+        near = votes.vectors @ self._embedder.encode([view.text])[0] >= NEAR
         tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         for pitfall_id, helpful, close in zip(votes.pitfall_ids, votes.helpful, near, strict=True):
             if close:
@@ -74,6 +80,7 @@ class FeedbackAdjuster:
                         f"demoted by {delta:.2f}: {not_it} 'Not it' vote(s) against {was_it} 'This was it'"
                         " on near-identical questions"
                     ),
+                    msg("kb.why.demoted", not_it=not_it, was_it=was_it),
                 )
         return out
 
@@ -102,34 +109,32 @@ class FeedbackAdjuster:
     def _incident_vectors(self, db: sqlite_utils.Database, texts: dict[int, str]) -> dict[int, np.ndarray]:
         """Cached vectors of incident texts (embedding the ones missing or stale)."""
         model, dim = self._embedder.name, self._embedder.dim
-        cleaned = {iid: _clean(text) for iid, text in texts.items()}
-        cleaned = {iid: text for iid, text in cleaned.items() if text}
-        hashes = {iid: hashlib.sha256(text.encode()).hexdigest()[:32] for iid, text in cleaned.items()}
+        views = {iid: view for iid, text in texts.items() if (view := _view(text)) is not None}
         found = {
             iid: np.frombuffer(blob, dtype=np.float32)
             for iid, blob, digest in db.execute(
                 "SELECT incident_id, vector, content_hash FROM incident_vectors WHERE model = ? AND dim = ?",
                 [model, dim],
             )
-            if hashes.get(iid) == digest
+            if iid in views and views[iid].digest == digest
         }
-        missing = [iid for iid in cleaned if iid not in found]
+        missing = [iid for iid in views if iid not in found]
         if missing:
-            fresh = self._embedder.encode([cleaned[iid] for iid in missing])
+            fresh = self._embedder.encode([views[iid].text for iid in missing])
             with immediate(db):
                 for iid, vector in zip(missing, fresh, strict=True):
                     db.execute(
                         "INSERT OR REPLACE INTO incident_vectors (incident_id, model, dim, vector,"
                         " content_hash) VALUES (?, ?, ?, ?, ?)",
-                        [iid, model, dim, vector.tobytes(), hashes[iid]],
+                        [iid, model, dim, vector.tobytes(), views[iid].digest],
                     )
                     found[iid] = vector
         return found
 
 
-def _clean(text: str) -> str:
-    """The same cleaned view of a paste that the retriever embeds ('' when unusable)."""
+def _view(text: str) -> DenseView | None:
+    """The embedding view of an incident's paste, cleaned as the retriever cleans a query."""
     try:
-        return prepare(text).clean
+        return dense_view(prepare(text).clean)
     except UsageError:
-        return ""
+        return None

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from pitstop.core.errors import UsageError
+from pitstop.core.i18n import detect_lang
 
 MAX_INPUT_CHARS = 20_000_000  # larger than this is not a paste; say so instead of working on it
 SHORT_TEXT_CHARS = 4_000  # below this every line is kept
@@ -94,8 +95,6 @@ NOISE: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(?:~|\.{1,2})?(?:/[\w.@+-]+){3,}/([\w.@+-]+)"), r"\1"),
     (re.compile(r"[ \t]+"), " "),
 )
-CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
 
 
 @dataclass(frozen=True)
@@ -116,12 +115,6 @@ def decode(data: bytes) -> str:
     if text.count("\ufffd") > max(8, len(text) // 20):
         raise UsageError("That text is not valid UTF-8: paste the error message or log lines as text.")
     return text
-
-
-def detect_lang(text: str) -> str:
-    """'zh' when Chinese characters outweigh Latin words, else 'en'."""
-    cjk = len(CJK.findall(text))
-    return "zh" if cjk >= 2 and cjk >= len(LATIN_WORD.findall(text)) else "en"
 
 
 def _dedupe(lines: list[str]) -> list[str]:

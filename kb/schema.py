@@ -7,12 +7,14 @@ field reference and how to add an entry by copying one file.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from pitstop.kb import signatures
 
 PITFALLS_DIR = Path(__file__).parent / "pitfalls"
 
@@ -35,7 +37,14 @@ SEVERITIES = ("critical", "high", "medium", "low", "info")
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{2,80}$")
 REQUIRED_TEXT = ("id", "title", "title_zh", "layer", "severity", "summary", "summary_zh", "cause")
 REQUIRED_LISTS = ("symptoms", "signatures", "fix", "references")
-KNOWN_FIELDS = frozenset(REQUIRED_TEXT + REQUIRED_LISTS + ("benign", "checks", "status", "provenance"))
+# Chinese counterparts: cause and the lists may be absent on drafts; `pitstop kb check` requires them
+# on curated entries (`missing_translations`).
+ZH_TEXT = ("cause_zh",)
+ZH_LISTS = ("symptoms_zh", "fix_zh")
+KNOWN_FIELDS = frozenset(
+    REQUIRED_TEXT + REQUIRED_LISTS + ZH_TEXT + ZH_LISTS + ("benign", "checks", "status", "provenance")
+)
+LANG_KEYS = frozenset({"en", "zh"})
 
 
 @dataclass(frozen=True)
@@ -44,6 +53,7 @@ class CheckRef:
 
     check: str
     params: dict[str, Any] = field(default_factory=dict)
+    describe: dict[str, str] = field(default_factory=dict)  # {"en", "zh"}: this entry's own words, optional
 
 
 @dataclass(frozen=True)
@@ -66,6 +76,22 @@ class Pitfall:
     benign: bool = False
     status: str = "curated"  # curated | draft
     provenance: str = ""
+    symptoms_zh: tuple[str, ...] = ()  # how Chinese-speaking engineers report it, not only translations
+    cause_zh: str = ""
+    fix_zh: tuple[str, ...] = ()  # the same steps as `fix`, in Chinese
+
+    def text(self, name: str, lang: str) -> str:
+        """`title`, `summary` or `cause` in `lang` (English when the Chinese is missing)."""
+        english = getattr(self, name)
+        return (getattr(self, f"{name}_zh") or english) if lang == "zh" else english
+
+    def steps(self, lang: str) -> tuple[str, ...]:
+        """The fix steps in `lang` (English when the Chinese is missing)."""
+        return (self.fix_zh or self.fix) if lang == "zh" else self.fix
+
+    def symptoms_in(self, lang: str) -> tuple[str, ...]:
+        """The symptoms people report in `lang` (English when the Chinese is missing)."""
+        return (self.symptoms_zh or self.symptoms) if lang == "zh" else self.symptoms
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Pitfall:
@@ -84,12 +110,19 @@ class Pitfall:
             fix=tuple(str(s) for s in data.get("fix") or ()),
             references=tuple(str(s) for s in data.get("references") or ()),
             checks=tuple(
-                CheckRef(check=str(c["check"]), params=dict(c.get("params") or {}))
+                CheckRef(
+                    check=str(c["check"]),
+                    params=dict(c.get("params") or {}),
+                    describe={str(k): str(v) for k, v in (c.get("describe") or {}).items()},
+                )
                 for c in data.get("checks") or ()
             ),
             benign=bool(data.get("benign", False)),
             status=str(data.get("status") or "curated"),
             provenance=str(data.get("provenance") or ""),
+            symptoms_zh=tuple(str(s) for s in data.get("symptoms_zh") or ()),
+            cause_zh=str(data.get("cause_zh") or "").strip(),
+            fix_zh=tuple(str(s) for s in data.get("fix_zh") or ()),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -104,10 +137,20 @@ class Pitfall:
             "summary": self.summary,
             "summary_zh": self.summary_zh,
             "symptoms": list(self.symptoms),
+            **({"symptoms_zh": list(self.symptoms_zh)} if self.symptoms_zh else {}),
             "signatures": list(self.signatures),
             "cause": self.cause,
-            "checks": [{"check": c.check, "params": dict(c.params)} for c in self.checks],
+            **({"cause_zh": self.cause_zh} if self.cause_zh else {}),
+            "checks": [
+                {
+                    "check": c.check,
+                    "params": dict(c.params),
+                    **({"describe": dict(c.describe)} if c.describe else {}),
+                }
+                for c in self.checks
+            ],
             "fix": list(self.fix),
+            **({"fix_zh": list(self.fix_zh)} if self.fix_zh else {}),
             "references": list(self.references),
             **({"status": self.status} if self.status != "curated" else {}),
             **({"provenance": self.provenance} if self.provenance else {}),
@@ -126,6 +169,18 @@ def validate_entry(data: Any, source: str = "<entry>") -> list[str]:
         value = data.get(key)
         if not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value):
             problems.append(f"{source}: '{key}' must be a non-empty list of strings")
+    for key in ZH_TEXT:
+        if key in data and (not isinstance(data[key], str) or not data[key].strip()):
+            problems.append(f"{source}: '{key}' must be a non-empty string")
+    for key in ZH_LISTS:
+        value = data.get(key)
+        if key in data and (
+            not isinstance(value, list) or not value or not all(isinstance(v, str) and v for v in value)
+        ):
+            problems.append(f"{source}: '{key}' must be a non-empty list of strings")
+    if isinstance(data.get("fix_zh"), list) and isinstance(data.get("fix"), list):
+        if len(data["fix_zh"]) != len(data["fix"]):
+            problems.append(f"{source}: 'fix_zh' must have the same steps as 'fix' ({len(data['fix'])})")
     for key in sorted(set(data) - KNOWN_FIELDS):
         problems.append(f"{source}: unknown field '{key}'")
     if isinstance(data.get("id"), str) and not ID_PATTERN.match(data["id"]):
@@ -137,10 +192,9 @@ def validate_entry(data: Any, source: str = "<entry>") -> list[str]:
     if "benign" in data and not isinstance(data["benign"], bool):
         problems.append(f"{source}: 'benign' must be true or false")
     for pattern in data.get("signatures") or ():
-        try:
-            re.compile(str(pattern), re.IGNORECASE)
-        except re.error as exc:
-            problems.append(f"{source}: signature {pattern!r} does not compile: {exc}")
+        refused = signatures.problem(str(pattern))
+        if refused:
+            problems.append(f"{source}: signature {pattern!r} {refused}")
     checks = data.get("checks") or []
     if not isinstance(checks, list):
         problems.append(f"{source}: 'checks' must be a list")
@@ -150,6 +204,35 @@ def validate_entry(data: Any, source: str = "<entry>") -> list[str]:
                 problems.append(f"{source}: each check needs a 'check' name: {item!r}")
             elif not isinstance(item.get("params") or {}, dict):
                 problems.append(f"{source}: params of check '{item['check']}' must be a mapping")
+            elif "describe" in item and not _is_bilingual(item["describe"]):
+                problems.append(
+                    f"{source}: 'describe' of check '{item['check']}' must be {{en: ..., zh: ...}}"
+                )
+    return problems
+
+
+def _is_bilingual(value: Any) -> bool:
+    return (
+        isinstance(value, dict)
+        and set(value) == LANG_KEYS
+        and all(isinstance(v, str) and v.strip() for v in value.values())
+    )
+
+
+def missing_translations(
+    data: dict[str, Any], source: str = "<entry>", described: Container[str] = frozenset()
+) -> list[str]:
+    """What a curated entry lacks in one of the two languages (`pitstop kb check` fails on any).
+
+    `described`: the checks whose own description has both languages; a check reference needs its
+    own `describe` only when its check has none.
+    """
+    problems = [f"{source}: no '{key}' (Chinese)" for key in (*ZH_TEXT, *ZH_LISTS) if not data.get(key)]
+    for item in data.get("checks") or ():
+        if isinstance(item, dict) and "describe" not in item and item.get("check") not in described:
+            problems.append(
+                f"{source}: check '{item.get('check')}' has no description in English and Chinese"
+            )
     return problems
 
 

@@ -21,7 +21,7 @@ from pitstop.kb.tokens import bigram_text
 
 FTS_TABLES = ("docs_fts", "words_fts")
 SEARCHABLE = ("curated", "draft")
-ROW_RULES = 3  # bump when curated_examples() or the FTS rows change, so stored entries are rewritten
+ROW_RULES = 4  # bump when curated_examples() or the FTS rows change, so stored entries are rewritten
 
 
 @dataclass(frozen=True)
@@ -33,6 +33,7 @@ class ExampleRow:
     text: str
     kind: str
     source: str
+    incident_id: int | None = None
 
 
 def now() -> str:
@@ -57,7 +58,7 @@ def curated_examples(pitfall: Pitfall) -> list[tuple[str, str]]:
     (see docs/KB.md) and cost a fifth of the build time; they are in both FTS indexes.
     """
     pairs = [("title", pitfall.title), ("summary", pitfall.summary)] + [
-        ("symptom", s) for s in pitfall.symptoms
+        ("symptom", s) for s in (*pitfall.symptoms, *pitfall.symptoms_zh)
     ]
     return list(dict.fromkeys((kind, text.strip()) for kind, text in pairs if text.strip()))
 
@@ -168,8 +169,8 @@ def upsert_pitfall(db: sqlite_utils.Database, pitfall: Pitfall, status: str | No
         (
             f"{pitfall.title}\n{pitfall.title_zh}",
             f"{pitfall.summary}\n{pitfall.summary_zh}",
-            "\n".join(pitfall.symptoms),
-            pitfall.cause,
+            "\n".join((*pitfall.symptoms, *pitfall.symptoms_zh)),
+            f"{pitfall.cause}\n{pitfall.cause_zh}".strip(),
         ),
     )
     return True
@@ -224,7 +225,8 @@ def examples_by_id(db: sqlite_utils.Database, ids: Iterable[int]) -> dict[int, E
     if not ids:
         return {}
     rows = db.execute(
-        f"SELECT id, pitfall_id, text, kind, source FROM examples WHERE id IN ({','.join('?' * len(ids))})",
+        "SELECT id, pitfall_id, text, kind, source, incident_id FROM examples "
+        f"WHERE id IN ({','.join('?' * len(ids))})",
         ids,
     )
     return {r[0]: ExampleRow(*r) for r in rows}

@@ -50,7 +50,7 @@ def _unique(items: Iterable[str]) -> list[str]:
 def word_terms(text: str) -> list[str]:
     """Distinct word-index terms of `text` in order: lowercased words, numbers, CJK bigrams, no stopwords."""
     terms = (t.lower() for t in WORD.findall(bigram_text(text)))
-    return _unique(t for t in terms if _informative(t))
+    return _unique(t for t in terms if informative(t))
 
 
 def select_terms(terms: Sequence[str], preferred: Collection[str], df: Mapping[str, int]) -> list[str]:
@@ -63,7 +63,8 @@ def select_terms(terms: Sequence[str], preferred: Collection[str], df: Mapping[s
     return sorted(terms, key=lambda t: (t not in preferred, t not in df, df.get(t, 0)))[:MAX_TERMS]
 
 
-def _informative(term: str) -> bool:
+def informative(term: str) -> bool:
+    """False for stopwords, one-letter words and Chinese filler."""
     if CJK_RUN.match(term):
         return term not in CJK_FILLER_BIGRAMS and not CJK_FILLER_CHARS.intersection(term)
     return len(term) > 1 and term not in STOPWORDS

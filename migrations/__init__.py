@@ -16,6 +16,7 @@ from pitstop.migrations import (  # noqa: E402  (the modules register on `migrat
     m001_kb,  # noqa: F401
     m002_audit,  # noqa: F401
     m003_incidents,  # noqa: F401
+    m004_prefs,  # noqa: F401
 )
 
 __all__ = ["migrations"]

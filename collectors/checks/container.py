@@ -117,7 +117,48 @@ def docker_desktop(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -
 
 
 SPECS = (
-    spec(docker_nvidia_runtime, ("docker_info", "nvidia_ctk")),
-    spec(nvidia_ctk_installed, ("nvidia_ctk", "docker_info")),
-    spec(docker_desktop, ("docker_info",)),
+    spec(
+        docker_nvidia_runtime,
+        ("docker_info", "nvidia_ctk"),
+        describe={
+            "en": (
+                "Reads Docker's runtimes and CDI devices and whether nvidia-ctk exists: no nvidia "
+                "runtime, no nvidia.com/gpu CDI device and no nvidia-ctk confirm it; an nvidia runtime "
+                "or NVIDIA CDI devices rule it out."
+            ),
+            "zh": (
+                "读取 Docker 的运行时、CDI 设备以及 nvidia-ctk 是否存在：既无 nvidia 运行时、又无 "
+                "nvidia.com/gpu CDI 设备、也没装 nvidia-ctk 即确认；"
+                "有 nvidia 运行时或 NVIDIA CDI 设备则排除。"
+            ),
+        },
+    ),
+    spec(
+        nvidia_ctk_installed,
+        ("nvidia_ctk", "docker_info"),
+        describe={
+            "en": (
+                "Checks whether nvidia-ctk is installed where a container engine needs it: missing "
+                "while Docker has no nvidia runtime or CDI device confirms it, a printed version rules "
+                "it out, missing on a host without a container engine decides nothing."
+            ),
+            "zh": (
+                "检查容器引擎需要时 nvidia-ctk 是否安装：Docker 既无 nvidia 运行时也无 CDI 设备且没装即确认，"
+                "能打印版本则排除；主机上没有容器引擎时没装不作结论。"
+            ),
+        },
+    ),
+    spec(
+        docker_desktop,
+        ("docker_info",),
+        describe={
+            "en": (
+                "Reads what Docker reports about itself: Docker Desktop (a virtual machine) "
+                "confirms it, Docker Engine rules it out."
+            ),
+            "zh": (
+                "读取 Docker 自身的信息：是 Docker Desktop（跑在虚拟机里）即确认，是 Docker Engine 则排除。"
+            ),
+        },
+    ),
 )

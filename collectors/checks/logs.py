@@ -195,6 +195,19 @@ SPECS = (
             "health_pattern": "regex of a line that shows health; without it an absence is inconclusive",
             "health_label": "words for that line",
         },
+        describe={
+            "en": (
+                "Searches the kernel log of the time window (this boot unless a time is "
+                "given) for the Xid codes or messages this cause leaves: finding them confirms "
+                "it; their absence rules it out only in output that reads as a complete kernel log "
+                "(or, where the entry names one, when a line showing health is there)."
+            ),
+            "zh": (
+                "在时间窗口内（未指定时为本次开机以来）的内核日志里查找这个原因会留下的 "
+                "Xid 或报错信息：找到即确认；只有输出确实是完整的内核日志（或条目指定的健康行出现）时，"
+                "找不到才排除。"
+            ),
+        },
     ),
     spec(
         fabricmanager_log_match,
@@ -205,6 +218,17 @@ SPECS = (
             "when_found": _OUTCOMES,
             "when_absent": _OUTCOMES,
             "label": "words for reasons",
+        },
+        describe={
+            "en": (
+                "Searches the Fabric Manager log for the messages this cause leaves: finding "
+                "them confirms it; their absence rules it out only when the host has a Fabric "
+                "Manager log at all."
+            ),
+            "zh": (
+                "在 Fabric Manager 日志里查找这个原因会留下的信息：找到即确认；"
+                "只有主机上确实有 Fabric Manager 日志时，找不到才排除。"
+            ),
         },
     ),
     spec(
@@ -217,6 +241,17 @@ SPECS = (
             "when_found": _OUTCOMES,
             "when_absent": _OUTCOMES,
             "label": "words for reasons",
+        },
+        describe={
+            "en": (
+                "Searches the BMC event log (SEL) of the past days for the power, fan or "
+                "memory events this cause leaves: such events confirm it, none rule it "
+                "out."
+            ),
+            "zh": (
+                "在 BMC 事件日志（SEL）里查找最近几天与这个原因相关的电源、风扇或内存事件：有"
+                "即确认，没有则排除。"
+            ),
         },
     ),
 )

@@ -48,6 +48,38 @@ def test_every_check_is_well_formed(name: str) -> None:
     assert list(inspect.signature(spec.fn).parameters) == ["facts", "params", "ctx"]
 
 
+def well_described(describe: dict[str, str]) -> list[str]:
+    """What is wrong with a check description for readers (empty when it is one sentence per language)."""
+    problems = []
+    if set(describe) != {"en", "zh"}:
+        return [f"languages {sorted(describe)}, want en and zh"]
+    en, zh = describe["en"], describe["zh"]
+    if "\n" in en + zh or not en.endswith(".") or not zh.endswith("。"):
+        problems.append("not one sentence per language")
+    if not re.search(r"[\u4e00-\u9fff]", zh) or re.search(r"[\u4e00-\u9fff]", en):
+        problems.append("languages swapped or untranslated")
+    if re.search(r"\(\?|\\[bdsw]|\b[a-z]+_[a-z_]+\b", en + zh):
+        problems.append("a regex or parameter name in the words")
+    return problems
+
+
+def test_a_bad_description_is_caught() -> None:
+    assert (
+        well_described(
+            {"en": "Reads the governor: powersave confirms it.", "zh": "读取调频策略：是 powersave 就确认。"}
+        )
+        == []
+    )
+    assert well_described({"en": "Looks at confirm_unlimited.", "zh": "看 confirm_unlimited。"})
+    assert well_described({"en": "Reads it.", "zh": "Reads it."})
+    assert well_described({"en": "Reads it."})
+
+
+@pytest.mark.parametrize("name", sorted(CHECKS))
+def test_check_descriptions_are_one_sentence_in_each_language(name: str) -> None:
+    assert not well_described(dict(CHECKS[name].describe))
+
+
 def test_checks_are_documented() -> None:
     text = DOCS.read_text(encoding="utf-8")
     undocumented = [name for name in CHECKS if f"`{name}`" not in text]

@@ -109,7 +109,12 @@ def test_eval_retrieval_all_modes(run, tmp_path):
     assert data["overall"]["recall_at_1"] == 1.0 and set(data["by_lang"]) == {"en", "zh"}
     assert [c["id"] for c in data["cases"]] == ["t1", "t2"] and len(data["cases"][0]["ranked"]) <= 10
     code, out, _ = run("eval", "retrieval", str(cases), "--mode", "all")
-    assert code == 0 and out.splitlines()[0].split()[:5] == ["mode", "n", "R@1", "R@3", "MRR"]
+    assert code == 0 and out.splitlines()[0].split()[:5] == ["group", "n", "R@1", "R@3", "MRR"]
+    code, out, _ = run("eval", "retrieval", str(cases), "--json", "--baseline", "bm25")
+    data = json.loads(out)
+    assert code == 0 and set(data["modes"]) == {"hybrid", "bm25"}
+    assert data["modes"]["bm25"]["overall"]["n"] == 2 and data["modes"]["bm25"]["high"]["answered"] == 0
+    assert set(data["by_origin"]) == {"en", "zh"}
 
 
 def test_eval_retrieval_scores_off_topic_cases(run, tmp_path):
@@ -141,7 +146,7 @@ def test_eval_retrieval_scores_off_topic_cases(run, tmp_path):
     assert code == 0 and data["off_topic"] == {"n": 2, "accuracy": 1.0}
     assert data["overall"]["n"] == 1 and data["overall"]["recall_at_1"] == 1.0 and data["misses"] == []
     code, out, _ = run("eval", "retrieval", str(cases))
-    assert code == 0 and "off-topic (not confident): hybrid 2/2 (1.000)" in out
+    assert code == 0 and "not in KB, answered 'no confident match': hybrid 2/2 (1.000)" in out
 
 
 def test_eval_retrieval_bad_file(run, tmp_path):

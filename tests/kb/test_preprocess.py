@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pitstop.core.errors import UsageError
-from pitstop.kb.preprocess import decode, detect_lang, is_error_line, prepare
+from pitstop.core.i18n import detect_lang
+from pitstop.kb.preprocess import decode, is_error_line, prepare
 
 
 def test_strips_ansi_timestamps_pids_hex_and_paths():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pitstop.core.errors import UsageError
-from pitstop.kb.evaluate import Case, evaluate, load_cases
+from pitstop.kb.evaluate import Case, Ranked, evaluate, load_cases
 from pitstop.kb.retrieve import Catalog, Retriever
 from pitstop.kb.schema import Pitfall
 from pitstop.kb.tokens import MAX_TERMS, select_terms
@@ -233,3 +233,21 @@ def test_off_topic_cases_count_when_the_answer_is_not_confident():
     assert [r.case.id for r in report.misses()] == ["c"]
     with pytest.raises(UsageError, match="off-topic"):
         evaluate(cases, lambda q: [], "hybrid")
+
+
+def test_origin_groups_and_high_precision():
+    cases = [
+        Case("a", "en", "Xid 79", ("xid79-gpu-fell-off-bus",), origin="en"),
+        Case("b", "zh", "掉卡", ("xid79-gpu-fell-off-bus",), origin="zh-post", pure_zh=True),
+        Case("c", "zh", "烧烤", (), origin="zh-from-en"),
+    ]
+    answers = {
+        "Xid 79": Ranked(("xid79-gpu-fell-off-bus",), "high"),
+        "掉卡": Ranked(("gpu-thermal-slowdown", "xid79-gpu-fell-off-bus"), "medium"),
+        "烧烤": Ranked(("cuda-oom-allocator",), "high"),
+    }
+    report = evaluate(cases, answers.__getitem__, "hybrid")
+    groups = report.by_origin()
+    assert set(groups) == {"en", "zh-post", "pure-zh"} and groups["pure-zh"].recall_at_3 == 1.0
+    assert groups["zh-post"].recall_at_1 == 0.0 and report.high_precision == (1, 2)
+    assert (report.off_topic.n, report.off_topic.correct) == (1, 0)

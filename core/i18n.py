@@ -1,0 +1,131 @@
+"""The message catalogue: every sentence a person reads, in English and Chinese, rendered by key.
+
+`t("verdict.confirmed", "zh")` renders one message; parameters fill `{name}` fields
+(`str.format` syntax) and must match the message's fields exactly. A parameter may itself be a
+`Msg`, rendered in the same language, so a reason can be built from parts ("consistent with
+this cause: {reason}"). Messages live in `pitstop.core.messages.<area>` modules as
+`MESSAGES = {key: (english, chinese)}`; every key starts with its area (`cli.`, `bot.`, `check.`...).
+
+The reader's language follows the paste (`detect_lang`), unless the person chose one
+(`--lang`, the App Home setting): `resolve_lang(text, override)`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+import string
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any, Literal
+
+Lang = Literal["en", "zh"]
+LANGS: tuple[Lang, ...] = ("en", "zh")
+AUTO = "auto"  # a stored or given override meaning "follow the paste"
+
+CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+_LATIN_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+class CatalogueError(Exception):
+    """A programming error: an unknown key or parameters that do not match the message."""
+
+
+def detect_lang(text: str) -> Lang:
+    """'zh' when Chinese characters outweigh Latin words, else 'en'."""
+    cjk = len(CJK.findall(text))
+    return "zh" if cjk >= 2 and cjk >= len(_LATIN_WORD.findall(text)) else "en"
+
+
+def normalize_lang(value: str | None) -> Lang | None:
+    """'en' / 'zh' (also 'zh-CN', 'zh_TW', 'english', 'chinese', '中文'); None for auto or unknown."""
+    if not value:
+        return None
+    low = value.strip().lower().replace("_", "-")
+    if low in ("zh", "cn", "chinese", "中文") or low.startswith("zh-"):
+        return "zh"
+    if low in ("en", "english") or low.startswith("en-"):
+        return "en"
+    return None
+
+
+def resolve_lang(text: str | None, override: str | None = None) -> Lang:
+    """The reader's language: a chosen one (`--lang`, App Home) wins, else the paste's, else English."""
+    chosen = normalize_lang(override)
+    if chosen is not None:
+        return chosen
+    return detect_lang(text) if text else "en"
+
+
+def fields_of(template: str) -> frozenset[str]:
+    """The `{name}` fields of a template (format specs and conversions ignored)."""
+    return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name)
+
+
+@cache
+def catalogue() -> Mapping[str, tuple[str, str]]:
+    """Every message of every area module, loaded once on first use."""
+    from pitstop.core import messages
+
+    merged: dict[str, tuple[str, str]] = {}
+    for info in sorted(pkgutil.iter_modules(messages.__path__), key=lambda i: i.name):
+        module = importlib.import_module(f"{messages.__name__}.{info.name}")
+        for key, pair in module.MESSAGES.items():
+            if key in merged:
+                raise CatalogueError(f"message {key!r} defined twice")
+            merged[key] = pair
+    return merged
+
+
+def t(key: str, lang: str, /, **params: Any) -> str:
+    """Render message `key` in `lang` ('en' or 'zh'; anything else renders English)."""
+    try:
+        en, zh = catalogue()[key]
+    except KeyError:
+        raise CatalogueError(f"no message {key!r} in the catalogue") from None
+    template = zh if lang == "zh" else en
+    wanted = fields_of(template)
+    if wanted != set(params):
+        raise CatalogueError(f"message {key!r} takes {sorted(wanted)}, got {sorted(params)}")
+    values = {name: _value(v, lang) for name, v in params.items()}
+    return template.format(**values)
+
+
+def _value(value: Any, lang: str) -> Any:
+    if isinstance(value, Msg):
+        return value.render(lang)
+    if isinstance(value, list | tuple) and value and all(isinstance(v, Msg) for v in value):
+        return ("；" if lang == "zh" else "; ").join(v.render(lang) for v in value)
+    return value
+
+
+@dataclass(frozen=True)
+class Msg:
+    """A message not yet rendered: a key and its parameters (records carry these, readers render them)."""
+
+    key: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    def render(self, lang: str) -> str:
+        """The message in `lang`."""
+        return t(self.key, lang, **self.params)
+
+    def __str__(self) -> str:
+        return self.render("en")
+
+    def __hash__(self) -> int:
+        return hash((self.key, repr(sorted(self.params.items()))))
+
+
+def msg(key: str, /, **params: Any) -> Msg:
+    """A `Msg`, checked now so that a wrong key or parameter fails where it is built."""
+    message = Msg(key, params)
+    message.render("en")
+    return message
+
+
+def render(text: str | Msg, lang: str) -> str:
+    """A plain string as it is (quoted evidence, commands, error text), a `Msg` in `lang`."""
+    return text.render(lang) if isinstance(text, Msg) else text
