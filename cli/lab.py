@@ -94,7 +94,7 @@ def _up(args: argparse.Namespace) -> int:
     if lab.chain:
         from pitstop.lab import bastion
 
-        print(bastion.describe(lab).render("en"))
+        print(bastion.describe(lab.ssh_config).render("en"))
     print(f"{len(lab.hosts)} lab hosts up; sessions run as {lab.user}")
     print(f"inventory:   {lab.inventory}")
     print(f"known_hosts: {lab.known_hosts}")

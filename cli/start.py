@@ -47,8 +47,8 @@ def run(args: argparse.Namespace) -> int:
         if lab.chain:
             from pitstop.lab import bastion
 
-            print(bastion.describe(lab).render("en"))
-            print(bastion.check(lab).render("en"))
+            print(bastion.describe(lab.ssh_config).render("en"))
+            print(bastion.check(lab.inventory).render("en"))
         settings = replace(settings, inventory_path=lab.inventory)
         policy = Policy.load(write_lab_policy(lab, getpass.getuser()))
     except LabError as exc:

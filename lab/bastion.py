@@ -12,12 +12,8 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from pitstop.core.i18n import Msg, msg
-
-if TYPE_CHECKING:
-    from pitstop.lab.fleet import Fleet
 
 OUTER, INNER, TARGET = "bastion-outer", "bastion-inner", "behind-bastion"
 NAMES = (OUTER, INNER, TARGET)
@@ -62,20 +58,20 @@ def write_ssh_config(
     return main
 
 
-def describe(lab: Fleet) -> Msg:
+def describe(ssh_config: Path) -> Msg:
     """One line naming the chain, where it is defined and what to try."""
     return msg(
-        "bastion.describe", target=TARGET, chain=" -> ".join(CHAIN), config=str(lab.ssh_config), try_=TARGET
+        "bastion.describe", target=TARGET, chain=" -> ".join(CHAIN), config=str(ssh_config), try_=TARGET
     )
 
 
-def check(lab: Fleet) -> Msg:
+def check(inventory_path: Path) -> Msg:
     """Reach the target through the chain once (host keys checked at every hop) and say how it went."""
     from pitstop.collectors import inventory
     from pitstop.collectors.transport.base import HostUnavailable
     from pitstop.collectors.transport.ssh import Connector
 
-    inv = inventory.load(lab.inventory)
+    inv = inventory.load(inventory_path)
 
     async def reach() -> Msg:
         connector = Connector(inv)
