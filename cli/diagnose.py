@@ -21,8 +21,6 @@ from pitstop.collectors.hostlist import compress
 if TYPE_CHECKING:
     from pitstop.app.diagnose import DiagnoseReport, HostReport
     from pitstop.app.digest import CauseGroup, Digest
-    from pitstop.collectors.inventory import Host
-    from pitstop.core.config import Settings
 
 _MARK = {
     "confirmed": "CONFIRMED",
@@ -84,7 +82,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Diagnose, print, and map the outcome to the exit status."""
-    from pitstop.app.diagnose import DiagnoseRequest, diagnose
+    from pitstop.app.authz import Policy
+    from pitstop.app.diagnose import DiagnoseRequest, authorized_hosts, diagnose
     from pitstop.collectors import inventory as inv
     from pitstop.collectors.transport.ssh import Connector
     from pitstop.core.config import load_settings
@@ -93,16 +92,21 @@ def run(args: argparse.Namespace) -> int:
     settings = load_settings()
     inventory = inv.load(args.inventory or settings.inventory_path)
     error_text = read_text(args.error) if args.error else None
+    user = _user()
+    policy = Policy.load(args.policy or settings.policy_path, audit_db=args.db or settings.db_path)
+    # Unknown hosts and refusals fail here, before the KB opens.
+    hosts = authorized_hosts(
+        inventory, policy, args.hosts, user=user, channel=None, origin="cli", max_hosts=args.max_hosts
+    )
     request = DiagnoseRequest(
         hosts=args.hosts,
         error_text=error_text,
         since=args.since,
-        requester=_user(),
+        requester=user,
         origin="cli",
         max_hosts=args.max_hosts,
+        selected=hosts,
     )
-    hosts = inventory.select(request.hosts, max_hosts=request.max_hosts)  # unknown hosts fail before the KB
-    _authorize(args, settings, hosts, request.requester)
     kb = open_kb(args)
     db = open_db(args.db or settings.db_path)
     progress = None if args.json or not sys.stderr.isatty() else _progress
@@ -117,17 +121,6 @@ def run(args: argparse.Namespace) -> int:
     from pitstop.app.digest import digest
 
     return digest(report).exit_code
-
-
-def _authorize(args: argparse.Namespace, settings: Settings, hosts: tuple[Host, ...], user: str) -> None:
-    """Ask the authorization policy before any collector runs; NotAllowed (exit 4) when refused."""
-    from pitstop.app.authz import Policy
-    from pitstop.core.errors import NotAllowed
-
-    policy = Policy.load(args.policy or settings.policy_path, audit_db=args.db or settings.db_path)
-    decision = policy.authorize(user=user, channel=None, hosts=hosts, origin="cli")
-    if not decision.allowed:
-        raise NotAllowed(decision.reason)
 
 
 def _user() -> str:
