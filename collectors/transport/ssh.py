@@ -68,9 +68,9 @@ class SshSession:
             lambda: _Channel(on_stdout, on_stderr), script, encoding=None
         )
         try:
-            if stdin:
+            if stdin is not None:  # otherwise stdin stays open and silent: the script's clock (framing)
                 chan.write(stdin)
-            chan.write_eof()
+                chan.write_eof()
             await chan.wait_closed()
         except BaseException:
             chan.close()
