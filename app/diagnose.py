@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from pitstop.app.authz import Policy
 from pitstop.collectors import catalog, compare, jobs, runner
 from pitstop.collectors.audit import AuditLog
 from pitstop.collectors.catalog import display
@@ -28,7 +29,7 @@ from pitstop.collectors.model import CheckContext, CommandResult, HostStatus, Ve
 from pitstop.collectors.transport import framing
 from pitstop.collectors.transport.ssh import Connector
 from pitstop.core.clock import parse_since
-from pitstop.core.errors import NotFound, UsageError
+from pitstop.core.errors import NotAllowed, NotFound, UsageError
 from pitstop.core.i18n import msg, t
 from pitstop.core.redact import redact
 
@@ -46,8 +47,38 @@ class DiagnoseRequest:
     requester: str = "cli"
     origin: str = "cli"
     max_hosts: int = DEFAULT_MAX_HOSTS
+    selected: tuple[Host, ...] = ()  # `hosts` already expanded (by `authorized_hosts`); else expanded here
     until: datetime | None = None  # the window's end (a job's end time)
     job: JobInfo | None = None  # the job whose nodes these are (`job_request`)
+
+
+def authorized_hosts(
+    inventory: Inventory,
+    policy: Policy,
+    target: str,
+    *,
+    user: str,
+    channel: str | None,
+    origin: str,
+    max_hosts: int = DEFAULT_MAX_HOSTS,
+) -> tuple[Host, ...]:
+    """The one expansion of a host expression: the inventory hosts `target` names, if `policy` lets
+    `user` check them (UsageError for an empty or bad expression, NotFound for an unknown host,
+    NotAllowed when refused). Slack, the console and the CLI all ask here before diagnosing."""
+    if not target.strip():
+        raise UsageError("Name the hosts to check, e.g. `/diagnose gpu-node-3 nccl unknown error`.")
+    hosts = inventory.select(target, max_hosts=max_hosts)
+    authorize_hosts(policy, hosts, user=user, channel=channel, origin=origin)
+    return hosts
+
+
+def authorize_hosts(
+    policy: Policy, hosts: Sequence[Host], *, user: str, channel: str | None, origin: str
+) -> None:
+    """NotAllowed unless `policy` lets `user` run collectors on every one of `hosts`."""
+    decision = policy.authorize(user=user, user_groups=(), channel=channel, hosts=list(hosts), origin=origin)
+    if not decision.allowed:
+        raise NotAllowed(decision.reason)
 
 
 @dataclass(frozen=True)
@@ -211,20 +242,8 @@ def host_bound(lanes: int, collectors: Sequence[str], connect_timeout: float) ->
 
 
 def _evaluate(pitfalls: Sequence[Any], run: runner.HostRun, ctx: CheckContext) -> tuple[Verdict, ...]:
-    verdicts = []
-    for p in pitfalls:
-        if not p.checks:
-            verdicts.append(
-                Verdict(p.id, "inconclusive", "no read-only check exists for this cause", benign=p.benign)
-            )
-            continue
-        try:
-            verdicts.append(evaluate(p, run.results, ctx))
-        except Exception as exc:  # noqa: BLE001 - one broken check must not sink the report
-            verdicts.append(
-                Verdict(p.id, "inconclusive", f"check failed: {type(exc).__name__}: {exc}", benign=p.benign)
-            )
-    return tuple(verdicts)
+    # `evaluate` owns the "no check exists" verdict and turns a broken check into an inconclusive one.
+    return tuple(evaluate(p, run.results, ctx) for p in pitfalls)
 
 
 async def _run(
@@ -255,7 +274,7 @@ async def diagnose(
     concurrency: int = 256,
 ) -> DiagnoseReport:
     """Run the request and return a report; raises PitstopError only for a bad request (unknown host...)."""
-    hosts = inventory.select(request.hosts, max_hosts=request.max_hosts)
+    hosts = request.selected or inventory.select(request.hosts, max_hosts=request.max_hosts)
     now = datetime.now(UTC)
     since = parse_since(request.since, now)
     sweep = not (request.error_text and request.error_text.strip())

@@ -12,6 +12,7 @@ import argparse
 import asyncio
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -20,7 +21,6 @@ from pitstop.cli.kbargs import add_db_option, open_kb, read_text
 if TYPE_CHECKING:
     from pitstop.app.diagnose import DiagnoseReport, HostReport
     from pitstop.collectors.inventory import Host
-    from pitstop.core.config import Settings
 
 EXIT_HELP = (
     "exit status: 0 nothing confirmed and every host checked; 10 a cause confirmed; "
@@ -84,7 +84,15 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Diagnose, print, and map the outcome to the exit status."""
-    from pitstop.app.diagnose import DiagnoseRequest, diagnose, job_request, resolve_job
+    from pitstop.app.authz import Policy
+    from pitstop.app.diagnose import (
+        DiagnoseRequest,
+        authorize_hosts,
+        authorized_hosts,
+        diagnose,
+        job_request,
+        resolve_job,
+    )
     from pitstop.collectors import inventory as inv
     from pitstop.collectors import jobs
     from pitstop.collectors.transport.ssh import Connector
@@ -97,21 +105,28 @@ def run(args: argparse.Namespace) -> int:
     settings = load_settings()
     inventory = inv.load(args.inventory or settings.inventory_path)
     error_text = read_text(args.error) if args.error else None
+    user = _user()
+    policy = Policy.load(args.policy or settings.policy_path, audit_db=args.db or settings.db_path)
+    # Unknown hosts and refusals fail here, before the KB opens (exit 3 and 4).
+    selected: tuple[Host, ...] = ()
+    if args.job:
+        kind = jobs.resolver("slurm")
+        kind.validate(args.job)
+        authorize_hosts(policy, (kind.host(inventory),), user=user, channel=None, origin="cli")
+    else:
+        selected = authorized_hosts(
+            inventory, policy, args.hosts, user=user, channel=None, origin="cli", max_hosts=args.max_hosts
+        )
     request = DiagnoseRequest(
         hosts=args.hosts or "",
         error_text=error_text,
         since=args.since,
-        requester=_user(),
+        requester=user,
         origin="cli",
         max_hosts=args.max_hosts,
+        selected=selected,
     )
     db = open_db(args.db or settings.db_path)
-    if args.job:
-        kind = jobs.resolver("slurm")
-        kind.validate(args.job)
-        _authorize(args, settings, (kind.host(inventory),), request.requester)
-    else:  # unknown hosts fail before the KB
-        _authorize(args, settings, inventory.select(request.hosts, request.max_hosts), request.requester)
     kb = open_kb(args)
     progress = None if args.json or not sys.stderr.isatty() else _progress
     connector = Connector(inventory, connect_timeout=args.connect_timeout)
@@ -128,7 +143,16 @@ def run(args: argparse.Namespace) -> int:
                 requester=request.requester,
             )
             request = job_request(info, inventory, request)
-            _authorize(args, settings, inventory.select(request.hosts, request.max_hosts), request.requester)
+            nodes = authorized_hosts(
+                inventory,
+                policy,
+                request.hosts,
+                user=user,
+                channel=None,
+                origin="cli",
+                max_hosts=args.max_hosts,
+            )
+            request = replace(request, selected=nodes)
         return await diagnose(
             request, inventory=inventory, kb=kb, progress=progress, db=db, connector=connector
         )
@@ -141,17 +165,6 @@ def run(args: argparse.Namespace) -> int:
     from pitstop.app.digest import digest
 
     return digest(report).exit_code
-
-
-def _authorize(args: argparse.Namespace, settings: Settings, hosts: tuple[Host, ...], user: str) -> None:
-    """Ask the authorization policy before any collector runs; NotAllowed (exit 4) when refused."""
-    from pitstop.app.authz import Policy
-    from pitstop.core.errors import NotAllowed
-
-    policy = Policy.load(args.policy or settings.policy_path, audit_db=args.db or settings.db_path)
-    decision = policy.authorize(user=user, channel=None, hosts=hosts, origin="cli")
-    if not decision.allowed:
-        raise NotAllowed(decision.reason)
 
 
 def _user() -> str:

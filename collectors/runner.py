@@ -1,7 +1,9 @@
 """The one engine that runs catalog commands on a host and turns what happened into CommandResults.
 
 Commands are packed into a few framing scripts ("lanes", transport/framing.py), each on its own
-channel of one connection, so a host costs one shell per lane plus the commands themselves.
+channel of one connection (one lane per host in a fleet sweep, plus one for the commands that
+depend on its output), so a host costs one shell per lane plus one process per command under bash
+(the remote timeout is a shell function there; bench/bench_fanout.py counts them).
 Every script passes the read-only policy before it leaves the process. Each command has a remote
 `timeout -k` and a local deadline; a lane whose command outlives both is abandoned and its
 remaining commands move to a fresh channel.
@@ -44,7 +46,6 @@ class HostRun:
     commands: tuple[CommandResult, ...] = ()
     duration_s: float = 0.0
     channels: int = 0
-    spawns: int = 0  # remote processes started: one shell per channel, `timeout` and the tool per command
 
 
 def plan(names: Iterable[str]) -> tuple[tuple[Collector, ...], tuple[Collector, ...]]:
@@ -200,7 +201,7 @@ def split_lanes(cmds: Sequence[Command], lanes: int) -> list[list[Command]]:
         i = min(open_lanes, key=lambda k: load[k])
         groups[i].append(cmd)
         load[i] += _weight(cmd)
-    return [g for g in groups if g]
+    return [sorted(g, key=lambda c: c.stdin is None) for g in groups if g]  # stdin first (framing)
 
 
 async def _run_commands(
@@ -344,5 +345,4 @@ async def run_host(
         commands=tuple(ran + ran2),
         duration_s=round(time.monotonic() - start, 3),
         channels=channels + channels2,
-        spawns=channels + channels2 + sum(2 + c.sudo for c in cmds + cmds2),
     )

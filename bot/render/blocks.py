@@ -11,9 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from pitstop.bot import ids
-from pitstop.bot.render.labels import VERDICT_ICONS, label
-from pitstop.bot.render.model import (
+from pitstop.app.cards import (
     AnswerCard,
     CauseFindings,
     Choice,
@@ -23,6 +21,8 @@ from pitstop.bot.render.model import (
     Notice,
     ResolutionForm,
 )
+from pitstop.bot import ids
+from pitstop.bot.render.labels import VERDICT_ICONS, label
 from pitstop.collectors.hostlist import compress
 from pitstop.core.i18n import catalogue, t
 from pitstop.core.redact import redact

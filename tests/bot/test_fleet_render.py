@@ -7,7 +7,8 @@ import json
 
 import pytest
 
-from pitstop.bot import flows, ids
+from pitstop.app import flows
+from pitstop.bot import ids
 from pitstop.bot.render import blocks
 from tests.bot.slack_checks import all_text, assert_within_limits
 from tests.fleet_reports import fleet_report

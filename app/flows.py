@@ -1,7 +1,7 @@
-"""What the bot does, independent of Slack or the terminal: each function returns content-model values.
+"""The use cases, written once: ask, diagnose, resolve, feedback and draft review.
 
-Slack listeners and the console call these same functions; they raise `PitstopError`s that
-`bot.errors.describe` turns into text.
+Slack listeners, the console and the CLI call these same functions and only render the cards
+(`app.cards`) they return; they raise `PitstopError`s that `bot.errors.describe` turns into text.
 """
 
 from __future__ import annotations
@@ -11,10 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from pitstop.app.digest import digest, job_line, render_text
-from pitstop.app.services import Services
-from pitstop.bot.hosts import mentioned_hosts
-from pitstop.bot.render.model import (
+from pitstop.app.cards import (
     AnswerCard,
     Cause,
     CauseFindings,
@@ -26,11 +23,16 @@ from pitstop.bot.render.model import (
     Notice,
     ResolutionForm,
 )
+from pitstop.app.diagnose import authorized_hosts
+from pitstop.app.digest import digest, job_line, render_text
+from pitstop.app.hosts import mentioned_hosts
+from pitstop.app.services import Services
 from pitstop.core.errors import NotAllowed, PitstopError, UsageError
 from pitstop.core.i18n import t
 from pitstop.core.redact import redact
 
 if TYPE_CHECKING:
+    from pitstop.collectors.inventory import Host
     from pitstop.kb.schema import CheckRef
 
 TOP_CAUSES = 3
@@ -129,7 +131,7 @@ def host_state(host: dict[str, Any]) -> HostState:
 
 def diagnose(
     services: Services,
-    hosts: tuple[Any, ...],
+    hosts: tuple[Host, ...],
     target: str,
     error_text: str | None,
     *,
@@ -151,7 +153,12 @@ def diagnose(
     lang = lang or (detect_lang(error_text) if error_text else "en")
     progress = Progress(target, lang, (h.name for h in hosts), on_progress)
     request = DiagnoseRequest(
-        hosts=target, error_text=error_text or None, since=None, requester=user, origin=f"{origin}:{channel}"
+        hosts=target,
+        error_text=error_text or None,
+        since=None,
+        requester=user,
+        origin=f"{origin}:{channel}",
+        selected=hosts,
     )
     if job is not None:
         request = job_request(job, services.inventory, request)
@@ -218,17 +225,11 @@ def authorize_job(services: Services, job_id: str, *, user: str, channel: str, o
     return host
 
 
-def authorize(services: Services, target: str, *, user: str, channel: str, origin: str) -> tuple[Any, ...]:
+def authorize(services: Services, target: str, *, user: str, channel: str, origin: str) -> tuple[Host, ...]:
     """The inventory hosts named by `target`, if the policy lets `user` check them; else NotAllowed."""
-    if not target.strip():
-        raise UsageError("Name the hosts to check, e.g. `/diagnose gpu-node-3 nccl unknown error`.")
-    hosts = services.inventory.select(target)
-    decision = services.policy.authorize(
-        user=user, user_groups=(), channel=channel, hosts=list(hosts), origin=origin
+    return authorized_hosts(
+        services.inventory, services.policy, target, user=user, channel=channel, origin=origin
     )
-    if not decision.allowed:
-        raise NotAllowed(decision.reason)
-    return hosts
 
 
 def _group_by_cause(data: Mapping[str, Any], title: Callable[[str], str]) -> tuple[CauseFindings, ...]:
