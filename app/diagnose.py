@@ -25,7 +25,7 @@ from pitstop.collectors.inventory import DEFAULT_MAX_HOSTS, Host, Inventory
 from pitstop.collectors.model import CheckContext, CommandResult, HostStatus, Verdict
 from pitstop.collectors.transport import framing
 from pitstop.collectors.transport.ssh import Connector
-from pitstop.core.clock import parse_since
+from pitstop.core.clock import parse_since, stamp
 from pitstop.core.redact import redact
 
 CANDIDATES = 5
@@ -159,7 +159,7 @@ class DiagnoseReport:
             "outliers": [o.to_json() for o in self.outliers],
             "mode": "sweep" if self.sweep else "error",
             "candidates": list(self.candidates),
-            "since": self.since.isoformat() if self.since else None,
+            "since": stamp(self.since) if self.since else None,
             "collectors": list(self.collectors),
             "lang": self.lang,
             "notes": list(self.notes),

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import argparse
 import getpass
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pitstop.cli.kbargs import add_db_option
+from pitstop.cli.output import emit_json
 
 if TYPE_CHECKING:
     from pitstop.incidents.store import Incident, Incidents
@@ -22,26 +22,32 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser("incidents", help="list, show and resolve incidents")
     actions = parser.add_subparsers(dest="incidents_action", metavar="ACTION", required=True)
     listing = actions.add_parser("list", help="incidents, newest first")
-    listing.add_argument("--status", choices=("open", "resolved"))
+    listing.add_argument(
+        "--status", choices=("open", "resolved"), help="only open or only resolved incidents"
+    )
     listing.add_argument("--since", help="only incidents opened since: 7d, 24h, 30m or a date")
-    listing.add_argument("--limit", type=int, default=50)
-    listing.add_argument("--json", action="store_true")
+    listing.add_argument(
+        "--limit", type=int, default=50, help="at most N incidents, newest first (default 50)"
+    )
+    listing.add_argument("--json", action="store_true", help="print JSON (pitstop.incidents/1)")
     listing.set_defaults(func=run_list)
     show = actions.add_parser("show", help="one incident with candidates, verdicts and resolution")
-    show.add_argument("id", type=int)
-    show.add_argument("--json", action="store_true")
+    show.add_argument("id", type=int, help="the incident number")
+    show.add_argument("--json", action="store_true", help="print JSON (pitstop.incident/1)")
     show.set_defaults(func=run_show)
     resolve = actions.add_parser("resolve", help="record the real cause (teaches the knowledge base)")
-    resolve.add_argument("id", type=int)
+    resolve.add_argument("id", type=int, help="the incident number")
     which = resolve.add_mutually_exclusive_group(required=True)
     which.add_argument("--cause", metavar="SLUG", help="an existing pitfall id")
     which.add_argument("--new-title", metavar="TITLE", help="a cause the KB does not know yet (a draft)")
     resolve.add_argument("--what", default="", help="what was wrong (with --new-title)")
     resolve.add_argument("--fix", default="", help="how it was fixed (with --new-title)")
     resolve.add_argument("--symptom", action="append", default=[], help="a symptom line; repeat for more")
-    resolve.add_argument("--notes", default="")
+    resolve.add_argument("--notes", default="", help="free text kept with the resolution")
     resolve.add_argument("--user", default=None, help="who resolved it (default cli:$USER)")
-    resolve.add_argument("--json", action="store_true")
+    resolve.add_argument(
+        "--json", action="store_true", help="print the resolved incident as JSON (pitstop.incident/1)"
+    )
     resolve.set_defaults(func=run_resolve)
     for action in (listing, show, resolve):
         add_db_option(action)
@@ -67,7 +73,7 @@ def run_list(args: argparse.Namespace) -> int:
     since = stamp(parse_since(args.since, utc_now())) if args.since else None
     found = _store(args).list(status=args.status, since=since, limit=args.limit)
     if args.json:
-        print(json.dumps([i.to_json() for i in found], ensure_ascii=False, indent=2))
+        emit_json("incidents", {"incidents": [i.to_json() for i in found]})
         return 0
     for incident in found:
         top = incident.candidates[0].pitfall_id if incident.candidates else "-"
@@ -84,7 +90,10 @@ def run_list(args: argparse.Namespace) -> int:
 def run_show(args: argparse.Namespace) -> int:
     """Print one incident."""
     incident = _store(args).get(args.id)
-    print(json.dumps(incident.to_json(), ensure_ascii=False, indent=2) if args.json else render(incident))
+    if args.json:
+        emit_json("incident", incident.to_json())
+    else:
+        print(render(incident))
     return 0
 
 
@@ -107,7 +116,7 @@ def run_resolve(args: argparse.Namespace) -> int:
         notes=args.notes,
     )
     if args.json:
-        print(json.dumps(incident.to_json(), ensure_ascii=False, indent=2))
+        emit_json("incident", incident.to_json())
     else:
         resolution = incident.resolution
         print(f"incident #{incident.id} resolved as '{resolution.cause_id}'; {resolution.learned}")

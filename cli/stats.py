@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TYPE_CHECKING
 
 from pitstop.cli.kbargs import add_db_option
+from pitstop.cli.output import emit_json
 
 if TYPE_CHECKING:
     from pitstop.incidents.stats import Stats
@@ -16,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add `stats`."""
     parser = sub.add_parser("stats", help="top causes, busiest hosts, time to resolution, causes per layer")
     parser.add_argument("--since", help="period start: 7d, 24h, 30m or a date (default: all time)")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print JSON (pitstop.stats/1)")
     add_db_option(parser)
     parser.set_defaults(func=run)
 
@@ -31,7 +31,10 @@ def run(args: argparse.Namespace) -> int:
     now = utc_now()
     since = parse_since(args.since, now) if args.since else None
     figures = compute(open_db(args.db or load_settings().db_path), since=since, now=now)
-    print(json.dumps(figures.to_json(), ensure_ascii=False, indent=2) if args.json else render(figures))
+    if args.json:
+        emit_json("stats", figures.to_json())
+    else:
+        print(render(figures))
     return 0
 
 

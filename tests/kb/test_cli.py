@@ -69,12 +69,12 @@ def test_kb_check_reports_a_missing_taxonomy_and_goes_on(tmp_path, capsys):
 
 def test_kb_list_show_export(kb_path, capsys):
     assert main(["kb", "list", "--json", "--db", str(kb_path)]) == 0
-    listed = json.loads(capsys.readouterr().out)
+    listed = json.loads(capsys.readouterr().out)["entries"]
     assert {"id", "title", "layer", "severity", "status"} <= set(listed[0])
     assert main(["kb", "show", listed[0]["id"], "--db", str(kb_path)]) == 0
     assert f"id: {listed[0]['id']}" in capsys.readouterr().out
     assert main(["kb", "export", "--json", "--db", str(kb_path)]) == 0
-    exported = json.loads(capsys.readouterr().out)
+    exported = json.loads(capsys.readouterr().out)["entries"]
     assert len(exported) == len(listed)
     assert {"summary_zh", "symptoms", "cause", "fix", "signatures", "references"} <= set(exported[0])
     assert main(["kb", "show", "no-such-entry", "--db", str(kb_path)]) == 3
