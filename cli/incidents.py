@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from pitstop.cli.kbargs import add_db_option
 from pitstop.cli.output import emit_json
+from pitstop.core.errors import UsageError
 
 if TYPE_CHECKING:
     from pitstop.incidents.store import Incident, Incidents
@@ -19,11 +20,13 @@ if TYPE_CHECKING:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `incidents` and its actions."""
-    parser = sub.add_parser("incidents", help="list, show and resolve incidents")
+    parser = sub.add_parser("incidents", help="list, show, resolve and close incidents")
     actions = parser.add_subparsers(dest="incidents_action", metavar="ACTION", required=True)
     listing = actions.add_parser("list", help="incidents, newest first")
     listing.add_argument(
-        "--status", choices=("open", "resolved"), help="only open or only resolved incidents"
+        "--status",
+        choices=("open", "resolved", "no_action", "expired"),
+        help="only incidents in this state",
     )
     listing.add_argument("--since", help="only incidents opened since: 7d, 24h, 30m or a date")
     listing.add_argument(
@@ -49,7 +52,25 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--json", action="store_true", help="print the resolved incident as JSON (pitstop.incident/1)"
     )
     resolve.set_defaults(func=run_resolve)
-    for action in (listing, show, resolve):
+    close = actions.add_parser("close", help="close an open incident as no action needed")
+    close.add_argument("id", type=int, help="the incident number")
+    close.add_argument("--user", default=None, help="who closed it (default cli:$USER)")
+    close.add_argument(
+        "--json", action="store_true", help="print the closed incident as JSON (pitstop.incident/1)"
+    )
+    close.set_defaults(func=run_close)
+    expire = actions.add_parser(
+        "expire", help="close, as expired, open incidents quiet for longer than the quiet period"
+    )
+    expire.add_argument(
+        "--quiet-days",
+        type=float,
+        default=None,
+        metavar="DAYS",
+        help="the quiet period (default $PITSTOP_INCIDENT_QUIET_DAYS, else 7)",
+    )
+    expire.set_defaults(func=run_expire)
+    for action in (listing, show, resolve, close, expire):
         add_db_option(action)
 
 
@@ -147,3 +168,30 @@ def render(incident: Incident) -> str:
         if r.notes:
             lines.append(f"notes: {r.notes}")
     return "\n".join(lines)
+
+
+def run_close(args: argparse.Namespace) -> int:
+    """Close an incident as no action needed."""
+    from pitstop.core.i18n import t
+
+    incident = _store(args).close(args.id, user=args.user or f"cli:{getpass.getuser()}")
+    if args.json:
+        emit_json("incident", incident.to_json())
+    else:
+        print(t("cli.incidents.closed", getattr(args, "lang", None) or "en", id=incident.id))
+    return 0
+
+
+def run_expire(args: argparse.Namespace) -> int:
+    """Close quiet open incidents as expired."""
+    from datetime import timedelta
+
+    from pitstop.core.config import load_settings
+    from pitstop.core.i18n import t
+
+    days = args.quiet_days if args.quiet_days is not None else load_settings().incident_quiet_days
+    if days <= 0:
+        raise UsageError("--quiet-days must be positive")
+    n = _store(args).expire(timedelta(days=days))
+    print(t("cli.incidents.expired", getattr(args, "lang", None) or "en", n=n, days=f"{days:g}"))
+    return 0
