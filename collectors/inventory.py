@@ -6,6 +6,7 @@ Format (YAML; see docs/COLLECTORS.md)::
     ssh_config: ~/.ssh/config            # a file or list (like `ssh -F`); `false` to ignore ssh config
     ssh_config_hosts: true               # concrete `Host` aliases of the ssh config are hosts too
     connect_timeout: 10
+    slurm: {controller: login01, timezone: UTC}  # where `diagnose --job` runs scontrol and sacct
     defaults: {user: ops, port: 22, identity_file: ~/.ssh/id_ed25519, jump: bastion, sudo: []}
     groups:
       h100: {expect: {gpu_model: H100, gpu_count: 8, form_factor: SXM5, driver_branch: "535"},
@@ -28,6 +29,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
 
@@ -83,6 +85,28 @@ class Host:
 
 
 @dataclass(frozen=True)
+class SlurmSettings:
+    """The inventory's `slurm:` block: the controller or login host that answers scontrol and sacct,
+    and the time zone Slurm prints its times in (it prints none)."""
+
+    controller: str
+    timezone: str = "UTC"
+
+
+def _slurm(raw: Any, source: str) -> SlurmSettings | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping) or not raw.get("controller") or set(raw) - {"controller", "timezone"}:
+        raise UsageError(f"{source}: `slurm` takes {{controller: HOST, timezone: ZONE}}")
+    zone = str(raw.get("timezone") or "UTC")
+    try:
+        ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise UsageError(f"{source}: slurm.timezone {zone!r} is not a known time zone") from None
+    return SlurmSettings(str(raw["controller"]), zone)
+
+
+@dataclass(frozen=True)
 class Inventory:
     """Hosts by name, groups by name, and the SSH settings shared by all hosts."""
 
@@ -92,6 +116,7 @@ class Inventory:
     connect_timeout: float = 10.0
     source: str = "<memory>"
     ssh: SshConfig | None = None
+    slurm: SlurmSettings | None = None  # where `diagnose --job` asks Slurm
 
     @property
     def allow_local_commands(self) -> bool:
@@ -285,6 +310,7 @@ def build(
         connect_timeout=timeout,
         source=source,
         ssh=ssh,
+        slurm=_slurm(data.get("slurm"), source),
     )
 
 
