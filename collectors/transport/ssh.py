@@ -187,7 +187,7 @@ class Connector:
                 raise HostUnavailable(
                     exc.status, msg("ssh.via_jump", jump=jump.name, error=exc.message)
                 ) from None
-        return SshSession(await self._open(host, tunnel))
+        return SshSession(await self._open(host, tunnel, jump.name if jump else None))
 
     async def _jump(self, jump: Host) -> asyncssh.SSHClientConnection:
         key = (jump.address, jump.port, jump.user, jump.jump, jump.identity_files)
@@ -197,7 +197,7 @@ class Connector:
         return session.conn
 
     async def _open(
-        self, host: Host, tunnel: asyncssh.SSHClientConnection | None
+        self, host: Host, tunnel: asyncssh.SSHClientConnection | None, via: str | None = None
     ) -> asyncssh.SSHClientConnection:
         client = _Client()
         files = self.inventory.known_hosts_files(host)
@@ -241,6 +241,10 @@ class Connector:
             ) from None
         except ConnectionRefusedError:
             raise HostUnavailable("unreachable", msg("ssh.refused", host=_where(host))) from None
+        except asyncssh.ChannelOpenError as exc:
+            raise HostUnavailable(
+                "unreachable", msg("ssh.jump_refused", jump=via or "?", host=_where(host), reason=exc.reason)
+            ) from None
         except socket.gaierror as exc:
             raise HostUnavailable(
                 "unreachable", msg("ssh.dns", host=host.name, address=host.address, reason=str(exc.strerror))
