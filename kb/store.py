@@ -12,12 +12,15 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-import numpy as np
 import sqlite_utils
 
 from pitstop.kb.schema import Pitfall
 from pitstop.kb.tokens import bigram_text
+
+if TYPE_CHECKING:
+    import numpy as np
 
 FTS_TABLES = ("docs_fts", "words_fts")
 SEARCHABLE = ("curated", "draft")
@@ -277,6 +280,8 @@ def store_vectors(
 
 def searchable_vectors(db: sqlite_utils.Database, model: str, dim: int) -> tuple[np.ndarray, np.ndarray]:
     """(example ids, vectors) of every searchable example embedded by `model`, filled in place."""
+    import numpy as np
+
     where = (
         "FROM embeddings v JOIN examples e ON e.id = v.example_id JOIN pitfalls p ON p.id = e.pitfall_id "
         "WHERE v.model = ? AND v.dim = ? AND p.status IN ('curated', 'draft')"
