@@ -31,7 +31,7 @@ from pitstop.collectors.jobs import JobInfo
 from pitstop.collectors.model import CheckContext, CommandResult, HostStatus, Verdict
 from pitstop.collectors.transport import framing
 from pitstop.collectors.transport.ssh import Connector
-from pitstop.core.clock import parse_since
+from pitstop.core.clock import parse_since, stamp
 from pitstop.core.errors import NotAllowed, NotFound, UsageError
 from pitstop.core.i18n import msg, t
 from pitstop.core.redact import redact
@@ -191,10 +191,10 @@ class DiagnoseReport:
             "hosts": [h.to_json() for h in self.hosts],
             "outliers": [o.to_json() for o in self.outliers],
             "job": self.job.to_json() if self.job else None,
-            "until": self.until.isoformat() if self.until else None,
+            "until": stamp(self.until) if self.until else None,
             "mode": "sweep" if self.sweep else "error",
             "candidates": list(self.candidates),
-            "since": self.since.isoformat() if self.since else None,
+            "since": stamp(self.since) if self.since else None,
             "collectors": list(self.collectors),
             "lang": self.lang,
             "notes": list(self.notes),
