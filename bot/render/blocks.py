@@ -274,18 +274,18 @@ def _cause_findings(cause: CauseFindings, lang: str) -> str:
     """One cause: its verdicts with host counts and compressed lists, the first host's reason and as
     much of its evidence as fits (whole code blocks only)."""
     by_verdict: dict[str, list[str]] = {}
-    for finding in cause.findings:
-        by_verdict.setdefault(finding.verdict, []).append(finding.host)
-    best = cause.findings[0]
+    for host, verdict in cause.findings:
+        by_verdict.setdefault(verdict.verdict, []).append(host)
+    best = cause.findings[0][1]
     icon = VERDICT_ICONS.get(best.verdict, "")
     parts = [f"{label(lang, v)} ({len(hosts)}): {_hosts(hosts, 400)}" for v, hosts in by_verdict.items()]
     benign = f" ({label(lang, 'benign')})" if best.benign else ""
     text = f"{icon} *{clean(clip(cause.title, 200))}*{benign}\n" + " · ".join(parts)
     if best.reason:
         text += f"\n_{clean(clip(best.reason, 600))}_"
-    for command, lines in best.evidence[:2]:
-        block = f"\n`{clean(clip(command, 200))}`\n" + code(
-            clip(line, 300) for line in lines[:EVIDENCE_LINES]
+    for evidence in best.evidence[:2]:
+        block = f"\n`{clean(clip(evidence.command, 200))}`\n" + code(
+            clip(line, 300) for line in evidence.lines[:EVIDENCE_LINES]
         )
         if len(text) + len(block) > MAX_SECTION:
             break
