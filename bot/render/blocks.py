@@ -261,7 +261,7 @@ def diagnosis_message(card: DiagnosisCard) -> SlackMessage:
     blocks += [section(_cause_findings(cause, lang)) for cause in causes]
     left = card.causes[len(causes) :]
     if left:
-        confirmed = sum(c.findings[0].verdict == "confirmed" for c in left)
+        confirmed = sum(c.findings[0][1].verdict == "confirmed" for c in left)
         blocks.append(context(escape(t("fleet.slack.more_causes", lang, n=len(left), confirmed=confirmed))))
     if card.done and not card.causes and len(lines) == 1 and not card.odd:
         blocks.append(context(escape(label(lang, "no_verdicts"))))
