@@ -31,7 +31,7 @@ from pitstop.collectors.jobs import JobInfo
 from pitstop.collectors.model import CheckContext, CommandResult, HostStatus, Verdict
 from pitstop.collectors.transport import framing
 from pitstop.collectors.transport.ssh import Connector
-from pitstop.core.clock import parse_since
+from pitstop.core.clock import parse_since, stamp
 from pitstop.core.errors import NotAllowed, NotFound, UsageError
 from pitstop.core.i18n import msg, t
 from pitstop.core.redact import redact
@@ -109,6 +109,11 @@ class HostReport:
         return tuple(v for v in self.verdicts if v.verdict == "confirmed" and v.benign)
 
     @property
+    def shown(self) -> tuple[Verdict, ...]:
+        """The verdicts worth reporting and recording: a sweep's confirmed ones, else all."""
+        return self.confirmed if self.sweep else self.verdicts
+
+    @property
     def evidence_status(self) -> ReadState:
         """Whether the host's evidence could be read: "checked" | "partial" | "unreadable" | "not_run".
 
@@ -133,39 +138,23 @@ class HostReport:
 
     def to_json(self) -> dict[str, Any]:
         """The host's part of the issue-3 JSON shape."""
-        shown = self.confirmed if self.sweep else self.verdicts
         out: dict[str, Any] = {
             "host": self.host,
             "status": self.status,
             "evidence_status": self.evidence_status,
             "unread": {c: redact(why) for c, why in self.unread.items()},
             "error": redact(self.error) or None,
-            "verdicts": [verdict_json(v) for v in shown],
+            "verdicts": [v.to_json() for v in self.shown],
             "commands": [command_json(c) for c in self.commands],
             "duration_s": self.duration_s,
         }
         if self.sweep:
-            out["benign"] = [verdict_json(v) for v in self.benign]
+            out["benign"] = [v.to_json() for v in self.benign]
             out["summary"] = {
                 k: sum(v.verdict == k for v in self.verdicts)
                 for k in ("confirmed", "ruled_out", "inconclusive")
             }
         return out
-
-
-def verdict_json(v: Verdict) -> dict[str, Any]:
-    """One verdict as JSON, evidence lines redacted."""
-    return {
-        "pitfall": v.pitfall,
-        "verdict": v.verdict,
-        "reason": redact(v.reason),
-        "benign": v.benign,
-        "evidence": [
-            {"command": e.command, "lines": [redact(line) for line in e.lines], "rerun": e.rerun}
-            for e in v.evidence
-        ],
-        "commands": list(v.commands),
-    }
 
 
 def command_json(c: CommandResult) -> dict[str, Any]:
@@ -202,10 +191,10 @@ class DiagnoseReport:
             "hosts": [h.to_json() for h in self.hosts],
             "outliers": [o.to_json() for o in self.outliers],
             "job": self.job.to_json() if self.job else None,
-            "until": self.until.isoformat() if self.until else None,
+            "until": stamp(self.until) if self.until else None,
             "mode": "sweep" if self.sweep else "error",
             "candidates": list(self.candidates),
-            "since": self.since.isoformat() if self.since else None,
+            "since": stamp(self.since) if self.since else None,
             "collectors": list(self.collectors),
             "lang": self.lang,
             "notes": list(self.notes),

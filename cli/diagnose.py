@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pitstop.cli.kbargs import add_db_option, open_kb, read_text
+from pitstop.cli.kbargs import add_db_option, open_kb, read_file, read_text
+from pitstop.cli.output import emit_json
 from pitstop.collectors.hostlist import compress
+from pitstop.core.errors import UsageError
 
 if TYPE_CHECKING:
     from pitstop.app.diagnose import DiagnoseReport, HostReport
@@ -58,10 +59,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--error",
-        nargs="+",
         metavar="TEXT",
         default=None,
-        help="the pasted error ('-' reads stdin); without it, a full sweep",
+        help="the pasted error, one argument (quote it; '-' reads stdin); without it, a full sweep",
+    )
+    parser.add_argument(
+        "--error-file", type=Path, default=None, metavar="FILE", help="read the pasted error from FILE"
     )
     parser.add_argument(
         "--since",
@@ -86,7 +89,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="authorization policy YAML (default $PITSTOP_POLICY); without one nothing runs",
     )
     parser.add_argument("--max-hosts", type=int, default=1024, metavar="N", help="refuse larger host lists")
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument(
+        "--json", action="store_true", help="print the report as JSON (pitstop.diagnose/1, docs/JSON.md)"
+    )
     add_db_option(parser)
     parser.set_defaults(func=run)
 
@@ -107,13 +112,17 @@ def run(args: argparse.Namespace) -> int:
     from pitstop.collectors.transport.ssh import Connector
     from pitstop.core.config import load_settings
     from pitstop.core.db import open_db
-    from pitstop.core.errors import UsageError
 
     if bool(args.hosts) == bool(args.job):
         raise UsageError("give HOSTS or --job ID (one of them)")
     settings = load_settings()
     inventory = inv.load(args.inventory or settings.inventory_path)
-    error_text = read_text(args.error) if args.error else None
+    if args.error is not None and args.error_file is not None:
+        raise UsageError("give --error TEXT or --error-file FILE, not both")
+    if args.error_file is not None:
+        error_text: str | None = read_file(args.error_file)
+    else:
+        error_text = read_text([args.error]) if args.error else None
     user = _user()
     policy = Policy.load(args.policy or settings.policy_path, audit_db=args.db or settings.db_path)
     # Unknown hosts and refusals fail here, before the KB opens (exit 3 and 4).
@@ -168,7 +177,7 @@ def run(args: argparse.Namespace) -> int:
 
     report = asyncio.run(go())
     if args.json:
-        print(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+        emit_json("diagnose", report.to_json())
     else:
         print(render(report))
     from pitstop.app.digest import digest

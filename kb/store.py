@@ -11,11 +11,11 @@ import hashlib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import sqlite_utils
 
+from pitstop.core.clock import stamp, utc_now
 from pitstop.kb.schema import Pitfall
 from pitstop.kb.tokens import bigram_text
 
@@ -40,8 +40,8 @@ class ExampleRow:
 
 
 def now() -> str:
-    """The current UTC time as ISO text."""
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    """The current time in the one stored format (`pitstop.core.clock.stamp`)."""
+    return stamp(utc_now())
 
 
 def text_hash(text: str) -> str:
