@@ -8,6 +8,7 @@ import textwrap
 from typing import TYPE_CHECKING
 
 from pitstop.cli.kbargs import MODES, add_db_option, open_kb, read_text
+from pitstop.core.redact import redact, redact_data
 
 if TYPE_CHECKING:
     from pitstop.kb.retrieve import Answer, Match
@@ -32,10 +33,11 @@ def run(args: argparse.Namespace) -> int:
     """Answer one paste."""
     text = read_text(args.text)
     answer = open_kb(args).ask(text, top=max(1, args.top), mode=args.mode)
+    # The answer quotes the paste (its query, the text a signature matched): mask it like every sink.
     if args.json:
-        print(json.dumps(answer.to_json(), ensure_ascii=False, indent=2))
+        print(json.dumps(redact_data(answer.to_json()), ensure_ascii=False, indent=2))
     else:
-        print(render(answer))
+        print(redact(render(answer)))
     return 0
 
 

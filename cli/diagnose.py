@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from pitstop.cli.kbargs import add_db_option, open_kb, read_text
 from pitstop.collectors.hostlist import compress
+from pitstop.core.redact import redact
 
 if TYPE_CHECKING:
     from pitstop.app.diagnose import DiagnoseReport, HostReport
@@ -113,7 +114,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     else:
-        print(render(report))
+        print(redact(render(report)))  # the same masking as --json (to_json redacts its fields)
     from pitstop.app.digest import digest
 
     return digest(report).exit_code

@@ -198,7 +198,6 @@ def _gpu_facts(out: dict[str, Value], facts: Facts) -> None:
         if g.remap_pending is not None:
             _put(out, "remap_pending", "yes" if g.remap_pending else "no", n)
 
-
     status = facts.get("nvidia_smi_nvlink")
     for g in status.gpus if status else ():
         if g.supported and g.links:
