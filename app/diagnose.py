@@ -15,17 +15,21 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from pitstop.collectors import catalog, compare, runner
+from pitstop.collectors import catalog, compare, jobs, runner
 from pitstop.collectors.audit import AuditLog
 from pitstop.collectors.catalog import display
 from pitstop.collectors.checks import fleet
 from pitstop.collectors.checks.registry import CHECKS, evaluate, facts_for
 from pitstop.collectors.facts import ReadState, reading
+from pitstop.collectors.hostlist import compress
 from pitstop.collectors.inventory import DEFAULT_MAX_HOSTS, Host, Inventory
+from pitstop.collectors.jobs import JobInfo
 from pitstop.collectors.model import CheckContext, CommandResult, HostStatus, Verdict
 from pitstop.collectors.transport import framing
 from pitstop.collectors.transport.ssh import Connector
 from pitstop.core.clock import parse_since
+from pitstop.core.errors import NotFound, UsageError
+from pitstop.core.i18n import msg, t
 from pitstop.core.redact import redact
 
 CANDIDATES = 5
@@ -42,6 +46,8 @@ class DiagnoseRequest:
     requester: str = "cli"
     origin: str = "cli"
     max_hosts: int = DEFAULT_MAX_HOSTS
+    until: datetime | None = None  # the window's end (a job's end time)
+    job: JobInfo | None = None  # the job whose nodes these are (`job_request`)
 
 
 @dataclass(frozen=True)
@@ -151,12 +157,16 @@ class DiagnoseReport:
     lang: str = "en"
     notes: tuple[str, ...] = field(default_factory=tuple)
     outliers: tuple[compare.Outlier, ...] = ()
+    job: JobInfo | None = None
+    until: datetime | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """`{"hosts": [...], "outliers": [...], ...}` (docs/ARCHITECTURE.md, "Diagnose report")."""
+        """`{"hosts", "outliers", "job", ...}` (docs/ARCHITECTURE.md, "Diagnose report")."""
         return {
             "hosts": [h.to_json() for h in self.hosts],
             "outliers": [o.to_json() for o in self.outliers],
+            "job": self.job.to_json() if self.job else None,
+            "until": self.until.isoformat() if self.until else None,
             "mode": "sweep" if self.sweep else "error",
             "candidates": list(self.candidates),
             "since": self.since.isoformat() if self.since else None,
@@ -275,7 +285,9 @@ async def diagnose(
     profiles: dict[str, compare.Profile] = {}
 
     async def task(host: Host) -> None:
-        ctx = CheckContext(host=host.name, expectations=dict(host.expect), since=since, now=now)
+        ctx = CheckContext(
+            host=host.name, expectations=dict(host.expect), since=since, now=now, until=request.until
+        )
         async with gate:
             run = await _run(host, collectors, lanes, connector, bound)
         if audit is not None and run.commands:
@@ -299,11 +311,52 @@ async def diagnose(
         await connector.close()
     if not collectors:
         notes.append("no candidate cause has a read-only check; nothing was run on the hosts")
+    outside = [n for n in request.job.nodes if n not in inventory.hosts] if request.job else []
+    if outside:
+        notes.append(t("fleet.job.outside_inventory", "en", n=len(outside), hosts=compress(outside)))
     ordered = [profiles[h.name] for h in hosts if h.name in profiles]
     final = _across_hosts(tuple(reports[h.name] for h in hosts), pitfalls, ordered)
     return DiagnoseReport(
-        final, candidates, sweep, since, collectors, lang, tuple(notes), compare.outliers(ordered)
+        final,
+        candidates,
+        sweep,
+        since,
+        collectors,
+        lang,
+        tuple(notes),
+        compare.outliers(ordered),
+        request.job,
+        request.until,
     )
+
+
+async def resolve_job(
+    kind: str,
+    job_id: str,
+    *,
+    inventory: Inventory,
+    connector: Connector | None = None,
+    db: Any = None,
+    requester: str = "cli",
+    origin: str = "cli",
+) -> JobInfo:
+    """A job's nodes and time span from its scheduler (collectors/jobs), the commands audited. The
+    caller has authorized the scheduler's host (`jobs.resolver(kind).host(inventory)`)."""
+    info = await jobs.resolver(kind).resolve(job_id, inventory, connector)
+    if db is not None and info.commands:
+        AuditLog(db).record(requester, origin, info.source, info.commands)
+    return info
+
+
+def job_request(info: JobInfo, inventory: Inventory, base: DiagnoseRequest) -> DiagnoseRequest:
+    """The request that diagnoses a job's nodes over the job's time span; nodes outside the inventory
+    are left out with a note in the report. UsageError when the job has no node to check."""
+    known = [n for n in info.nodes if n in inventory.hosts]
+    if not known:
+        if not info.nodes:
+            raise UsageError(msg("fleet.job.no_nodes", job=info.job_id, state=info.state or "?"))
+        raise NotFound(msg("fleet.job.outside_inventory", n=len(info.nodes), hosts=info.hostlist))
+    return replace(base, hosts=compress(known), since=info.start, until=info.end, job=info)
 
 
 def _across_hosts(

@@ -15,7 +15,9 @@ from pitstop.app.diagnose import DiagnoseReport, HostReport
 from pitstop.collectors import compare
 from pitstop.collectors.catalog import display
 from pitstop.collectors.hostlist import compress
+from pitstop.collectors.jobs import JobInfo
 from pitstop.collectors.model import Verdict
+from pitstop.core.i18n import t
 
 _ORDER = {"confirmed": 0, "benign": 1, "inconclusive": 2, "ruled_out": 3}
 
@@ -95,6 +97,22 @@ class Digest:
         if self.unchecked_hosts:
             return EXIT_CONFIRMED_NOT_CHECKED if self.confirmed else EXIT_NOT_CHECKED
         return EXIT_CONFIRMED if self.confirmed else EXIT_NOTHING
+
+
+def job_line(job: JobInfo, lang: str) -> str:
+    """`Slurm job 4242 train-llm (FAILED) on 8 node(s) gpu[01-08]; logs read from ... to ...`."""
+    start = f"{job.start:%Y-%m-%d %H:%M}" if job.start else "?"
+    end = f"{job.end:%Y-%m-%d %H:%M} UTC" if job.end else t("fleet.job.running", lang)
+    return t(
+        "fleet.job.header",
+        lang,
+        job=job.job_id,
+        name=f"{job.name} " if job.name else "",
+        state=job.state or "?",
+        n=len(job.nodes),
+        nodes=job.hostlist,
+        span=t("fleet.job.span", lang, start=start, end=end),
+    )
 
 
 def _kind(v: Verdict) -> str:

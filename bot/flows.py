@@ -26,6 +26,7 @@ from pitstop.bot.render.model import (
     ResolutionForm,
 )
 from pitstop.core.errors import NotAllowed, UsageError
+from pitstop.core.i18n import t
 from pitstop.core.redact import redact
 
 if TYPE_CHECKING:
@@ -61,22 +62,24 @@ def _cause(rank: int, match: Any, lang: str) -> Cause:
         rank=rank,
         pitfall=match.id,
         title=(match.title_zh if zh and match.title_zh else match.title),
-        confidence=match.confidence,
-        why=tuple(match.why),
+        confidence=t(f"common.confidence.{match.confidence}", lang),
+        why=tuple(match.reasons_in(lang)),
+        details=tuple(match.why),
         summary=(match.summary_zh if zh and match.summary_zh else match.summary),
-        checks=tuple(check_text(ref) for ref in match.checks),
-        fix=match.fix or "",
+        checks=tuple(check_text(ref, lang) for ref in match.checks),
+        fix=(match.fix_zh if zh and match.fix_zh else match.fix) or "",
         draft=bool(match.draft),
     )
 
 
-def check_text(ref: CheckRef) -> str:
-    """What a check reference looks at, in words: the first line of the check's doc, else its name."""
+def check_text(ref: CheckRef, lang: str) -> str:
+    """What a check reference looks at and what decides it, in the reader's words and language."""
     from pitstop.collectors.checks.registry import CHECKS
 
+    if ref.describe:
+        return ref.describe.get(lang) or ref.describe["en"]
     spec = CHECKS.get(ref.check)
-    doc = spec.doc.strip().splitlines() if spec is not None and spec.doc else []
-    return doc[0] if doc else ref.check
+    return spec.description(lang) if spec is not None else ref.check
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Run read-only collectors on HOSTS (names, @groups, gpu[01-16]) and judge each cause.",
         epilog=EXIT_HELP,
     )
-    parser.add_argument("hosts", metavar="HOSTS", help="host names, groups or host-list expressions")
+    parser.add_argument(
+        "hosts", metavar="HOSTS", nargs="?", default=None, help="host names, groups or host-list expressions"
+    )
+    parser.add_argument(
+        "--job",
+        metavar="ID",
+        default=None,
+        help="diagnose the nodes of this Slurm job (123456, array task 123_4, step 123.0) over its time "
+        "span; asks the inventory's slurm.controller with scontrol and sacct",
+    )
     parser.add_argument(
         "--error",
         nargs="+",
@@ -85,32 +94,56 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Diagnose, print, and map the outcome to the exit status."""
-    from pitstop.app.diagnose import DiagnoseRequest, diagnose
+    from pitstop.app.diagnose import DiagnoseRequest, diagnose, job_request, resolve_job
     from pitstop.collectors import inventory as inv
+    from pitstop.collectors import jobs
     from pitstop.collectors.transport.ssh import Connector
     from pitstop.core.config import load_settings
     from pitstop.core.db import open_db
+    from pitstop.core.errors import UsageError
 
+    if bool(args.hosts) == bool(args.job):
+        raise UsageError("give HOSTS or --job ID (one of them)")
     settings = load_settings()
     inventory = inv.load(args.inventory or settings.inventory_path)
     error_text = read_text(args.error) if args.error else None
     request = DiagnoseRequest(
-        hosts=args.hosts,
+        hosts=args.hosts or "",
         error_text=error_text,
         since=args.since,
         requester=_user(),
         origin="cli",
         max_hosts=args.max_hosts,
     )
-    hosts = inventory.select(request.hosts, max_hosts=request.max_hosts)  # unknown hosts fail before the KB
-    _authorize(args, settings, hosts, request.requester)
-    kb = open_kb(args)
     db = open_db(args.db or settings.db_path)
+    if args.job:
+        kind = jobs.resolver("slurm")
+        kind.validate(args.job)
+        _authorize(args, settings, (kind.host(inventory),), request.requester)
+    else:  # unknown hosts fail before the KB
+        _authorize(args, settings, inventory.select(request.hosts, request.max_hosts), request.requester)
+    kb = open_kb(args)
     progress = None if args.json or not sys.stderr.isatty() else _progress
     connector = Connector(inventory, connect_timeout=args.connect_timeout)
-    report = asyncio.run(
-        diagnose(request, inventory=inventory, kb=kb, progress=progress, db=db, connector=connector)
-    )
+
+    async def go() -> DiagnoseReport:
+        nonlocal request
+        if args.job:
+            info = await resolve_job(
+                "slurm",
+                args.job,
+                inventory=inventory,
+                connector=connector,
+                db=db,
+                requester=request.requester,
+            )
+            request = job_request(info, inventory, request)
+            _authorize(args, settings, inventory.select(request.hosts, request.max_hosts), request.requester)
+        return await diagnose(
+            request, inventory=inventory, kb=kb, progress=progress, db=db, connector=connector
+        )
+
+    report = asyncio.run(go())
     if args.json:
         print(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     else:
@@ -166,13 +199,13 @@ def _cause_lines(c: CauseGroup, total: int) -> list[str]:
     return lines
 
 
-def render(report: DiagnoseReport, job: str = "") -> str:
-    """The report folded per cause (app/digest.py): the odd hosts first, then confirmed causes with
+def render(report: DiagnoseReport) -> str:
+    """The report folded per cause (app/digest.py): the job, the odd hosts, then confirmed causes with
     their evidence, the other verdicts one line per cause, hosts not checked on one line, a summary."""
-    from pitstop.app.digest import digest
+    from pitstop.app.digest import digest, job_line
 
     d = digest(report)
-    out: list[str] = [job] if job else []
+    out: list[str] = [job_line(report.job, "en")] if report.job else []
     if report.candidates:
         out.append("candidates: " + ", ".join(f"{c['id']} ({c['score']:.2f})" for c in report.candidates))
     if d.odd:

@@ -26,6 +26,7 @@ from pitstop.collectors.checks.gpu import form_factor
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.hostlist import compress
 from pitstop.collectors.model import Evidence, Verdict
+from pitstop.core.i18n import catalogue, fields_of, t
 
 Value = str | float
 MIN_HOSTS = 3  # fewer hosts than this have no majority worth naming
@@ -35,11 +36,9 @@ MAD_SCALE = 1.4826  # MAD -> standard deviation for normal data
 
 @dataclass(frozen=True)
 class FactSpec:
-    """How one kind of fact is compared and worded; `label` takes {value} and {subject}."""
+    """How one kind of fact is compared; worded by the message `fleet.fact.<name>` ({value}, {subject})."""
 
     name: str
-    label: str
-    label_zh: str
     numeric: bool = False
     floor: float = 0.0  # numeric: the smallest distance from the median worth reporting
     unit: str = ""
@@ -48,74 +47,36 @@ class FactSpec:
 SPECS: Mapping[str, FactSpec] = {
     s.name: s
     for s in (
-        FactSpec("driver", "NVIDIA driver {value}", "NVIDIA 驱动 {value}"),
-        FactSpec("cuda", "CUDA {value} (driver)", "CUDA {value}（驱动）"),
-        FactSpec("torch", "torch {value}", "torch {value}"),
-        FactSpec("torch_cuda", "torch built for CUDA {value}", "torch 编译所用 CUDA {value}"),
-        FactSpec("nccl", "NCCL {value}", "NCCL {value}"),
-        FactSpec("kernel", "kernel {value}", "内核 {value}"),
-        FactSpec("os", "OS {value}", "操作系统 {value}"),
-        FactSpec("cpu_model", "CPU {value}", "CPU {value}"),
-        FactSpec("gpu_model", "GPU model {value}", "GPU 型号 {value}"),
-        FactSpec("gpu_count", "{value} GPUs", "{value} 块 GPU"),
-        FactSpec("form_factor", "form factor {value}", "形态 {value}"),
-        FactSpec("vbios", "VBIOS {value} on GPU{subject}", "GPU{subject} 的 VBIOS {value}"),
-        FactSpec("pcie", "PCIe {value} on GPU{subject}", "GPU{subject} 的 PCIe {value}"),
-        FactSpec("nvlink_up", "{value} NVLinks up on GPU{subject}", "GPU{subject} 有 {value} 条 NVLink 在线"),
-        FactSpec("throttle", "clock events {value} on GPU{subject}", "GPU{subject} 降频原因 {value}"),
-        FactSpec(
-            "temperature",
-            "temperature {value} on GPU{subject}",
-            "GPU{subject} 温度 {value}",
-            numeric=True,
-            floor=10,
-            unit=" °C",
-        ),
-        FactSpec(
-            "power", "power {value} on GPU{subject}", "GPU{subject} 功耗 {value}", True, floor=100, unit=" W"
-        ),
-        FactSpec(
-            "power_limit",
-            "power limit {value} on GPU{subject}",
-            "GPU{subject} 功耗上限 {value}",
-            True,
-            floor=1,
-            unit=" W",
-        ),
-        FactSpec(
-            "ecc_uncorrected",
-            "{value} uncorrected ECC errors on GPU{subject}",
-            "GPU{subject} 有 {value} 个不可纠正 ECC 错误",
-            True,
-            floor=0.5,
-        ),
-        FactSpec(
-            "ecc_corrected",
-            "{value} corrected ECC errors on GPU{subject}",
-            "GPU{subject} 有 {value} 个可纠正 ECC 错误",
-            True,
-            floor=10,
-        ),
-        FactSpec(
-            "remap_uncorrectable",
-            "{value} rows remapped (uncorrectable) on GPU{subject}",
-            "GPU{subject} 有 {value} 行因不可纠正错误被重映射",
-            True,
-            floor=0.5,
-        ),
-        FactSpec(
-            "remap_pending",
-            "row remap pending {value} on GPU{subject}",
-            "GPU{subject} 行重映射待生效 {value}",
-        ),
-        FactSpec("nic_firmware", "NIC firmware {value} on {subject}", "{subject} 网卡固件 {value}"),
-        FactSpec("nic_driver", "NIC driver {value} on {subject}", "{subject} 网卡驱动 {value}"),
-        FactSpec("mtu", "MTU {value} on {subject}", "{subject} 的 MTU {value}"),
-        FactSpec("ib_state", "port {subject} {value}", "端口 {subject} 状态 {value}"),
-        FactSpec("ib_rate", "port {subject} at {value}", "端口 {subject} 速率 {value}"),
-        FactSpec("hca_firmware", "HCA firmware {value} on {subject}", "{subject} HCA 固件 {value}"),
-        FactSpec("numa_nodes", "{value} NUMA nodes", "{value} 个 NUMA 节点"),
-        FactSpec("raid_cache", "RAID cache {value} on {subject}", "{subject} RAID 缓存策略 {value}"),
+        FactSpec("driver"),
+        FactSpec("cuda"),
+        FactSpec("torch"),
+        FactSpec("torch_cuda"),
+        FactSpec("nccl"),
+        FactSpec("kernel"),
+        FactSpec("os"),
+        FactSpec("cpu_model"),
+        FactSpec("gpu_model"),
+        FactSpec("gpu_count"),
+        FactSpec("form_factor"),
+        FactSpec("vbios"),
+        FactSpec("pcie"),
+        FactSpec("nvlink_up"),
+        FactSpec("throttle"),
+        FactSpec("temperature", numeric=True, floor=10, unit=" °C"),
+        FactSpec("power", numeric=True, floor=100, unit=" W"),
+        FactSpec("power_limit", numeric=True, floor=1, unit=" W"),
+        FactSpec("ecc_uncorrected", numeric=True, floor=0.5),
+        FactSpec("ecc_corrected", numeric=True, floor=10),
+        FactSpec("remap_uncorrectable", numeric=True, floor=0.5),
+        FactSpec("remap_pending"),
+        FactSpec("nic_firmware"),
+        FactSpec("nic_driver"),
+        FactSpec("mtu"),
+        FactSpec("ib_state"),
+        FactSpec("ib_rate"),
+        FactSpec("hca_firmware"),
+        FactSpec("numa_nodes"),
+        FactSpec("raid_cache"),
     )
 }
 
@@ -144,21 +105,29 @@ class Outlier:
         return SPECS[self.fact.partition("@")[0]]
 
     def describe(self, lang: str = "en") -> str:
-        """`PCIe Gen4 x8 on GPU3 (peers Gen4 x16)`."""
-        subject = self.fact.partition("@")[2]
-        if lang == "zh":
-            peers = self.peers.replace("median ", "中位数 ")
-            return f"{self.spec.label_zh.format(value=self.value, subject=subject)}（其他节点 {peers}）"
-        return f"{self.spec.label.format(value=self.value, subject=subject)} (peers {self.peers})"
+        """`PCIe Gen4 x8 on GPU3 (peers Gen4 x16)`; a numeric fact names the peers' median."""
+        name, _, subject = self.fact.partition("@")
+        key = f"fleet.fact.{name}"
+        fields = fields_of(catalogue()[key][0])
+        given = {"value": self.value, "subject": subject}
+        fact = t(key, lang, **{k: v for k, v in given.items() if k in fields})
+        return t(
+            "fleet.outlier.median" if self.spec.numeric else "fleet.outlier",
+            lang,
+            fact=fact,
+            peers=self.peers,
+        )
 
     def to_json(self) -> dict[str, Any]:
-        """`{"fact", "host", "value", "peers", "peer_count"}`."""
+        """`{"fact", "host", "value", "peers", "peer_count", "numeric"}` (`peers`: the majority's value,
+        or the peers' median for a numeric fact)."""
         return {
             "fact": self.fact,
             "host": self.host,
             "value": self.value,
             "peers": self.peers,
             "peer_count": self.peer_count,
+            "numeric": self.spec.numeric,
         }
 
 
@@ -285,7 +254,7 @@ def _numeric(key: str, values: Mapping[str, float]) -> list[Outlier]:
     cut = max(MAD_K * MAD_SCALE * mad, spec.floor)
     peers = _show(spec, median)
     return [
-        Outlier(key, h, _show(spec, v), f"median {peers}", len(values) - 1)
+        Outlier(key, h, _show(spec, v), peers, len(values) - 1)
         for h, v in values.items()
         if abs(v - median) > cut
     ]
@@ -318,7 +287,7 @@ def by_host(found: Sequence[Outlier]) -> dict[str, list[Outlier]]:
 
 
 def _number(text: str) -> float:
-    return float(text.removeprefix("median ").split()[0])
+    return float(text.split()[0])
 
 
 def _merged(group: Sequence[Outlier], lang: str) -> str:
@@ -330,11 +299,7 @@ def _merged(group: Sequence[Outlier], lang: str) -> str:
     if len(values) > 1 or len(peers) > 1:
         unit = first.spec.unit
         value = f"{values[0].removesuffix(unit)}–{values[-1]}" if len(values) > 1 else values[0]
-        peer = (
-            f"{peers[0].removesuffix(unit)}–{peers[-1].removeprefix('median ')}"
-            if len(peers) > 1
-            else peers[0]
-        )
+        peer = f"{peers[0].removesuffix(unit)}–{peers[-1]}" if len(peers) > 1 else peers[0]
         first = replace(first, value=value, peers=peer)
     return replace(first, fact=f"{first.fact.partition('@')[0]}@{compress(subjects)}").describe(lang)
 
@@ -350,12 +315,17 @@ def describe_host(host: str, found: Sequence[Outlier], lang: str = "en", limit: 
     parts = [_merged(g, lang) for g in groups.values()]
     peers = max(o.peer_count for o in found)
     more = len(parts) - limit
-    parts = parts[:limit]
-    if lang == "zh":
-        tail = f"；另有 {more} 项" if more > 0 else ""
-        return f"{host} 与 {peers} 个节点不同：" + "；".join(parts) + tail
-    tail = f"; {more} more" if more > 0 else ""
-    return f"{host} differs from {peers} peers: " + "; ".join(parts) + tail
+    sep = "；" if lang == "zh" else "; "
+    text = sep.join(parts[:limit])
+    if more > 0:
+        text += sep + t("fleet.more", lang, n=more)
+    return t("fleet.differs", lang, host=host, peers=peers, facts=text)
+
+
+RERUN_VERSIONS = (
+    "python3 -c 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.nccl.version())'; "
+    "cat /proc/driver/nvidia/version  # on each host"
+)
 
 
 def cross_host_verdicts(
@@ -394,6 +364,6 @@ def cross_host_verdicts(
                 pitfall,
                 "confirmed",
                 f"this host runs {show(mine)}; the peers run {peers}",
-                (Evidence("torch probe and driver version on every host", lines, "pitstop diagnose --json"),),
+                (Evidence("torch probe and driver version on every host", lines, RERUN_VERSIONS),),
             )
     return out

@@ -6,6 +6,7 @@ Format (YAML; see docs/COLLECTORS.md)::
     ssh_config: ~/.ssh/config            # a file or list (like `ssh -F`); `false` to ignore ssh config
     ssh_config_hosts: true               # concrete `Host` aliases of the ssh config are hosts too
     connect_timeout: 10
+    slurm: {controller: login01, timezone: UTC}  # where `diagnose --job` runs scontrol and sacct
     defaults: {user: ops, port: 22, identity_file: ~/.ssh/id_ed25519, jump: bastion, sudo: []}
     groups:
       h100: {expect: {gpu_model: H100, gpu_count: 8, form_factor: SXM5, driver_branch: "535"},
@@ -28,12 +29,14 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
 
 from pitstop.collectors import catalog, hostlist
-from pitstop.collectors.sshconfig import SshConfig
+from pitstop.collectors.sshconfig import DEFAULT_GLOBAL_KNOWN_HOSTS, DEFAULT_USER_KNOWN_HOSTS, SshConfig
 from pitstop.core.errors import NotFound, UsageError
+from pitstop.core.i18n import Msg
 
 LOCAL = "localhost"
 DEFAULT_MAX_HOSTS = 1024
@@ -73,12 +76,34 @@ class Host:
     user_known_hosts: tuple[str, ...] = ()  # empty: ~/.ssh/known_hosts{,2}
     global_known_hosts: tuple[str, ...] = ()  # empty: /etc/ssh/ssh_known_hosts{,2}
     origins: Mapping[str, str] = field(default_factory=dict)  # field -> where its value came from
-    notes: tuple[str, ...] = ()  # what was skipped while resolving (Match exec)
+    notes: tuple[Msg, ...] = ()  # what was skipped while resolving (Match exec)
 
     @property
     def is_local(self) -> bool:
         """True when commands run on this machine without SSH."""
         return self.transport == "local"
+
+
+@dataclass(frozen=True)
+class SlurmSettings:
+    """The inventory's `slurm:` block: the controller or login host that answers scontrol and sacct,
+    and the time zone Slurm prints its times in (it prints none)."""
+
+    controller: str
+    timezone: str = "UTC"
+
+
+def _slurm(raw: Any, source: str) -> SlurmSettings | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping) or not raw.get("controller") or set(raw) - {"controller", "timezone"}:
+        raise UsageError(f"{source}: `slurm` takes {{controller: HOST, timezone: ZONE}}")
+    zone = str(raw.get("timezone") or "UTC")
+    try:
+        ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise UsageError(f"{source}: slurm.timezone {zone!r} is not a known time zone") from None
+    return SlurmSettings(str(raw["controller"]), zone)
 
 
 @dataclass(frozen=True)
@@ -91,6 +116,7 @@ class Inventory:
     connect_timeout: float = 10.0
     source: str = "<memory>"
     ssh: SshConfig | None = None
+    slurm: SlurmSettings | None = None  # where `diagnose --job` asks Slurm
 
     @property
     def allow_local_commands(self) -> bool:
@@ -104,6 +130,16 @@ class Inventory:
         if name == LOCAL:
             return Host(LOCAL, "127.0.0.1", transport="local")
         raise NotFound(_unknown_message(name, list(self.hosts) + list(self.groups)))
+
+    def known_hosts_files(self, host: Host) -> tuple[str, ...]:
+        """The known_hosts files checked for `host`: user files (the inventory's `known_hosts` replaces
+        them, like `-o UserKnownHostsFile`), then the global ones."""
+        user = (
+            (self.known_hosts,)
+            if self.known_hosts
+            else host.user_known_hosts or tuple(os.path.expanduser(p) for p in DEFAULT_USER_KNOWN_HOSTS)
+        )
+        return user + (host.global_known_hosts or DEFAULT_GLOBAL_KNOWN_HOSTS)
 
     def jump_host(self, host: Host) -> Host | None:
         """The last hop of `host.jump`, whose own `jump` holds the hops before it (as `ssh -J`).
@@ -227,7 +263,7 @@ def build(
     groups_raw = {str(k): dict(v or {}) for k, v in (data.get("groups") or {}).items()}
     if ssh is None:
         ssh = _ssh_config(data, source, allow_local_commands)
-    label = f"inventory (imported from {data['imported_from']})" if data.get("imported_from") else "inventory"
+    label = f"imported: {data['imported_from']}" if data.get("imported_from") else "inventory"
     for g, spec in groups_raw.items():
         bad = set(spec) - _GROUP_KEYS
         if bad:
@@ -274,6 +310,7 @@ def build(
         connect_timeout=timeout,
         source=source,
         ssh=ssh,
+        slurm=_slurm(data.get("slurm"), source),
     )
 
 
@@ -333,7 +370,7 @@ def _resolve_host(
     where = {k: f"ssh config {v}" for k, v in (r.origins if r else {}).items()}
     origins: dict[str, str] = {}
 
-    def pick(key: str, own: Any, cfg_key: str, from_cfg: Any, default: Any, fallback: Any, why: str) -> Any:
+    def pick(key: str, own: Any, cfg_key: str, from_cfg: Any, default: Any, fallback: Any) -> Any:
         if own not in (None, "", ()):
             origins[key] = label
             return own
@@ -341,9 +378,9 @@ def _resolve_host(
             origins[key] = where[cfg_key]
             return from_cfg
         if default not in (None, "", ()):
-            origins[key] = f"{label} defaults"
+            origins[key] = "inventory defaults"
             return default
-        origins[key] = why
+        origins[key] = "default"
         return fallback
 
     own_ids = tuple(str(Path(p).expanduser()) for p in _as_tuple(fields.get("identity_file")))
@@ -355,18 +392,15 @@ def _resolve_host(
         ",".join(r.proxy_jump) if r and r.proxy_jump else "none",
         defaults.get("jump"),
         None,
-        "none",
     )
-    command = r.proxy_command if r and "proxycommand" in where and origins["jump"] == "none" else None
+    command = r.proxy_command if r and "proxycommand" in where and origins["jump"] == "default" else None
     if command:
         origins["proxy_command"] = where["proxycommand"]
     host = Host(
         name=name,
-        address=str(pick("address", address, "hostname", r and r.hostname, None, alias, "the host's name")),
-        port=int(
-            pick("port", own_port, "port", r and r.port, _port(name, defaults.get("port")), 22, "default")
-        ),
-        user=pick("user", own_user, "user", r and r.user, defaults.get("user"), None, "the local user"),
+        address=str(pick("address", address, "hostname", r and r.hostname, None, alias)),
+        port=int(pick("port", own_port, "port", r and r.port, _port(name, defaults.get("port")), 22)),
+        user=pick("user", own_user, "user", r and r.user, defaults.get("user"), None),
         jump=None if jump == "none" else jump,
         identity_files=pick(
             "identity_files",
@@ -375,7 +409,6 @@ def _resolve_host(
             r and r.identity_files,
             default_ids,
             (),
-            "agent and ~/.ssh/id_*",
         ),
         proxy_command=command,
         user_known_hosts=r.user_known_hosts if r else (),

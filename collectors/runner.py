@@ -243,13 +243,14 @@ async def _run_commands(
 
 
 def _render_all(
-    collectors: Iterable[Collector], sudo: frozenset[str]
+    collectors: Iterable[Collector], sudo: frozenset[str], params: Mapping[str, str] | None = None
 ) -> tuple[list[Command], list[CommandResult]]:
+    """Render the first phase; a request parameter (a job id) comes from `params`, checked by render."""
     cmds, failed = [], []
     for c in collectors:
         try:
-            cmds.append(catalog.render(c, sudo=c.name in sudo))
-        except catalog.ProbeMissing as exc:
+            cmds.append(catalog.render(c, (params or {}).get(c.name), sudo=c.name in sudo))
+        except (catalog.ProbeMissing, ValueError) as exc:
             failed.append(CommandResult(c.name, c.argv, "error", message=str(exc)))
     return cmds, failed
 
@@ -298,9 +299,17 @@ def merge(name: str, results: Sequence[CommandResult]) -> CommandResult:
 
 
 async def run_host(
-    host: Host, collectors: Iterable[str], *, connector: Connector | None = None, lanes: int = 4
+    host: Host,
+    collectors: Iterable[str],
+    *,
+    connector: Connector | None = None,
+    lanes: int = 4,
+    params: Mapping[str, str] | None = None,
 ) -> HostRun:
-    """Run the named collectors on `host` and report per collector; never raises for host trouble."""
+    """Run the named collectors on `host` and report per collector; never raises for host trouble.
+
+    `params` gives the request parameter of collectors that take one (collector -> a Slurm job id).
+    """
     start = time.monotonic()
     first, second = plan(collectors)
     try:
@@ -313,7 +322,7 @@ async def run_host(
     except HostUnavailable as exc:
         return HostRun(host.name, exc.status, str(exc), duration_s=round(time.monotonic() - start, 3))
     try:
-        cmds, rendered_failures = _render_all(first, host.sudo)
+        cmds, rendered_failures = _render_all(first, host.sudo, params)
         ran, channels = await _run_commands(session, cmds, lanes)
         by_name = {r.collector: r for r in ran + rendered_failures}
         cmds2, skipped = _second_phase(second, by_name, host.sudo)

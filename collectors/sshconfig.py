@@ -30,6 +30,7 @@ from typing import Any
 from asyncssh.config import ConfigParseError, SSHClientConfig
 
 from pitstop.core.errors import UsageError
+from pitstop.core.i18n import Msg, msg
 
 USER_CONFIG = "~/.ssh/config"
 SYSTEM_CONFIG = "/etc/ssh/ssh_config"
@@ -53,7 +54,7 @@ class Resolved:
     user_known_hosts: tuple[str, ...]
     global_known_hosts: tuple[str, ...]
     origins: dict[str, str] = field(default_factory=dict)
-    notes: tuple[str, ...] = ()
+    notes: tuple[Msg, ...] = ()  # what was skipped (Match exec)
 
 
 class _Config(SSHClientConfig):
@@ -63,7 +64,7 @@ class _Config(SSHClientConfig):
         super().__init__(*args)
         self.allow_exec = False
         self.origins: dict[str, str] = {}
-        self.notes: list[str] = []
+        self.notes: list[Msg] = []
 
     def _match(self, option: str, args: list[str]) -> None:
         words = [a.lower().lstrip("!") for a in args]
@@ -79,10 +80,7 @@ class _Config(SSHClientConfig):
         else:
             self._matching = True
         if self._matching:
-            self.notes.append(
-                f"{self._path}:{self._line_no}: `Match {line}` skipped: it runs a local command, "
-                "which Pitstop does only when PITSTOP_SSH_LOCAL_COMMANDS=1"
-            )
+            self.notes.append(msg("ssh.match_exec_skipped", where=f"{self._path}:{self._line_no}", line=line))
         self._matching = False
 
 

@@ -20,6 +20,7 @@ import sqlite_utils
 
 from pitstop.core.db import immediate
 from pitstop.core.errors import UsageError
+from pitstop.core.i18n import Msg, msg
 from pitstop.kb.embed import Embedder
 from pitstop.kb.glossary import DenseView, dense_view
 from pitstop.kb.preprocess import prepare
@@ -32,10 +33,11 @@ MAX_DEMOTION = 0.15
 
 @dataclass(frozen=True)
 class Adjustment:
-    """A change to one cause's fused score, and the sentence that explains it in `why`."""
+    """A change to one cause's fused score, the detail line for `why` and the reader's sentence."""
 
     delta: float
     why: str
+    reason: Msg
 
 
 @dataclass(frozen=True)
@@ -78,6 +80,7 @@ class FeedbackAdjuster:
                         f"demoted by {delta:.2f}: {not_it} 'Not it' vote(s) against {was_it} 'This was it'"
                         " on near-identical questions"
                     ),
+                    msg("kb.why.demoted", not_it=not_it, was_it=was_it),
                 )
         return out
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlite_utils
 
+from pitstop.core.i18n import Msg, msg, t
 from pitstop.kb import signatures, store
 from pitstop.kb.embed import Embedder
 from pitstop.kb.feedback import Adjustment
@@ -71,7 +72,7 @@ class Match:
     title_zh: str
     score: float
     confidence: str  # high | medium | low
-    why: list[str]
+    why: list[str]  # the details: regexes, shared terms, nearest examples (`--verbose`, "Details")
     summary: str
     summary_zh: str
     fix: str
@@ -80,15 +81,24 @@ class Match:
     layer: str
     severity: str
     benign: bool = False
+    reasons: tuple[Msg, ...] = ()  # why, in the reader's words and language
+    fix_zh: str = ""
 
-    def to_json(self) -> dict[str, Any]:
-        """The match as plain data."""
+    def reasons_in(self, lang: str) -> list[str]:
+        """Why this cause matched, in words, in `lang`."""
+        return [r.render(lang) for r in self.reasons] or [t("kb.why.weak", lang)]
+
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        """The match as plain data, its reader-facing text in `lang`."""
+        zh = lang == "zh"
         return {
             "id": self.id,
-            "title": self.title,
-            "title_zh": self.title_zh,
+            "title": self.title_zh if zh and self.title_zh else self.title,
             "score": self.score,
             "confidence": self.confidence,
+            "summary": self.summary_zh if zh and self.summary_zh else self.summary,
+            "fix": self.fix_zh if zh and self.fix_zh else self.fix,
+            "reasons": self.reasons_in(lang),
             "why": list(self.why),
             "draft": self.draft,
             "benign": self.benign,
@@ -112,15 +122,16 @@ class Answer:
         """False when nothing matched well enough to trust ("no good match")."""
         return bool(self.results) and self.results[0].confidence != "low"
 
-    def to_json(self) -> dict[str, Any]:
-        """{"query", "results": [{"id","title","score","why"}, ...]} plus lang and confidence."""
+    def to_json(self, lang: str | None = None) -> dict[str, Any]:
+        """{"query", "lang", "results": [...]}: reader-facing text in `lang` (default: the paste's)."""
+        lang = lang or self.lang
         return {
             "query": self.query,
-            "lang": self.lang,
+            "lang": lang,
             "mode": self.mode,
             "confident": self.confident,
             "truncated": self.truncated,
-            "results": [m.to_json() for m in self.results],
+            "results": [m.to_json(lang) for m in self.results],
         }
 
 
@@ -168,13 +179,33 @@ def _coverage(text: str, matches: Sequence[signatures.Match]) -> int:
     return sum(1 for i in positions if not text[i].isspace())
 
 
-def _signature_why(found: Sequence[tuple[signatures.Match, str]]) -> str:
+class _Why(NamedTuple):
+    """What a signal says about one entry: the detail line and the reader's sentence."""
+
+    detail: str
+    reason: Msg | None
+
+
+def _signature_why(found: Sequence[tuple[signatures.Match, str]]) -> _Why:
     """The two longest matches, each with its regex and the text it matched."""
     longest = sorted(found, key=lambda item: -len(item[0].group(0)))[:2]
-    return "; ".join(
-        f"signature /{pattern}/ matched '{' '.join(m.group(0).split())[:80]}'"  # a match may span lines
-        for m, pattern in longest
+    texts = [" ".join(m.group(0).split())[:80] for m, _ in longest]  # a match may span lines
+    detail = "; ".join(
+        f"signature /{pattern}/ matched '{text}'" for (_, pattern), text in zip(longest, texts, strict=True)
     )
+    return _Why(detail, msg("kb.why.signature", text=texts[0]))
+
+
+def _nearest_reason(example: store.ExampleRow) -> Msg:
+    """The reader's sentence for a dense match on one example."""
+    text = " ".join(example.text.split())[:100]
+    if example.source == "incident" and example.incident_id is not None:
+        return msg("kb.why.incident", incident=example.incident_id, text=text)
+    if example.kind == "symptom":
+        return msg("kb.why.symptom", text=text)
+    if example.kind in ("title", "summary"):
+        return msg("kb.why.description")
+    return msg("kb.why.example", text=text)
 
 
 def _entry_text(pitfall: Pitfall) -> str:
@@ -195,6 +226,7 @@ def _entry_text(pitfall: Pitfall) -> str:
 class _Evidence:
     ranks: dict[str, int] = field(default_factory=dict)
     why: list[str] = field(default_factory=list)
+    reasons: list[Msg] = field(default_factory=list)
     similarity: float = 0.0
     signature_chars: int = 0  # paste characters the signature matches cover
 
@@ -208,6 +240,7 @@ def _adjust(
     for pitfall_id, change in changes.items():
         if pitfall_id in evidence:
             evidence[pitfall_id].why.append(change.why)
+            evidence[pitfall_id].reasons.append(change.reason)
     adjusted = [
         (pid, max(0.0, score + changes[pid].delta) if pid in changes else score) for pid, score in fused
     ]
@@ -246,7 +279,9 @@ class Retriever:
                 item = evidence.setdefault(pitfall_id, _Evidence())
                 item.ranks[signal] = rank
                 if rank <= 10 and why:
-                    item.why.append(why)
+                    item.why.append(why.detail)
+                    if why.reason is not None:
+                        item.reasons.append(why.reason)
                 if signal == "dense":
                     item.similarity = value
                 elif signal == "signature":
@@ -263,7 +298,7 @@ class Retriever:
 
     # --- signals: each returns [(pitfall id, why, value)] best first ---
 
-    def _signature(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, str, float]]:
+    def _signature(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, _Why | None, float]]:
         """Entries with a matching signature, by how much of the paste their matches cover.
 
         Coverage (non-blank characters in the union of the matched spans) rewards a specific, long
@@ -299,7 +334,7 @@ class Retriever:
             spent += cost[term]
         return chosen
 
-    def _fts(self, table: str, terms: list[str], catalog: Catalog) -> list[tuple[str, str, float]]:
+    def _fts(self, table: str, terms: list[str], catalog: Catalog) -> list[tuple[str, _Why | None, float]]:
         if not terms:
             return []
         weights = ", ".join(str(w) for w in self.tuning.columns)
@@ -316,7 +351,7 @@ class Retriever:
         for pitfall_id, score in rows:
             if pitfall_id in catalog.pitfalls and pitfall_id not in ranked:
                 ranked[pitfall_id] = -score
-        return [(pid, "", score) for pid, score in ranked.items()]
+        return [(pid, None, score) for pid, score in ranked.items()]
 
     def _query_words(self, prepared: Prepared) -> list[str]:
         """The query's word terms; from a long paste the error lines' terms first, rarest first."""
@@ -326,16 +361,17 @@ class Retriever:
         df = store.term_df(self._db(), "words_fts", terms) if len(terms) > MAX_TERMS else {}
         return select_terms(terms, set(word_terms(f"{errors}\n{extra}")), df)
 
-    def _words(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, str, float]]:
+    def _words(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, _Why | None, float]]:
         terms = self._affordable("words_fts", self._query_words(prepared))
         ranked = self._fts("words_fts", terms, catalog)
         out = []
         for rank, (pitfall_id, _, score) in enumerate(ranked):
             shared = [t for t in terms if t in catalog.words_of(pitfall_id)][:8] if rank < 10 else []
-            out.append((pitfall_id, f"terms: {', '.join(shared)}" if shared else "", score))
+            why = _Why(f"terms: {', '.join(shared)}", msg("kb.why.words", terms=", ".join(shared[:5])))
+            out.append((pitfall_id, why if shared else None, score))
         return out
 
-    def _trigram(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, str, float]]:
+    def _trigram(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, _Why | None, float]]:
         terms = self._affordable("docs_fts", trigram_terms(prepared.clean), grams=True)
         return self._fts("docs_fts", terms, catalog)
 
@@ -346,7 +382,7 @@ class Retriever:
         texts = [prepared.clean, *(errors[-MAX_DENSE_LINES:] if len(lines) > 1 else ())]
         return list(dict.fromkeys(view for view in map(dense_text, texts) if view))
 
-    def _dense(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, str, float]]:
+    def _dense(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, _Why | None, float]]:
         texts = self._dense_texts(prepared)
         if not texts:
             return []
@@ -358,7 +394,7 @@ class Retriever:
             example = examples.get(eid)
             if example and example.pitfall_id in catalog.pitfalls and example.pitfall_id not in ranked:
                 label = f"nearest {example.kind} ({similarity:.2f}): {example.text[:100]}"
-                ranked[example.pitfall_id] = (label, float(similarity))
+                ranked[example.pitfall_id] = (_Why(label, _nearest_reason(example)), float(similarity))
         return [(pid, why, sim) for pid, (why, sim) in ranked.items()]
 
     # --- fusion and presentation ---
@@ -395,9 +431,11 @@ class Retriever:
             score=round(float(score), 3),
             confidence=self._confidence(item),
             why=item.why or ["weak overall similarity"],
+            reasons=tuple(dict.fromkeys(item.reasons))[:3],
             summary=pitfall.summary,
             summary_zh=pitfall.summary_zh,
             fix=pitfall.fix[0] if pitfall.fix else "",
+            fix_zh=pitfall.fix_zh[0] if pitfall.fix_zh else "",
             checks=pitfall.checks,
             draft=pitfall.status == "draft",
             layer=pitfall.layer,

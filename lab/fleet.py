@@ -24,7 +24,7 @@ from pathlib import Path
 import yaml
 
 from pitstop.lab import keys, timeshift
-from pitstop.lab.scenario import Scenario
+from pitstop.lab.scenario import SCENARIO_FILES, Scenario
 from pitstop.lab.sshd import LabError, SshdSpec, find_sshd, free_port, start_all, stop_pids
 
 FAKEBIN = Path(__file__).parent / "fakebin"
@@ -51,6 +51,8 @@ FAKE_TOOLS = (
     "uname",
     "cat",
     "python3",
+    "scontrol",
+    "sacct",
 )
 LAB_USER = "pitstop-lab"
 LAB_HOME = Path("/var/lib/pitstop-lab")
@@ -350,6 +352,11 @@ def write_inventory(fleet: Fleet, scenarios: dict[str, Scenario], path: Path) ->
         for h in fleet.hosts
     ]
     data = {"known_hosts": str(fleet.known_hosts), "ssh_config": False, "connect_timeout": 5, "hosts": hosts}
+    controller = next(
+        (h.name for h in fleet.hosts if SCENARIO_FILES["slurm_job"] in scenarios[h.scenario].files), None
+    )
+    if controller:  # the first host that answers scontrol is the lab's Slurm controller
+        data["slurm"] = {"controller": controller, "timezone": "UTC"}
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
 

@@ -13,11 +13,12 @@ class Cause:
     pitfall: str
     title: str
     confidence: str
-    why: tuple[str, ...]
+    why: tuple[str, ...]  # in the reader's words and language
     summary: str
     checks: tuple[str, ...]
     fix: str
     draft: bool = False
+    details: tuple[str, ...] = ()  # the signals behind `why`: regexes, terms (Details button, --verbose)
 
 
 @dataclass(frozen=True)

@@ -23,5 +23,15 @@ SPECS = (
         versions_agree_across_hosts,
         ("torch_probe", "driver_version"),
         {"facts": "versions to compare: nccl, torch, torch_cuda, driver, cuda, kernel (default: first four)"},
+        describe={
+            "en": (
+                "Compares the NCCL, PyTorch, CUDA and driver versions of every host in the run: "
+                "a host that differs from the others confirms it, the same versions everywhere rule it out."
+            ),
+            "zh": (
+                "比较本次诊断中每台主机的 NCCL、PyTorch、CUDA 和驱动版本："
+                "有主机与其他主机不一致即确认，全部一致则排除。"
+            ),
+        },
     ),
 )

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field
 import asyncssh
 
 from pitstop.collectors.inventory import Host, Inventory
-from pitstop.collectors.sshconfig import DEFAULT_GLOBAL_KNOWN_HOSTS, DEFAULT_USER_KNOWN_HOSTS
 from pitstop.collectors.transport.base import HostUnavailable, Sink
 from pitstop.core.errors import PitstopError
 from pitstop.core.i18n import msg
@@ -155,15 +154,6 @@ class Connector:
     _known: dict[tuple[str, ...], asyncssh.SSHKnownHosts] = field(default_factory=dict)
     _jumps: dict[tuple, asyncio.Task] = field(default_factory=dict)
 
-    def known_hosts_files(self, host: Host) -> tuple[str, ...]:
-        """The known_hosts files checked for `host`, user files first (the inventory's replaces them)."""
-        user = (
-            (self.inventory.known_hosts,)
-            if self.inventory.known_hosts
-            else host.user_known_hosts or tuple(os.path.expanduser(p) for p in DEFAULT_USER_KNOWN_HOSTS)
-        )
-        return user + (host.global_known_hosts or DEFAULT_GLOBAL_KNOWN_HOSTS)
-
     def _known_hosts(self, files: tuple[str, ...]) -> asyncssh.SSHKnownHosts:
         if files not in self._known:
             present = [f for f in files if os.path.isfile(f)]
@@ -210,7 +200,7 @@ class Connector:
         self, host: Host, tunnel: asyncssh.SSHClientConnection | None
     ) -> asyncssh.SSHClientConnection:
         client = _Client()
-        files = self.known_hosts_files(host)
+        files = self.inventory.known_hosts_files(host)
         known = self._known_hosts(files)
         shown_files = ", ".join(f for f in files if os.path.isfile(f)) or f"{files[0]} (missing)"
         present = [p for p in host.identity_files if os.path.isfile(p)]

@@ -50,6 +50,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ssh.os_error": ("{host}: {reason}", "{host}：{reason}"),
     "ssh.failed": ("{host}: SSH failed: {reason}", "{host}：SSH 失败：{reason}"),
     "ssh.via_jump": ("via jump host {jump}: {error}", "经跳板机 {jump}：{error}"),
+    "ssh.match_exec_skipped": (
+        "{where}: `Match {line}` skipped: it runs a local command, which Pitstop does only when "
+        "PITSTOP_SSH_LOCAL_COMMANDS=1",
+        "{where}：跳过了 `Match {line}`：它会执行本地命令，"
+        "仅当设置 PITSTOP_SSH_LOCAL_COMMANDS=1 时 Pitstop 才执行",
+    ),
     "ssh.proxy_command_skipped": (
         "{host}: the ssh config reaches it through ProxyCommand {command!r}, a local command Pitstop runs "
         "only when the admin sets PITSTOP_SSH_LOCAL_COMMANDS=1; not connecting",

@@ -39,6 +39,9 @@ def test_declaration_is_well_formed(c: catalog.Collector) -> None:
     assert not (c.param and c.fallback_for)
     for source in (c.param.source if c.param else None, c.fallback_for):
         assert source is None or source in catalog.BY_NAME
+    assert c.param is None or (
+        c.param.pattern.match(c.param.example) and (c.param.extract is None) == (c.param.source is None)
+    )
     assert c.fallback_when is None or c.fallback_for
     assert callable(c.parser) and (c.lab_file is None or re.fullmatch(r"[A-Za-z0-9_.-]+\.txt", c.lab_file))
     assert c.rerun is None or c.rerun.split()[0] == c.argv[0] or c.stdin_probe

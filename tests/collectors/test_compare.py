@@ -73,7 +73,9 @@ def test_numeric_outliers_use_the_median_absolute_deviation() -> None:
     temps = {f"n{i}": 60.0 + (i % 5) for i in range(20)} | {"hot": 91.0, "warm": 68.0}
     profiles = [compare.Profile(h, {"temperature@3": t}) for h, t in temps.items()]
     found = compare.outliers(profiles)
-    assert [(o.host, o.value, o.peers) for o in found] == [("hot", "91 °C", "median 62 °C")]
+    assert [(o.host, o.value, o.peers) for o in found] == [("hot", "91 °C", "62 °C")]
+    assert found[0].describe() == "temperature 91 °C on GPU3 (peers median 62 °C)"
+    assert found[0].describe("zh") == "GPU3 温度 91 °C（其他节点中位数 62 °C）"
 
 
 def test_a_spread_fleet_has_no_majority_to_differ_from() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -169,7 +170,7 @@ all:
 def test_ansible_ini(tmp_path: Path) -> None:
     f = tmp_path / "hosts.ini"
     f.write_text(ANSIBLE_INI)
-    data = ansible.import_inventory(f)
+    data = ansible.import_inventory(f, use_ansible=False).data
     inv = inventory.build({**yaml.safe_load(ansible.to_yaml(data)), "ssh_config": False})
     g1, g3 = inv.get("gpu01"), inv.get("gpu03")
     assert (g1.address, g1.user, g1.jump) == ("10.0.1.1", "ubuntu", "bastion.example.com")
@@ -181,23 +182,56 @@ def test_ansible_ini(tmp_path: Path) -> None:
 def test_ansible_yaml(tmp_path: Path) -> None:
     f = tmp_path / "hosts.yml"
     f.write_text(ANSIBLE_YAML)
-    inv = inventory.build({**ansible.import_inventory(f), "ssh_config": False})
+    inv = inventory.build({**ansible.import_inventory(f, use_ansible=False).data, "ssh_config": False})
     n1 = inv.get("node1")
     assert (n1.address, n1.user, n1.identity_files) == ("10.1.0.1", "admin", ("/keys/k",))
     assert [h.name for h in inv.select("gpus")] == ["node1", "node2"]
 
 
-def test_cli_import_and_show(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_import_and_show(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from pitstop.cli import main as cli
 
+    monkeypatch.setenv("HOME", str(tmp_path))  # no personal ~/.ssh/config
     src, out = tmp_path / "hosts.ini", tmp_path / "inventory.yaml"
     src.write_text(ANSIBLE_INI)
-    assert cli.main(["inventory", "import", str(src), "--out", str(out)]) == 0
+    assert cli.main(["inventory", "import", str(src), "--out", str(out), "--reader", "builtin"]) == 0
+    assert "wrote 4 host(s)" in capsys.readouterr().err
     assert cli.main(["inventory", "show", "@h100", "--inventory", str(out)]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in lines] == ["gpu01", "gpu02", "gpu03"]
-    assert "ubuntu@10.0.1.1:22 via bastion.example.com" in lines[0]
+    text = capsys.readouterr().out
+    blocks = text.split("\n\n")
+    assert [b.splitlines()[0] for b in blocks] == ["gpu01", "gpu02", "gpu03"]
+    assert "10.0.1.1   [imported from Ansible: " in blocks[0] and "bastion.example.com" in blocks[0]
+    assert "ubuntu   [imported from Ansible" in blocks[0] and "{'" not in text
+    assert f"{tmp_path}/.ssh/known_hosts" in blocks[0] and "/etc/ssh/ssh_known_hosts" in blocks[0]
+    assert cli.main(["inventory", "show", "gpu03", "--json", "--inventory", str(out)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    g3 = data["hosts"][0]
+    assert (g3["name"], g3["port"], g3["user"], g3["origins"]["port"]) == (
+        "gpu03",
+        2222,
+        "ops",
+        g3["origins"]["user"],
+    )
+    assert g3["jump_chain"] == [
+        {"name": "bastion.example.com", "address": "bastion.example.com", "port": 22, "user": None}
+    ]
+    assert cli.main(["inventory", "show", "gpu01", "--lang", "zh", "--inventory", str(out)]) == 0
+    assert "跳板链" in capsys.readouterr().out
     assert cli.main(["inventory", "show", "gpu1", "--inventory", str(out)]) == 3
+
+
+def test_cli_show_without_inventory_fails_clearly(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pitstop.cli import main as cli
+
+    monkeypatch.delenv("PITSTOP_INVENTORY", raising=False)
+    monkeypatch.chdir(Path(__file__).parent)  # no .env here
+    assert cli.main(["inventory", "show"]) == 2
+    captured = capsys.readouterr()
+    assert "no inventory: pass --inventory FILE or set PITSTOP_INVENTORY" in captured.err and not captured.out
 
 
 def test_jump_specs_and_hostname_tokens(tmp_path: Path) -> None:

@@ -225,7 +225,7 @@ def test_match_exec_is_skipped_unless_allowed(tmp_path: Path) -> None:
     config.write_text(f'Match host e* exec "touch {marker}"\n  Port 2999\n')
     skipped = SshConfig.from_paths([config]).resolve("e1")
     assert skipped.port == 22 and not marker.exists()
-    assert len(skipped.notes) == 1 and "PITSTOP_SSH_LOCAL_COMMANDS=1" in skipped.notes[0]
+    assert len(skipped.notes) == 1 and "PITSTOP_SSH_LOCAL_COMMANDS=1" in str(skipped.notes[0])
     assert SshConfig.from_paths([config]).resolve("other").notes == ()  # `host e*` already fails: no note
     allowed = SshConfig.from_paths([config], allow_local_commands=True).resolve("e1")
     assert allowed.port == 2999 and marker.exists() and allowed.notes == ()
