@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
             json.dumps(
                 {
                     "allowed": decision.allowed,
-                    "reason": decision.reason,
+                    "reason": str(decision.reason),
                     "rule": decision.rule,
                     "hosts": [h.name for h in hosts],
                 }

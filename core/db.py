@@ -13,6 +13,7 @@ import sqlite_utils
 
 from pitstop.core.config import data_dir
 from pitstop.core.errors import BadDatabase
+from pitstop.core.i18n import msg
 from pitstop.migrations import migrations
 
 
@@ -42,7 +43,7 @@ def open_db(path: str | Path, *, migrate: bool = True) -> sqlite_utils.Database:
             migrations.apply(db)
     except sqlite3.DatabaseError as exc:
         conn.close()
-        raise BadDatabase(f"{path} is not a usable Pitstop database ({exc}); set PITSTOP_DB") from None
+        raise BadDatabase(msg("security.db.unreadable", path=str(path), reason=str(exc))) from None
     if not memory:
         for suffix in ("-wal", "-shm"):  # sidecars left by an older Pitstop that did not restrict them
             with contextlib.suppress(FileNotFoundError, PermissionError):
@@ -56,11 +57,9 @@ def private_dir(directory: Path) -> None:
     if directory.is_dir():
         return
     if directory.exists():
-        raise BadDatabase(f"{directory} is not a directory; point PITSTOP_DB at a file in a directory")
+        raise BadDatabase(msg("security.db.not_a_dir", directory=str(directory)))
     if directory.resolve() != data_dir().resolve():
-        raise BadDatabase(
-            f"the directory {directory} does not exist; create it (mode 0700) or point PITSTOP_DB elsewhere"
-        )
+        raise BadDatabase(msg("security.db.missing_dir", directory=str(directory)))
     directory.mkdir(parents=True, mode=0o700)
     os.chmod(directory, 0o700)
 
@@ -68,15 +67,16 @@ def private_dir(directory: Path) -> None:
 def _refuse_unusable(path: Path) -> None:
     """A clear error for a path that is a directory or a file that is not SQLite."""
     if path.is_dir():
-        raise BadDatabase(f"{path} is a directory, not a database file; point PITSTOP_DB at a file")
+        raise BadDatabase(msg("security.db.is_dir", path=str(path)))
     if path.is_file() and path.stat().st_size:
         try:
             with path.open("rb") as handle:
                 header = handle.read(16)
         except OSError as exc:
-            raise BadDatabase(f"cannot read the database {path}: {exc.strerror}") from None
+            reason = exc.strerror or str(exc)
+            raise BadDatabase(msg("security.db.unreadable", path=str(path), reason=reason)) from None
         if header != b"SQLite format 3\x00":
-            raise BadDatabase(f"{path} is not a SQLite database; point PITSTOP_DB at another file")
+            raise BadDatabase(msg("security.db.not_sqlite", path=str(path)))
 
 
 @contextmanager
