@@ -115,13 +115,13 @@ def run(args: argparse.Namespace) -> int:
         origin="cli",
         max_hosts=args.max_hosts,
     )
-    db = open_db(args.db or settings.db_path)
     if args.job:
         kind = jobs.resolver("slurm")
         kind.validate(args.job)
         _authorize(args, settings, (kind.host(inventory),), request.requester)
     else:  # unknown hosts fail before the KB
         _authorize(args, settings, inventory.select(request.hosts, request.max_hosts), request.requester)
+    db = open_db(args.db or settings.db_path)  # only once authorized: a refusal touches nothing
     kb = open_kb(args)
     progress = None if args.json or not sys.stderr.isatty() else _progress
     connector = Connector(inventory, connect_timeout=args.connect_timeout)
