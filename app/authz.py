@@ -45,6 +45,7 @@ import yaml
 
 from pitstop.collectors import hostlist
 from pitstop.collectors.audit import host_checks_since
+from pitstop.core import yamlio
 from pitstop.core.errors import PitstopError, UsageError
 from pitstop.core.i18n import Msg, msg
 from pitstop.core.redact import redact
@@ -197,7 +198,7 @@ class Policy:
             return cls(audit_db=Path(audit_db) if audit_db else None, clock=clock)
         p = Path(path).expanduser()
         try:
-            data = yaml.safe_load(p.read_text(encoding="utf-8"))
+            data = yamlio.safe_load(p.read_text(encoding="utf-8"))
         except OSError as exc:
             raise UsageError(f"cannot read the authorization policy {p}: {exc.strerror}") from None
         except yaml.YAMLError as exc:

@@ -10,11 +10,15 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+import multiprocessing
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
+from pitstop.app.authz import Policy
 from pitstop.collectors import catalog, compare, jobs, runner
 from pitstop.collectors.audit import AuditLog
 from pitstop.collectors.catalog import display
@@ -27,12 +31,14 @@ from pitstop.collectors.jobs import JobInfo
 from pitstop.collectors.model import CheckContext, CommandResult, HostStatus, Verdict
 from pitstop.collectors.transport import framing
 from pitstop.collectors.transport.ssh import Connector
-from pitstop.core.clock import parse_since
-from pitstop.core.errors import NotFound, UsageError
+from pitstop.core.clock import parse_since, stamp
+from pitstop.core.errors import NotAllowed, NotFound, UsageError
 from pitstop.core.i18n import msg, t
 from pitstop.core.redact import redact
 
 CANDIDATES = 5
+WORKER_FROM_HOSTS = 8  # from this many hosts the checks run in a worker process (the second core)
+KEEP_OUTPUTS_HOSTS = 16  # above this many hosts a command's output is released once it is checked
 log = logging.getLogger(__name__)
 
 
@@ -46,8 +52,38 @@ class DiagnoseRequest:
     requester: str = "cli"
     origin: str = "cli"
     max_hosts: int = DEFAULT_MAX_HOSTS
+    selected: tuple[Host, ...] = ()  # `hosts` already expanded (by `authorized_hosts`); else expanded here
     until: datetime | None = None  # the window's end (a job's end time)
     job: JobInfo | None = None  # the job whose nodes these are (`job_request`)
+
+
+def authorized_hosts(
+    inventory: Inventory,
+    policy: Policy,
+    target: str,
+    *,
+    user: str,
+    channel: str | None,
+    origin: str,
+    max_hosts: int = DEFAULT_MAX_HOSTS,
+) -> tuple[Host, ...]:
+    """The one expansion of a host expression: the inventory hosts `target` names, if `policy` lets
+    `user` check them (UsageError for an empty or bad expression, NotFound for an unknown host,
+    NotAllowed when refused). Slack, the console and the CLI all ask here before diagnosing."""
+    if not target.strip():
+        raise UsageError("Name the hosts to check, e.g. `/diagnose gpu-node-3 nccl unknown error`.")
+    hosts = inventory.select(target, max_hosts=max_hosts)
+    authorize_hosts(policy, hosts, user=user, channel=channel, origin=origin)
+    return hosts
+
+
+def authorize_hosts(
+    policy: Policy, hosts: Sequence[Host], *, user: str, channel: str | None, origin: str
+) -> None:
+    """NotAllowed unless `policy` lets `user` run collectors on every one of `hosts`."""
+    decision = policy.authorize(user=user, user_groups=(), channel=channel, hosts=list(hosts), origin=origin)
+    if not decision.allowed:
+        raise NotAllowed(decision.reason)
 
 
 @dataclass(frozen=True)
@@ -166,10 +202,10 @@ class DiagnoseReport:
             "hosts": [h.to_json() for h in self.hosts],
             "outliers": [o.to_json() for o in self.outliers],
             "job": self.job.to_json() if self.job else None,
-            "until": self.until.isoformat() if self.until else None,
+            "until": stamp(self.until) if self.until else None,
             "mode": "sweep" if self.sweep else "error",
             "candidates": list(self.candidates),
-            "since": self.since.isoformat() if self.since else None,
+            "since": stamp(self.since) if self.since else None,
             "collectors": list(self.collectors),
             "lang": self.lang,
             "notes": list(self.notes),
@@ -210,21 +246,59 @@ def host_bound(lanes: int, collectors: Sequence[str], connect_timeout: float) ->
     return connect_timeout + 1 + phase(first, lanes) + later + runner.SLACK_S
 
 
-def _evaluate(pitfalls: Sequence[Any], run: runner.HostRun, ctx: CheckContext) -> tuple[Verdict, ...]:
-    verdicts = []
-    for p in pitfalls:
-        if not p.checks:
-            verdicts.append(
-                Verdict(p.id, "inconclusive", "no read-only check exists for this cause", benign=p.benign)
+_WORKER_PITFALLS: Sequence[Any] = ()
+
+
+def _worker_init(pitfalls: Sequence[Any]) -> None:
+    global _WORKER_PITFALLS
+    _WORKER_PITFALLS = pitfalls
+
+
+def _check(
+    pitfalls: Sequence[Any] | None, results: Mapping[str, CommandResult], ctx: CheckContext, host: str
+) -> tuple[tuple[Verdict, ...], compare.Profile | None]:
+    """Verdicts and the comparable profile of one host's results (in the worker: its pitfalls)."""
+    pitfalls = _WORKER_PITFALLS if pitfalls is None else pitfalls
+    # `evaluate` owns the "no check exists" verdict and turns a broken check into an inconclusive one.
+    verdicts = tuple(evaluate(p, results, ctx) for p in pitfalls)
+    return verdicts, compare.profile(host, facts_for(results, ctx.now)) if results else None
+
+
+class _Checker:
+    """Runs `_check` inline for a few hosts, else in one worker process so parsing a large kernel log
+    never stalls the event loop that keeps every other host's connection moving."""
+
+    def __init__(self, pitfalls: Sequence[Any], hosts: int) -> None:
+        self._pitfalls = pitfalls
+        self._pool: ProcessPoolExecutor | None = None
+        if hosts >= WORKER_FROM_HOSTS:
+            self._pool = ProcessPoolExecutor(
+                1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_init,
+                initargs=(pitfalls,),
             )
-            continue
+
+    async def __call__(
+        self, results: Mapping[str, CommandResult], ctx: CheckContext, host: str
+    ) -> tuple[tuple[Verdict, ...], compare.Profile | None]:
+        if self._pool is None:
+            return _check(self._pitfalls, results, ctx, host)
+        loop = asyncio.get_running_loop()
         try:
-            verdicts.append(evaluate(p, run.results, ctx))
-        except Exception as exc:  # noqa: BLE001 - one broken check must not sink the report
-            verdicts.append(
-                Verdict(p.id, "inconclusive", f"check failed: {type(exc).__name__}: {exc}", benign=p.benign)
-            )
-    return tuple(verdicts)
+            return await loop.run_in_executor(self._pool, _check, None, results, ctx, host)
+        except BrokenProcessPool:
+            log.warning("the check worker died; checking %s in this process", host)
+            return _check(self._pitfalls, results, ctx, host)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _released(commands: tuple[CommandResult, ...]) -> tuple[CommandResult, ...]:
+    """The commands without their output (kept: sizes, exit codes, messages)."""
+    return tuple(replace(c, stdout="", stderr="") for c in commands)
 
 
 async def _run(
@@ -255,7 +329,7 @@ async def diagnose(
     concurrency: int = 256,
 ) -> DiagnoseReport:
     """Run the request and return a report; raises PitstopError only for a bad request (unknown host...)."""
-    hosts = inventory.select(request.hosts, max_hosts=request.max_hosts)
+    hosts = request.selected or inventory.select(request.hosts, max_hosts=request.max_hosts)
     now = datetime.now(UTC)
     since = parse_since(request.since, now)
     sweep = not (request.error_text and request.error_text.strip())
@@ -280,7 +354,9 @@ async def diagnose(
     lanes = runner.lanes_for(len(hosts))
     bound = host_bound(lanes, collectors, connector.timeout)
     audit = AuditLog(db) if db is not None else None
-    gate = asyncio.Semaphore(max(1, concurrency))
+    gate = asyncio.Semaphore(runner.host_slots(max(1, concurrency)))
+    check = _Checker(pitfalls, len(hosts)) if collectors else None
+    keep_outputs = len(hosts) <= KEEP_OUTPUTS_HOSTS
     reports: dict[str, HostReport] = {}
     profiles: dict[str, compare.Profile] = {}
 
@@ -292,10 +368,15 @@ async def diagnose(
             run = await _run(host, collectors, lanes, connector, bound)
         if audit is not None and run.commands:
             audit.record(request.requester, request.origin, host.name, run.commands)
-        verdicts = _evaluate(pitfalls, run, ctx) if run.status == "ok" or run.results else ()
-        if run.results:
-            profiles[host.name] = compare.profile(host.name, facts_for(run.results, now))
-        report = HostReport(host.name, run.status, run.error, verdicts, run.commands, run.duration_s, sweep)
+        verdicts: tuple[Verdict, ...] = ()
+        if check is not None and (run.status == "ok" or run.results):
+            verdicts, profile = await check(run.results, ctx, host.name)
+            if profile is not None:
+                profiles[host.name] = profile
+        elif not collectors:
+            verdicts = tuple(evaluate(p, run.results, ctx) for p in pitfalls)
+        commands = run.commands if keep_outputs else _released(run.commands)
+        report = HostReport(host.name, run.status, run.error, verdicts, commands, run.duration_s, sweep)
         reports[host.name] = report
         if progress is not None:
             try:
@@ -309,8 +390,12 @@ async def diagnose(
         await asyncio.gather(*(task(h) for h in hosts))
     finally:
         await connector.close()
+        if check is not None:
+            check.close()
     if not collectors:
         notes.append("no candidate cause has a read-only check; nothing was run on the hosts")
+    if collectors and not keep_outputs:
+        notes.append(t("sweep.outputs_released", "en", n=len(hosts), keep=KEEP_OUTPUTS_HOSTS))
     outside = [n for n in request.job.nodes if n not in inventory.hosts] if request.job else []
     if outside:
         notes.append(t("fleet.job.outside_inventory", "en", n=len(outside), hosts=compress(outside)))

@@ -10,11 +10,11 @@ from slack_bolt import BoltContext
 from slack_bolt.request import BoltRequest
 from slack_sdk import WebClient
 
-from pitstop.bot import flows
+from pitstop.app import flows
+from pitstop.app.cards import Notice
 from pitstop.bot.deps import Deps
 from pitstop.bot.errors import reporting
 from pitstop.bot.render import blocks
-from pitstop.bot.render.model import Notice
 from pitstop.bot.slack_io import post
 
 # Message subtypes that are still a person writing something new.

@@ -9,11 +9,11 @@ from slack_bolt import Respond
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from pitstop.bot import flows
+from pitstop.app import flows
+from pitstop.app.cards import DiagnosisCard, HostState, Notice
 from pitstop.bot.deps import Deps
 from pitstop.bot.errors import reporting
 from pitstop.bot.render import blocks
-from pitstop.bot.render.model import DiagnosisCard, HostState, Notice
 from pitstop.bot.slack_io import ThrottledUpdater, post, tell, upload_text
 
 

@@ -65,10 +65,10 @@ def on_listener_error(
     `process_before_response=False`, Bolt discards an acknowledgement made before the listener
     raised: the request would answer 404.)
     """
+    from pitstop.app.cards import Notice
     from pitstop.bot.home import publish_home, publish_notice
     from pitstop.bot.payload import where
     from pitstop.bot.render import blocks
-    from pitstop.bot.render.model import Notice
     from pitstop.bot.slack_io import tell
 
     text = describe(error)

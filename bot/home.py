@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from slack_sdk import WebClient
 
-from pitstop.bot import flows
+from pitstop.app import flows
+from pitstop.app.cards import Notice
 from pitstop.bot.deps import Deps
 from pitstop.bot.render import blocks
-from pitstop.bot.render.model import Notice
 
 HOME_DAYS = 30
 

@@ -10,20 +10,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pitstop.cli.kbargs import add_db_option, open_kb, read_text
+from pitstop.cli.kbargs import add_db_option, open_kb, read_file, read_text
+from pitstop.cli.output import emit_json
 from pitstop.collectors.hostlist import compress
+from pitstop.core.errors import UsageError
 from pitstop.core.redact import redact
 
 if TYPE_CHECKING:
     from pitstop.app.diagnose import DiagnoseReport, HostReport
     from pitstop.app.digest import CauseGroup, Digest
     from pitstop.collectors.inventory import Host
-    from pitstop.core.config import Settings
 
 _MARK = {
     "confirmed": "CONFIRMED",
@@ -59,10 +60,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--error",
-        nargs="+",
         metavar="TEXT",
         default=None,
-        help="the pasted error ('-' reads stdin); without it, a full sweep",
+        help="the pasted error, one argument (quote it; '-' reads stdin); without it, a full sweep",
+    )
+    parser.add_argument(
+        "--error-file", type=Path, default=None, metavar="FILE", help="read the pasted error from FILE"
     )
     parser.add_argument(
         "--since",
@@ -87,41 +90,62 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="authorization policy YAML (default $PITSTOP_POLICY); without one nothing runs",
     )
     parser.add_argument("--max-hosts", type=int, default=1024, metavar="N", help="refuse larger host lists")
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument(
+        "--json", action="store_true", help="print the report as JSON (pitstop.diagnose/1, docs/JSON.md)"
+    )
     add_db_option(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Diagnose, print, and map the outcome to the exit status."""
-    from pitstop.app.diagnose import DiagnoseRequest, diagnose, job_request, resolve_job
+    from pitstop.app.authz import Policy
+    from pitstop.app.diagnose import (
+        DiagnoseRequest,
+        authorize_hosts,
+        authorized_hosts,
+        diagnose,
+        job_request,
+        resolve_job,
+    )
     from pitstop.collectors import inventory as inv
     from pitstop.collectors import jobs
     from pitstop.collectors.transport.ssh import Connector
     from pitstop.core.config import load_settings
     from pitstop.core.db import open_db
-    from pitstop.core.errors import UsageError
 
     if bool(args.hosts) == bool(args.job):
         raise UsageError("give HOSTS or --job ID (one of them)")
     settings = load_settings()
     inventory = inv.load(args.inventory or settings.inventory_path)
-    error_text = read_text(args.error) if args.error else None
+    if args.error is not None and args.error_file is not None:
+        raise UsageError("give --error TEXT or --error-file FILE, not both")
+    if args.error_file is not None:
+        error_text: str | None = read_file(args.error_file)
+    else:
+        error_text = read_text([args.error]) if args.error else None
+    user = _user()
+    policy = Policy.load(args.policy or settings.policy_path, audit_db=args.db or settings.db_path)
+    # Unknown hosts and refusals fail here, before the KB opens (exit 3 and 4).
+    selected: tuple[Host, ...] = ()
+    if args.job:
+        kind = jobs.resolver("slurm")
+        kind.validate(args.job)
+        authorize_hosts(policy, (kind.host(inventory),), user=user, channel=None, origin="cli")
+    else:
+        selected = authorized_hosts(
+            inventory, policy, args.hosts, user=user, channel=None, origin="cli", max_hosts=args.max_hosts
+        )
     request = DiagnoseRequest(
         hosts=args.hosts or "",
         error_text=error_text,
         since=args.since,
-        requester=_user(),
+        requester=user,
         origin="cli",
         max_hosts=args.max_hosts,
+        selected=selected,
     )
-    if args.job:
-        kind = jobs.resolver("slurm")
-        kind.validate(args.job)
-        _authorize(args, settings, (kind.host(inventory),), request.requester)
-    else:  # unknown hosts fail before the KB
-        _authorize(args, settings, inventory.select(request.hosts, request.max_hosts), request.requester)
-    db = open_db(args.db or settings.db_path)  # only once authorized: a refusal touches nothing
+    db = open_db(args.db or settings.db_path)
     kb = open_kb(args)
     progress = None if args.json or not sys.stderr.isatty() else _progress
     connector = Connector(inventory, connect_timeout=args.connect_timeout)
@@ -138,30 +162,28 @@ def run(args: argparse.Namespace) -> int:
                 requester=request.requester,
             )
             request = job_request(info, inventory, request)
-            _authorize(args, settings, inventory.select(request.hosts, request.max_hosts), request.requester)
+            nodes = authorized_hosts(
+                inventory,
+                policy,
+                request.hosts,
+                user=user,
+                channel=None,
+                origin="cli",
+                max_hosts=args.max_hosts,
+            )
+            request = replace(request, selected=nodes)
         return await diagnose(
             request, inventory=inventory, kb=kb, progress=progress, db=db, connector=connector
         )
 
     report = asyncio.run(go())
     if args.json:
-        print(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+        emit_json("diagnose", report.to_json())
     else:
         print(redact(render(report)))  # the same masking as --json (to_json redacts its fields)
     from pitstop.app.digest import digest
 
     return digest(report).exit_code
-
-
-def _authorize(args: argparse.Namespace, settings: Settings, hosts: tuple[Host, ...], user: str) -> None:
-    """Ask the authorization policy before any collector runs; NotAllowed (exit 4) when refused."""
-    from pitstop.app.authz import Policy
-    from pitstop.core.errors import NotAllowed
-
-    policy = Policy.load(args.policy or settings.policy_path, audit_db=args.db or settings.db_path)
-    decision = policy.authorize(user=user, channel=None, hosts=hosts, origin="cli")
-    if not decision.allowed:
-        raise NotAllowed(decision.reason)
 
 
 def _user() -> str:

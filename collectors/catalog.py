@@ -183,13 +183,13 @@ CATALOG: tuple[Collector, ...] = (
     ),
     Collector(
         "nvml_probe",
-        ("python3", "-"),
+        ("python3", "-c", PARAM),
         "NVML facts per GPU (falls back to nvidia-smi)",
         nvml_probe.parse,
         None,
         timeout_s=45,
         output_cap=2 * MiB,
-        stdin_probe="nvml_probe.py",
+        argv_probe="nvml_probe.py",
         rerun="nvidia-smi -q",
         lab_note="served by the real `python3`; the probe falls back to the lab's `nvidia-smi`",
     ),
@@ -450,7 +450,11 @@ def display(argv: Sequence[str]) -> str:
     """The command line for people: a probe's code is named by its file instead of inlined."""
     for c in CATALOG:
         if c.argv_probe and len(argv) == len(c.argv) and tuple(argv[:-1]) == c.argv[:-1]:
-            return f"{shlex.join(argv[:-1])} <collectors/probes/{c.argv_probe}>"
+            try:
+                if argv[-1] == probe_text(c.argv_probe):
+                    return f"{shlex.join(argv[:-1])} <collectors/probes/{c.argv_probe}>"
+            except ProbeMissing:
+                continue
         if c.stdin_probe and tuple(argv) == c.argv:
             return f"{shlex.join(argv)} < collectors/probes/{c.stdin_probe}"
     return shlex.join(argv)

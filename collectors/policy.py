@@ -154,8 +154,8 @@ class PolicyViolation(PitstopError):
 
 
 def _probe_code(argv: tuple[str, ...]) -> bool:
-    """True when argv is `python3 -` or `python3 -c <a catalog probe script, verbatim>`."""
-    if argv == ("python3", "-"):
+    """True when argv is `python3 -` (a stdin probe) or `python3 -c <a catalog probe script, verbatim>`."""
+    if argv == ("python3", "-") and any(c.stdin_probe for c in catalog.CATALOG):
         return True
     if len(argv) != 3 or argv[:2] != ("python3", "-c"):
         return False

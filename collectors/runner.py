@@ -1,7 +1,9 @@
 """The one engine that runs catalog commands on a host and turns what happened into CommandResults.
 
 Commands are packed into a few framing scripts ("lanes", transport/framing.py), each on its own
-channel of one connection, so a host costs one shell per lane plus the commands themselves.
+channel of one connection (one lane per host in a fleet sweep, plus one for the commands that
+depend on its output), so a host costs one shell per lane plus one process per command under bash
+(the remote timeout is a shell function there; bench/bench_fanout.py counts them).
 Every script passes the read-only policy before it leaves the process. Each command has a remote
 `timeout -k` and a local deadline; a lane whose command outlives both is abandoned and its
 remaining commands move to a fresh channel.
@@ -11,7 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import re
+import resource
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -31,6 +35,8 @@ SECOND_PHASE_LANES = 1  # a few small commands (ethtool per interface, a fallbac
 _MISSING = re.compile(r"command not found|^sh: \d+: \S+: not found", re.M)
 _SUDO_REFUSED = re.compile(r"^sudo: (?:a password is required|a terminal is required|sorry,)", re.M)
 LOST = "connection lost while running"
+FDS_PER_HOST = 2  # the SSH socket, and room for a jump host's or the local transport's pipes
+FDS_RESERVED = 64  # the database, logs, the check worker's pipes
 
 
 @dataclass(frozen=True)
@@ -44,7 +50,6 @@ class HostRun:
     commands: tuple[CommandResult, ...] = ()
     duration_s: float = 0.0
     channels: int = 0
-    spawns: int = 0  # remote processes started: one shell per channel, `timeout` and the tool per command
 
 
 def plan(names: Iterable[str]) -> tuple[tuple[Collector, ...], tuple[Collector, ...]]:
@@ -65,6 +70,25 @@ def plan(names: Iterable[str]) -> tuple[tuple[Collector, ...], tuple[Collector, 
         else:
             first[name] = c
     return tuple(first.values()), tuple(second.values())
+
+
+def host_slots(wanted: int) -> int:
+    """How many hosts may run at once: `wanted`, lowered to what the open-files limit allows.
+
+    The soft limit is first raised to the hard one (as a server would), so a large fleet is bounded
+    by a count the operating system will honour instead of failing with "Too many open files".
+    """
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16)
+    if soft < target:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+    try:
+        in_use = len(os.listdir("/proc/self/fd"))
+    except OSError:
+        in_use = FDS_RESERVED
+    return max(1, min(wanted, (soft - in_use - FDS_RESERVED) // FDS_PER_HOST))
 
 
 def lanes_for(host_count: int) -> int:
@@ -200,7 +224,7 @@ def split_lanes(cmds: Sequence[Command], lanes: int) -> list[list[Command]]:
         i = min(open_lanes, key=lambda k: load[k])
         groups[i].append(cmd)
         load[i] += _weight(cmd)
-    return [g for g in groups if g]
+    return [sorted(g, key=lambda c: c.stdin is None) for g in groups if g]  # stdin first (framing)
 
 
 async def _run_commands(
@@ -344,5 +368,4 @@ async def run_host(
         commands=tuple(ran + ran2),
         duration_s=round(time.monotonic() - start, 3),
         channels=channels + channels2,
-        spawns=channels + channels2 + sum(2 + c.sudo for c in cmds + cmds2),
     )

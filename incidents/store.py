@@ -13,6 +13,7 @@ import json
 import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import sqlite_utils
@@ -28,6 +29,7 @@ if TYPE_CHECKING:
 
 MAX_STORED_CHARS = 32_000
 VERDICTS = ("confirmed", "ruled_out", "inconclusive")
+STATUSES = ("open", "resolved", "no_action", "expired")  # migrations/m006_incident_lifecycle.py
 
 
 class AlreadyResolved(PitstopError):
@@ -93,12 +95,14 @@ class Incident:
     hosts: tuple[str, ...]
     error_text: str
     lang: str
-    status: str
+    status: str  # open | resolved | no_action | expired (see STATUSES)
     created_at: str
     updated_at: str
     candidates: tuple[Candidate, ...]
     verdicts: tuple[VerdictRecord, ...]
     resolution: Resolution | None
+    closed_at: str | None = None
+    closed_by: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Plain data for `--json` output and the bot."""
@@ -114,6 +118,8 @@ class Incident:
             "status": self.status,
             "created_at": self.created_at,
             "updated_at": self.updated_at,
+            "closed_at": self.closed_at,
+            "closed_by": self.closed_by,
             "candidates": [c.__dict__ for c in self.candidates],
             "verdicts": [
                 {**v.__dict__, "evidence": [e.__dict__ | {"lines": list(e.lines)} for e in v.evidence]}
@@ -232,11 +238,40 @@ class Incidents:
             stored = cap_text(f"{stored}\n\n{paste}" if stored else paste)
         merged = _unique([*json.loads(hosts_json), *hosts])
         self.db.execute(
-            "UPDATE incidents SET error_text = ?, hosts_json = ?, lang = coalesce(?, lang), updated_at = ?"
+            "UPDATE incidents SET error_text = ?, hosts_json = ?, lang = coalesce(?, lang), updated_at = ?,"
+            " status = CASE WHEN status IN ('no_action', 'expired') THEN 'open' ELSE status END,"
+            " closed_at = CASE WHEN status IN ('no_action', 'expired') THEN NULL ELSE closed_at END,"
+            " closed_by = CASE WHEN status IN ('no_action', 'expired') THEN NULL ELSE closed_by END"
             " WHERE id = ?",
             [stored, json.dumps(merged), lang, now, iid],
         )
         return int(iid)
+
+    def close(self, iid: int, *, user: str) -> Incident:
+        """Close an open incident as "no action needed" (it resolved itself, or was not a problem)."""
+        now = stamp(self.clock())
+        with immediate(self.db):
+            row = self.db.execute("SELECT status FROM incidents WHERE id = ?", [iid]).fetchone()
+            if row is None:
+                raise NotFound(f"no incident #{iid}")
+            if row[0] != "open":
+                raise UsageError(f"incident #{iid} is already closed ({row[0].replace('_', ' ')})")
+            self.db.execute(
+                "UPDATE incidents SET status = 'no_action', updated_at = ?, closed_at = ?, closed_by = ?"
+                " WHERE id = ?",
+                [now, now, user, iid],
+            )
+        return self.get(iid)
+
+    def expire(self, quiet: timedelta) -> int:
+        """Close, as expired, every open incident with no activity for `quiet`; returns how many."""
+        now = self.clock()
+        cursor = self.db.execute(
+            "UPDATE incidents SET status = 'expired', closed_at = ?, closed_by = 'pitstop'"
+            " WHERE status = 'open' AND updated_at < ?",
+            [stamp(now), stamp(now - quiet)],
+        )
+        return cursor.rowcount
 
     def _store_verdict(self, iid: int, host: str, verdict: Mapping[str, Any], now: str) -> None:
         name = str(verdict.get("verdict", ""))
@@ -286,9 +321,9 @@ class Incidents:
         return self._build(rows[0])
 
     def list(self, status: str | None = None, since: str | None = None, limit: int = 50) -> list[Incident]:
-        """Incidents, newest first; `status` open|resolved, `since` a stored timestamp."""
-        if status not in (None, "open", "resolved"):
-            raise UsageError(f"status must be open or resolved, not {status!r}")
+        """Incidents, newest first; `status` one of STATUSES, `since` a stored timestamp."""
+        if status not in (None, *STATUSES):
+            raise UsageError(f"status must be one of {', '.join(STATUSES)}, not {status!r}")
         where, params = ["1 = 1"], []
         if status:
             where.append("status = ?")
@@ -335,6 +370,8 @@ class Incidents:
             error_text=row["error_text"],
             lang=row["lang"],
             status=row["status"],
+            closed_at=row["closed_at"],
+            closed_by=row["closed_by"],
             created_at=row["created_at"],
             updated_at=row["updated_at"],
             candidates=candidates,
@@ -413,7 +450,9 @@ class Incidents:
                 ],
             )
             self.db.execute(
-                "UPDATE incidents SET status = 'resolved', updated_at = ? WHERE id = ?", [now, iid]
+                "UPDATE incidents SET status = 'resolved', updated_at = ?, closed_at = ?, closed_by = ?"
+                " WHERE id = ?",
+                [now, now, user, iid],
             )
         if self.kb is not None:
             learning.learn(self.kb, self.db, iid, clock=self.clock)

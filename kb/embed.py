@@ -13,9 +13,11 @@ import os
 import threading
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
+
 
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 MODEL_DIM = 384
@@ -65,6 +67,8 @@ class Embedder:
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         """Embed `texts` as an (n, dim) float32 array of unit vectors."""
+        import numpy as np
+
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         vectors = self._load().encode(

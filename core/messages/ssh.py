@@ -49,6 +49,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "ssh.lost": ("{host}: connection lost ({reason})", "{host}：连接中断（{reason}）"),
     "ssh.os_error": ("{host}: {reason}", "{host}：{reason}"),
     "ssh.failed": ("{host}: SSH failed: {reason}", "{host}：SSH 失败：{reason}"),
+    "ssh.jump_refused": (
+        "via jump host {jump}: it refused to forward to {host} ({reason})",
+        "经跳板机 {jump}：它拒绝转发到 {host}（{reason}）",
+    ),
     "ssh.via_jump": ("via jump host {jump}: {error}", "经跳板机 {jump}：{error}"),
     "ssh.match_exec_skipped": (
         "{where}: `Match {line}` skipped: it runs a local command, which Pitstop does only when "

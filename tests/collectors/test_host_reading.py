@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pitstop.app.diagnose import DiagnoseReport, HostReport
-from pitstop.bot.flows import host_state
+from pitstop.app.flows import host_state
 from pitstop.cli.diagnose import render
 from pitstop.collectors.facts import reading
 from pitstop.collectors.model import CommandResult, Verdict
@@ -30,7 +30,7 @@ def test_every_command_hung_is_unreadable_not_ok() -> None:
     assert doc["evidence_status"] == "unreadable"
     assert set(doc["unread"]) == {"nvidia_smi", "kernel_log", "df"}
     text = render(DiagnoseReport((host,), sweep=True))
-    assert "COULD NOT BE READ" in text and "nothing confirmed" not in text
+    assert "evidence could not be read: gpu1" in text and "not checked: gpu1" in text
     assert host_state(doc).status == "unreadable" and "timed out" in host_state(doc).error
 
 

@@ -321,7 +321,7 @@ def test_cli_lists_shows_and_resolves_through_the_same_path(fresh_kb, incidents,
     )
     db = ["--db", str(fresh_kb.db_path)]
     assert main(["incidents", "list", "--json", *db]) == 0
-    assert [i["id"] for i in json.loads(capsys.readouterr().out)] == [iid]
+    assert [i["id"] for i in json.loads(capsys.readouterr().out)["incidents"]] == [iid]
     assert (
         main(
             ["incidents", "resolve", str(iid), "--cause", "xid79-gpu-fell-off-bus", "--user", "cli:ops", *db]

@@ -224,7 +224,8 @@ def test_the_pitstop_host_is_not_matched_by_a_glob_or_a_group(host: Host) -> Non
     )
     decision = ask(p, "alice", hosts=[host])
     assert not decision.allowed
-    assert "the Pitstop host itself" in str(decision.reason) and f"hosts: [{host.name}]" in str(decision.reason)
+    reason = str(decision.reason)
+    assert "the Pitstop host itself" in reason and f"hosts: [{host.name}]" in reason
     assert "Pitstop 所在的主机" in decision.reason.render("zh")
     named = Policy.from_data({"rules": [{"name": "self", "users": ["*"], "hosts": [host.name]}]})
     assert ask(named, "alice", hosts=[host]).allowed

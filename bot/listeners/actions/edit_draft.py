@@ -7,7 +7,8 @@ from typing import Any
 from slack_bolt import Ack
 from slack_sdk import WebClient
 
-from pitstop.bot import flows, ids
+from pitstop.app import flows
+from pitstop.bot import ids
 from pitstop.bot.deps import Deps
 from pitstop.bot.payload import clicked, draft_id
 from pitstop.bot.render import blocks

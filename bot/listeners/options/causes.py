@@ -6,7 +6,8 @@ from typing import Any
 
 from slack_bolt import Ack
 
-from pitstop.bot import flows, ids
+from pitstop.app import flows
+from pitstop.bot import ids
 from pitstop.bot.deps import Deps
 from pitstop.bot.render import blocks
 

@@ -7,11 +7,12 @@ from typing import Any
 from slack_bolt import Ack
 from slack_sdk import WebClient
 
-from pitstop.bot import flows, ids
+from pitstop.app import flows
+from pitstop.app.cards import Notice
+from pitstop.bot import ids
 from pitstop.bot.deps import Deps
 from pitstop.bot.errors import reporting
 from pitstop.bot.render import blocks
-from pitstop.bot.render.model import Notice
 from pitstop.bot.slack_io import post, tell
 from pitstop.incidents.model import NewCause
 

@@ -1,7 +1,7 @@
-"""What the bot does, independent of Slack or the terminal: each function returns content-model values.
+"""The use cases, written once: ask, diagnose, resolve, feedback and draft review.
 
-Slack listeners and the console call these same functions; they raise `PitstopError`s that
-`bot.errors.describe` turns into text.
+Slack listeners, the console and the CLI call these same functions and only render the cards
+(`app.cards`) they return; they raise `PitstopError`s that `bot.errors.describe` turns into text.
 """
 
 from __future__ import annotations
@@ -11,9 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from pitstop.app.services import Services
-from pitstop.bot.hosts import mentioned_hosts
-from pitstop.bot.render.model import (
+from pitstop.app.cards import (
     AnswerCard,
     Cause,
     CauseFindings,
@@ -25,11 +23,15 @@ from pitstop.bot.render.model import (
     Notice,
     ResolutionForm,
 )
+from pitstop.app.diagnose import authorized_hosts
+from pitstop.app.hosts import mentioned_hosts
+from pitstop.app.services import Services
 from pitstop.core.errors import NotAllowed, UsageError
 from pitstop.core.i18n import t
 from pitstop.core.redact import redact
 
 if TYPE_CHECKING:
+    from pitstop.collectors.inventory import Host
     from pitstop.kb.schema import CheckRef
 
 TOP_CAUSES = 3
@@ -127,7 +129,7 @@ def host_state(host: dict[str, Any]) -> HostState:
 
 def diagnose(
     services: Services,
-    hosts: tuple[Any, ...],
+    hosts: tuple[Host, ...],
     target: str,
     error_text: str | None,
     *,
@@ -145,7 +147,12 @@ def diagnose(
     lang = lang or (detect_lang(error_text) if error_text else "en")
     progress = Progress(target, lang, (h.name for h in hosts), on_progress)
     request = DiagnoseRequest(
-        hosts=target, error_text=error_text or None, since=None, requester=user, origin=f"{origin}:{channel}"
+        hosts=target,
+        error_text=error_text or None,
+        since=None,
+        requester=user,
+        origin=f"{origin}:{channel}",
+        selected=hosts,
     )
     report = services.run_diagnose(request, progress)
     data = report.to_json()
@@ -165,17 +172,11 @@ def diagnose(
     return Diagnosis(card, outputs_text(report), tuple(s for s in states if s.status != "ok"))
 
 
-def authorize(services: Services, target: str, *, user: str, channel: str, origin: str) -> tuple[Any, ...]:
+def authorize(services: Services, target: str, *, user: str, channel: str, origin: str) -> tuple[Host, ...]:
     """The inventory hosts named by `target`, if the policy lets `user` check them; else NotAllowed."""
-    if not target.strip():
-        raise UsageError("Name the hosts to check, e.g. `/diagnose gpu-node-3 nccl unknown error`.")
-    hosts = services.inventory.select(target)
-    decision = services.policy.authorize(
-        user=user, user_groups=(), channel=channel, hosts=list(hosts), origin=origin
+    return authorized_hosts(
+        services.inventory, services.policy, target, user=user, channel=channel, origin=origin
     )
-    if not decision.allowed:
-        raise NotAllowed(decision.reason)
-    return hosts
 
 
 def _group_by_cause(services: Services, data: Mapping[str, Any], lang: str) -> tuple[CauseFindings, ...]:

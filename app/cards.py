@@ -1,4 +1,4 @@
-"""What the bot says, independent of where it is shown: built by `bot.flows`, rendered by `blocks`/`text`."""
+"""What a person is shown, wherever: built by `app.flows`, rendered by `bot.render` (blocks, text)."""
 
 from __future__ import annotations
 
