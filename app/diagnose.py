@@ -109,6 +109,11 @@ class HostReport:
         return tuple(v for v in self.verdicts if v.verdict == "confirmed" and v.benign)
 
     @property
+    def shown(self) -> tuple[Verdict, ...]:
+        """The verdicts worth reporting and recording: a sweep's confirmed ones, else all."""
+        return self.confirmed if self.sweep else self.verdicts
+
+    @property
     def evidence_status(self) -> ReadState:
         """Whether the host's evidence could be read: "checked" | "partial" | "unreadable" | "not_run".
 
@@ -133,39 +138,23 @@ class HostReport:
 
     def to_json(self) -> dict[str, Any]:
         """The host's part of the issue-3 JSON shape."""
-        shown = self.confirmed if self.sweep else self.verdicts
         out: dict[str, Any] = {
             "host": self.host,
             "status": self.status,
             "evidence_status": self.evidence_status,
             "unread": {c: redact(why) for c, why in self.unread.items()},
             "error": redact(self.error) or None,
-            "verdicts": [verdict_json(v) for v in shown],
+            "verdicts": [v.to_json() for v in self.shown],
             "commands": [command_json(c) for c in self.commands],
             "duration_s": self.duration_s,
         }
         if self.sweep:
-            out["benign"] = [verdict_json(v) for v in self.benign]
+            out["benign"] = [v.to_json() for v in self.benign]
             out["summary"] = {
                 k: sum(v.verdict == k for v in self.verdicts)
                 for k in ("confirmed", "ruled_out", "inconclusive")
             }
         return out
-
-
-def verdict_json(v: Verdict) -> dict[str, Any]:
-    """One verdict as JSON, evidence lines redacted."""
-    return {
-        "pitfall": v.pitfall,
-        "verdict": v.verdict,
-        "reason": redact(v.reason),
-        "benign": v.benign,
-        "evidence": [
-            {"command": e.command, "lines": [redact(line) for line in e.lines], "rerun": e.rerun}
-            for e in v.evidence
-        ],
-        "commands": list(v.commands),
-    }
 
 
 def command_json(c: CommandResult) -> dict[str, Any]:

@@ -203,9 +203,9 @@ def diagnosis_message(card: DiagnosisCard) -> SlackMessage:
 
 def _cause_findings(cause: CauseFindings, lang: str) -> str:
     by_verdict: dict[str, list[str]] = {}
-    for finding in cause.findings:
-        by_verdict.setdefault(finding.verdict, []).append(finding.host)
-    best = cause.findings[0]
+    for host, verdict in cause.findings:
+        by_verdict.setdefault(verdict.verdict, []).append(host)
+    best = cause.findings[0][1]
     icon = VERDICT_ICONS.get(best.verdict, "")
     parts = [
         f"{label(lang, v)}: " + ", ".join(f"`{escape(h)}`" for h in hosts) for v, hosts in by_verdict.items()
@@ -214,8 +214,8 @@ def _cause_findings(cause: CauseFindings, lang: str) -> str:
     text = f"{icon} *{clean(cause.title)}*{benign}\n" + " · ".join(parts)
     if best.reason:
         text += f"\n_{clean(best.reason)}_"
-    for command, lines in best.evidence[:2]:
-        text += f"\n`{clean(command)}`\n" + code(lines[:EVIDENCE_LINES])
+    for evidence in best.evidence[:2]:
+        text += f"\n`{clean(evidence.command)}`\n" + code(evidence.lines[:EVIDENCE_LINES])
     return text
 
 

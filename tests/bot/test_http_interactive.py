@@ -94,7 +94,7 @@ def test_paste_then_run_checks_confirms_the_cause(lab_bot, shared_dir):
     assert f"===== {HOST} (ok) =====".encode() in bot.recorder.of("upload")[0].raw
     assert b"\n$ " in bot.recorder.of("upload")[0].raw  # every command with its full output
     incident = bot.services.incidents.find_by_thread("C111", mention["event"]["ts"])
-    assert (HOST, CAUSE, "confirmed") in {(v.host, v.pitfall_id, v.verdict) for v in incident.verdicts}
+    assert (HOST, CAUSE, "confirmed") in {(host, v.pitfall, v.verdict) for host, v in incident.verdicts}
 
 
 def test_feedback_then_record_resolution_through_the_modal(serve_app, shared_dir):
