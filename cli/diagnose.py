@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 from pitstop.cli.kbargs import add_db_option, open_kb, read_file, read_text
 from pitstop.cli.output import emit_json
 from pitstop.core.errors import UsageError
+from pitstop.core.redact import redact
 
 if TYPE_CHECKING:
     from pitstop.app.diagnose import DiagnoseReport, HostReport
@@ -170,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json("diagnose", report.to_json())
     else:
-        print(render(report))
+        print(redact(render(report)))  # the same masking as --json (to_json redacts its fields)
     from pitstop.app.digest import digest
 
     return digest(report).exit_code
