@@ -37,7 +37,8 @@ from pitstop.core.i18n import msg, t
 from pitstop.core.redact import redact
 
 CANDIDATES = 5
-WORKER_FROM_HOSTS = 8  # from this many hosts the checks run in a worker process (the second core)
+WORKER_FROM_HOSTS = 64  # from this many hosts the checks run in a worker process (the second core):
+# starting it costs about as much CPU as checking 60 hosts inline
 KEEP_OUTPUTS_HOSTS = 16  # above this many hosts a command's output is released once it is checked
 log = logging.getLogger(__name__)
 
@@ -109,6 +110,11 @@ class HostReport:
         return tuple(v for v in self.verdicts if v.verdict == "confirmed" and v.benign)
 
     @property
+    def shown(self) -> tuple[Verdict, ...]:
+        """The verdicts worth reporting and recording: a sweep's confirmed ones, else all."""
+        return self.confirmed if self.sweep else self.verdicts
+
+    @property
     def evidence_status(self) -> ReadState:
         """Whether the host's evidence could be read: "checked" | "partial" | "unreadable" | "not_run".
 
@@ -133,39 +139,23 @@ class HostReport:
 
     def to_json(self) -> dict[str, Any]:
         """The host's part of the issue-3 JSON shape."""
-        shown = self.confirmed if self.sweep else self.verdicts
         out: dict[str, Any] = {
             "host": self.host,
             "status": self.status,
             "evidence_status": self.evidence_status,
             "unread": {c: redact(why) for c, why in self.unread.items()},
             "error": redact(self.error) or None,
-            "verdicts": [verdict_json(v) for v in shown],
+            "verdicts": [v.to_json() for v in self.shown],
             "commands": [command_json(c) for c in self.commands],
             "duration_s": self.duration_s,
         }
         if self.sweep:
-            out["benign"] = [verdict_json(v) for v in self.benign]
+            out["benign"] = [v.to_json() for v in self.benign]
             out["summary"] = {
                 k: sum(v.verdict == k for v in self.verdicts)
                 for k in ("confirmed", "ruled_out", "inconclusive")
             }
         return out
-
-
-def verdict_json(v: Verdict) -> dict[str, Any]:
-    """One verdict as JSON, evidence lines redacted."""
-    return {
-        "pitfall": v.pitfall,
-        "verdict": v.verdict,
-        "reason": redact(v.reason),
-        "benign": v.benign,
-        "evidence": [
-            {"command": e.command, "lines": [redact(line) for line in e.lines], "rerun": e.rerun}
-            for e in v.evidence
-        ],
-        "commands": list(v.commands),
-    }
 
 
 def command_json(c: CommandResult) -> dict[str, Any]:
@@ -284,9 +274,11 @@ class _Checker:
     ) -> tuple[tuple[Verdict, ...], compare.Profile | None]:
         if self._pool is None:
             return _check(self._pitfalls, results, ctx, host)
-        loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._pool, _check, None, results, ctx, host)
+            # submitted from a thread: the first submission starts the worker, which blocks until
+            # the new interpreter has read its start-up data (1.5 s on a loaded machine)
+            future = await asyncio.to_thread(self._pool.submit, _check, None, results, ctx, host)
+            return await asyncio.wrap_future(future)
         except BrokenProcessPool:
             log.warning("the check worker died; checking %s in this process", host)
             return _check(self._pitfalls, results, ctx, host)

@@ -158,9 +158,9 @@ def render(incident: Incident) -> str:
         f"  {c.rank}. {c.pitfall_id} score {c.score:.3f} {c.confidence}{' (draft)' if c.draft else ''}"
         for c in incident.candidates
     ]
-    for v in incident.verdicts:
+    for host, v in incident.verdicts:
         benign = " (benign)" if v.benign else ""
-        lines.append(f"verdict {v.host} {v.pitfall_id}: {v.verdict}{benign} {v.reason}")
+        lines.append(f"verdict {host} {v.pitfall}: {v.verdict}{benign} {v.reason}")
         lines += [f"    {e.command}: {line}" for e in v.evidence for line in e.lines[:5]]
     r = incident.resolution
     if r:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import sqlite_utils
 
+from pitstop.collectors.model import Verdict
 from pitstop.core.clock import Clock, stamp, utc_now
 from pitstop.core.db import immediate
 from pitstop.core.errors import NotFound, PitstopError, UsageError
@@ -28,7 +29,6 @@ if TYPE_CHECKING:
     from pitstop.kb.service import KnowledgeBase
 
 MAX_STORED_CHARS = 32_000
-VERDICTS = ("confirmed", "ruled_out", "inconclusive")
 STATUSES = ("open", "resolved", "no_action", "expired")  # migrations/m006_incident_lifecycle.py
 
 
@@ -47,27 +47,6 @@ class Candidate:
     score: float
     confidence: str
     draft: bool
-
-
-@dataclass(frozen=True)
-class StoredEvidence:
-    """Redacted output lines that decided a verdict."""
-
-    command: str
-    lines: tuple[str, ...]
-    rerun: str
-
-
-@dataclass(frozen=True)
-class VerdictRecord:
-    """The latest verdict on one cause for one host."""
-
-    host: str
-    pitfall_id: str
-    verdict: str
-    benign: bool
-    reason: str
-    evidence: tuple[StoredEvidence, ...]
 
 
 @dataclass(frozen=True)
@@ -99,7 +78,7 @@ class Incident:
     created_at: str
     updated_at: str
     candidates: tuple[Candidate, ...]
-    verdicts: tuple[VerdictRecord, ...]
+    verdicts: tuple[tuple[str, Verdict], ...]  # (host, the latest verdict there on one cause)
     resolution: Resolution | None
     closed_at: str | None = None
     closed_by: str | None = None
@@ -121,10 +100,7 @@ class Incident:
             "closed_at": self.closed_at,
             "closed_by": self.closed_by,
             "candidates": [c.__dict__ for c in self.candidates],
-            "verdicts": [
-                {**v.__dict__, "evidence": [e.__dict__ | {"lines": list(e.lines)} for e in v.evidence]}
-                for v in self.verdicts
-            ],
+            "verdicts": [{"host": host, **v.to_json()} for host, v in self.verdicts],
             "resolution": None
             if resolution is None
             else {
@@ -193,19 +169,17 @@ class Incidents:
         thread_ts: str,
         user: str,
         hosts: Iterable[str],
-        report: Any,
+        verdicts: Iterable[tuple[str, Verdict]],
         text: str | None = None,
     ) -> int:
-        """Open or update the thread's incident with a diagnosis report (`to_json()` shape of issue 3)."""
-        data = report.to_json() if hasattr(report, "to_json") else dict(report)
-        host_rows = [h for h in data.get("hosts", ()) if isinstance(h, Mapping)]
-        names = [str(h) for h in hosts] + [str(h.get("host", "")) for h in host_rows]
+        """Open or update the thread's incident with a diagnosis: (host, verdict) pairs, stored redacted."""
+        found = list(verdicts)
+        names = [str(h) for h in hosts] + [host for host, _ in found]
         now = stamp(self.clock())
         with immediate(self.db):
             iid = self._upsert(channel, thread_ts, user, now, text=text, hosts=names)
-            for host in host_rows:
-                for verdict in host.get("verdicts", ()) or ():
-                    self._store_verdict(iid, str(host.get("host", "")), verdict, now)
+            for host, verdict in found:
+                self._store_verdict(iid, host, verdict, now)
         return iid
 
     def _upsert(
@@ -273,19 +247,8 @@ class Incidents:
         )
         return cursor.rowcount
 
-    def _store_verdict(self, iid: int, host: str, verdict: Mapping[str, Any], now: str) -> None:
-        name = str(verdict.get("verdict", ""))
-        if name not in VERDICTS:
-            return  # a malformed entry in someone else's report must not lose the rest
-        evidence = [
-            {
-                "command": redact(str(e.get("command", ""))),
-                "lines": [redact(str(line)) for line in e.get("lines", ())],
-                "rerun": redact(str(e.get("rerun", ""))),
-            }
-            for e in verdict.get("evidence", ()) or ()
-            if isinstance(e, Mapping)
-        ]
+    def _store_verdict(self, iid: int, host: str, verdict: Verdict, now: str) -> None:
+        data = verdict.to_json()  # the one serialization, redacted
         self.db.execute(
             "INSERT INTO incident_verdicts (incident_id, host, pitfall_id, verdict, benign, reason,"
             " evidence_json, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
@@ -295,11 +258,11 @@ class Incidents:
             [
                 iid,
                 host,
-                str(verdict.get("pitfall", "")),
-                name,
-                int(bool(verdict.get("benign", False))),
-                redact(str(verdict.get("reason", ""))),
-                json.dumps(evidence, ensure_ascii=False),
+                data["pitfall"],
+                data["verdict"],
+                int(data["benign"]),
+                data["reason"],
+                json.dumps(data["evidence"], ensure_ascii=False),
                 now,
             ],
         )
@@ -346,15 +309,16 @@ class Incidents:
             )
         )
         verdicts = tuple(
-            VerdictRecord(
+            (
                 r["host"],
-                r["pitfall_id"],
-                r["verdict"],
-                bool(r["benign"]),
-                r["reason"],
-                tuple(
-                    StoredEvidence(e["command"], tuple(e["lines"]), e["rerun"])
-                    for e in json.loads(r["evidence_json"])
+                Verdict.from_json(
+                    {
+                        "pitfall": r["pitfall_id"],
+                        "verdict": r["verdict"],
+                        "reason": r["reason"],
+                        "benign": bool(r["benign"]),
+                        "evidence": json.loads(r["evidence_json"]),
+                    }
                 ),
             )
             for r in self.db.query(
