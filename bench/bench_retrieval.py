@@ -157,7 +157,8 @@ def scale(entries: int, workdir: Path, source: Path | None) -> dict:
     kb = KnowledgeBase.open(db)
     kb.warm()
     real = load_pitfalls()
-    ids, vectors = store.searchable_vectors(kb.db, kb.embedder.name, kb.embedder.dim)
+    ids = store.searchable_ids(kb.db, kb.embedder.name, kb.embedder.dim)
+    vectors = store.vectors_of(kb.db, kb.embedder.name, kb.embedder.dim, ids)
     by_text = {
         row.text: vectors[i]
         for i, row in enumerate(store.examples_by_id(kb.db, ids.tolist())[int(eid)] for eid in ids)

@@ -1,11 +1,12 @@
 """The faiss index over example vectors: a cache of SQLite, persisted beside the database.
 
 Exact inner product (IndexFlatIP) up to `APPROX_THRESHOLD` vectors, an inverted-file index (IVF,
-inner product, trained on a sample) above it: it builds in seconds where HNSW took minutes at 300k
-vectors on two cores, and still accepts incremental adds. The index file
-has a JSON sidecar naming the model, dimension, kind and the fingerprint of the SQLite content it
-was built from; a cache whose sidecar does not match is ignored (and rebuilt by the caller), so
-vectors of two models never mix. Files are written to a temporary name and renamed.
+inner product, 8-bit scalar-quantized codes, trained on a sample) above it: it builds in seconds
+where HNSW took minutes at 300k vectors on two cores, holds a vector in a quarter of its float32
+size, and still accepts incremental adds. Vectors are streamed from SQLite (the truth) in batches.
+The index file has a JSON sidecar naming the model, dimension, kind and the fingerprint of the
+SQLite content it was built from; a cache whose sidecar does not match is ignored (and rebuilt by
+the caller), so vectors of two models never mix. Files are written to a temporary name and renamed.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -22,7 +24,8 @@ if TYPE_CHECKING:
     import numpy as np
 
 
-APPROX_THRESHOLD = 50_000
+APPROX_THRESHOLD = 20_000  # vectors; flat search over more made 10k entries slower than 100k
+BATCH = 16_384  # vectors added (and read from SQLite) at a time
 IVF_NPROBE = 24  # lists searched per query
 IVF_TRAIN_PER_LIST = 40  # training sample size per list
 
@@ -52,19 +55,48 @@ class VectorIndex:
 
     @classmethod
     def build(cls, ids: np.ndarray, vectors: np.ndarray, model: str, fingerprint: str) -> VectorIndex:
-        """Build an index over `vectors` (unit float32 rows) with example `ids`."""
-        import faiss
+        """Build an index over in-memory `vectors` (unit float32 rows) with example `ids`."""
+        step = range(0, len(ids), BATCH)
+        return cls.build_batched(
+            len(ids),
+            vectors.shape[1],
+            lambda rows: vectors[rows],
+            ((ids[i : i + BATCH], vectors[i : i + BATCH]) for i in step),
+            model,
+            fingerprint,
+        )
 
-        dim = vectors.shape[1]
-        if len(ids) > APPROX_THRESHOLD:
-            index = _trained_ivf(vectors)
-            kind = "ivf"
+    @classmethod
+    def build_batched(
+        cls,
+        count: int,
+        dim: int,
+        sample: Callable[[np.ndarray], np.ndarray],
+        batches: Iterable[tuple[np.ndarray, np.ndarray]],
+        model: str,
+        fingerprint: str,
+    ) -> VectorIndex:
+        """Build from `count` vectors streamed as (ids, vectors) `batches`, never all in memory at once.
+
+        `sample(rows)` returns the vectors at these row positions (sorted), to train an IVF index.
+        """
+        import faiss
+        import numpy as np
+
+        if count > APPROX_THRESHOLD:
+            nlist = min(4096, int(2 * np.sqrt(count)))
+            size = min(count, nlist * IVF_TRAIN_PER_LIST)
+            rows = np.random.default_rng(0).choice(count, size=size, replace=False)
+            index = _trained_ivf(np.ascontiguousarray(sample(np.sort(rows))), nlist)
+            kind = "ivf-sq8"
         else:
             index = faiss.IndexIDMap(faiss.IndexFlatIP(dim))
             kind = "flat"
-        if len(ids):
-            index.add_with_ids(vectors, ids)
-        return cls(index, IndexMeta(model=model, dim=dim, fingerprint=fingerprint, kind=kind, count=len(ids)))
+        for batch_ids, batch in batches:
+            if len(batch_ids):
+                index.add_with_ids(np.ascontiguousarray(batch, dtype=np.float32), batch_ids)
+        total = int(index.ntotal)
+        return cls(index, IndexMeta(model=model, dim=dim, fingerprint=fingerprint, kind=kind, count=total))
 
     @classmethod
     def load(cls, path: Path, model: str, dim: int, fingerprint: str) -> VectorIndex | None:
@@ -80,7 +112,7 @@ class VectorIndex:
             return None
         if index.ntotal != meta.count or index.d != dim:
             return None
-        if meta.kind == "ivf":
+        if meta.kind.startswith("ivf"):
             faiss.extract_index_ivf(index).nprobe = IVF_NPROBE
         return cls(index, meta)
 
@@ -125,17 +157,19 @@ class VectorIndex:
         return sorted(best.items(), key=lambda item: -item[1])
 
 
-def _trained_ivf(vectors: np.ndarray) -> faiss.Index:
-    """An IVF inner-product index with about 2*sqrt(n) lists, trained on a random sample."""
-    import faiss
-    import numpy as np
+def _trained_ivf(sample: np.ndarray, nlist: int) -> faiss.Index:
+    """An IVF inner-product index over `nlist` lists with 8-bit scalar-quantized codes, trained on `sample`.
 
-    n, dim = vectors.shape
-    nlist = min(4096, int(2 * np.sqrt(n)))
-    sample = np.random.default_rng(0).choice(n, size=min(n, nlist * IVF_TRAIN_PER_LIST), replace=False)
-    index = faiss.IndexIVFFlat(faiss.IndexFlatIP(dim), dim, nlist, faiss.METRIC_INNER_PRODUCT)
+    8-bit codes hold a vector in 384 bytes instead of 1,536 (bench/RESULTS.md, "KB at scale").
+    """
+    import faiss
+
+    dim = sample.shape[1]
+    index = faiss.IndexIVFScalarQuantizer(
+        faiss.IndexFlatIP(dim), dim, nlist, faiss.ScalarQuantizer.QT_8bit, faiss.METRIC_INNER_PRODUCT
+    )
     index.cp.niter = 10
-    index.train(np.ascontiguousarray(vectors[sample]))
+    index.train(sample)
     index.nprobe = IVF_NPROBE
     return index
 

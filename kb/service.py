@@ -23,8 +23,9 @@ from pitstop.kb.embed import Embedder
 from pitstop.kb.feedback import FeedbackAdjuster
 from pitstop.kb.glossary import VERSION as GLOSSARY_VERSION
 from pitstop.kb.glossary import DenseView, dense_view
-from pitstop.kb.index import IndexMeta, VectorIndex
+from pitstop.kb.index import BATCH, IndexMeta, VectorIndex
 from pitstop.kb.loader import SyncReport, sync_entries
+from pitstop.kb.onnx_embed import OnnxEmbedder, default_embedder
 from pitstop.kb.retrieve import MODES, Answer, Catalog, Retriever, Tuning
 from pitstop.kb.schema import PITFALLS_DIR, Pitfall
 
@@ -47,7 +48,11 @@ class KnowledgeBase:
     """Pitfall entries in SQLite plus the hybrid retriever over them."""
 
     def __init__(
-        self, db_path: Path, entries_dir: Path | None, embedder: Embedder, tuning: Tuning | None = None
+        self,
+        db_path: Path,
+        entries_dir: Path | None,
+        embedder: Embedder | OnnxEmbedder,
+        tuning: Tuning | None = None,
     ) -> None:
         self.db_path = Path(db_path)
         self.index_path = Path(f"{self.db_path}.faiss")
@@ -73,15 +78,16 @@ class KnowledgeBase:
         db_path: str | Path,
         *,
         entries_dir: Path | None = PITFALLS_DIR,
-        embedder: Embedder | None = None,
+        embedder: Embedder | OnnxEmbedder | None = None,
         tuning: Tuning | None = None,
     ) -> KnowledgeBase:
         """Open the KB at `db_path`, loading the bundled entries if they changed since the last load.
 
         `entries_dir=None` skips the bundled files (a KB built from `upsert_pitfall` alone).
+        Without `embedder`, the ONNX export of the model (kb.onnx_embed) embeds.
         Invalid entry files raise UsageError listing every problem.
         """
-        kb = cls(Path(db_path), entries_dir, embedder or Embedder(), tuning)
+        kb = cls(Path(db_path), entries_dir, embedder or default_embedder(), tuning)
         if entries_dir is not None:
             kb.build()
         return kb
@@ -178,8 +184,15 @@ class KnowledgeBase:
             return cached
         self._embed_missing()
         store.refresh_term_df(db)  # content changed: refresh the lexical cost estimates too
-        ids, vectors = store.searchable_vectors(db, model, dim)
-        index = VectorIndex.build(ids, vectors, model, fingerprint)
+        ids = store.searchable_ids(db, model, dim)
+        index = VectorIndex.build_batched(
+            len(ids),
+            dim,
+            lambda rows: store.vectors_of(db, model, dim, ids[rows]),
+            store.searchable_vectors(db, model, dim, ids, BATCH),
+            model,
+            fingerprint,
+        )
         index.save(self.index_path)
         return index
 

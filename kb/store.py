@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -278,24 +278,56 @@ def store_vectors(
     )
 
 
-def searchable_vectors(db: sqlite_utils.Database, model: str, dim: int) -> tuple[np.ndarray, np.ndarray]:
-    """(example ids, vectors) of every searchable example embedded by `model`, filled in place."""
+_SEARCHABLE_VECTORS = (
+    "FROM embeddings v JOIN examples e ON e.id = v.example_id JOIN pitfalls p ON p.id = e.pitfall_id "
+    "WHERE v.model = ? AND v.dim = ? AND p.status IN ('curated', 'draft')"
+)
+
+
+def searchable_ids(db: sqlite_utils.Database, model: str, dim: int) -> np.ndarray:
+    """Example ids, ascending, of every searchable example embedded by `model`."""
     import numpy as np
 
-    where = (
-        "FROM embeddings v JOIN examples e ON e.id = v.example_id JOIN pitfalls p ON p.id = e.pitfall_id "
-        "WHERE v.model = ? AND v.dim = ? AND p.status IN ('curated', 'draft')"
-    )
-    with db.conn:  # one read snapshot for the count and the rows
-        db.execute("BEGIN")
-        count = db.execute(f"SELECT count(*) {where}", (model, dim)).fetchone()[0]
-        ids = np.empty(count, dtype=np.int64)
-        vectors = np.empty((count, dim), dtype=np.float32)
-        rows = db.execute(f"SELECT v.example_id, v.vector {where} ORDER BY v.example_id", (model, dim))
-        for i, (eid, blob) in enumerate(rows):
-            ids[i] = eid
+    rows = db.execute(f"SELECT v.example_id {_SEARCHABLE_VECTORS} ORDER BY v.example_id", (model, dim))
+    return np.fromiter((row[0] for row in rows), dtype=np.int64)
+
+
+def vectors_of(db: sqlite_utils.Database, model: str, dim: int, ids: np.ndarray) -> np.ndarray:
+    """The `model` vectors of these example ids (one row each, in order; zeros where one is gone)."""
+    import numpy as np
+
+    out = np.zeros((len(ids), dim), dtype=np.float32)
+    where = {int(eid): row for row, eid in enumerate(ids)}
+    for start in range(0, len(ids), 500):
+        chunk = [int(eid) for eid in ids[start : start + 500]]
+        marks = ",".join("?" * len(chunk))
+        for eid, blob in db.execute(
+            "SELECT example_id, vector FROM embeddings WHERE model = ? AND dim = ? "
+            f"AND example_id IN ({marks})",
+            (model, dim, *chunk),
+        ):
+            out[where[eid]] = np.frombuffer(blob, dtype=np.float32)
+    return out
+
+
+def searchable_vectors(
+    db: sqlite_utils.Database, model: str, dim: int, ids: np.ndarray, size: int
+) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """(example ids, vectors) of the searchable examples in `ids` (ascending), `size` ids at a time."""
+    import numpy as np
+
+    for start in range(0, len(ids), size):
+        lo, hi = int(ids[start]), int(ids[min(start + size, len(ids)) - 1])
+        rows = db.execute(
+            f"SELECT v.example_id, v.vector {_SEARCHABLE_VECTORS} AND v.example_id BETWEEN ? AND ? "
+            "ORDER BY v.example_id",
+            (model, dim, lo, hi),
+        ).fetchall()
+        batch_ids = np.fromiter((row[0] for row in rows), dtype=np.int64, count=len(rows))
+        vectors = np.empty((len(rows), dim), dtype=np.float32)
+        for i, (_, blob) in enumerate(rows):
             vectors[i] = np.frombuffer(blob, dtype=np.float32)
-    return ids, vectors
+        yield batch_ids, vectors
 
 
 def fingerprint(db: sqlite_utils.Database, model: str, salt: str = "") -> str:

@@ -1,0 +1,208 @@
+"""KB at scale: build time, peak RSS, size on disk, query latency and index recall at 1k-100k entries.
+
+    python3 bench/bench_kb_scale.py --entries 1000 10000 100000
+
+For each size a synthetic KB is made from the bundled entries (as bench_retrieval.py's `scale`: text
+recombined from real entries plus a unique code; vectors are the real vectors of those texts plus
+small noise, since embedding 400,000 texts on two cores takes hours). Then, in a fresh child process
+(so peak RSS is the build's and the queries', not the generator's), the vector index is built from
+SQLite, the dev cases are asked through the whole hybrid `ask`, and the index's top 10 is compared
+with exact search (streamed from SQLite, never all vectors in memory) on the same query vectors.
+Prints one JSON object per size. Figures and commands go in bench/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import resource
+import shutil
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("PITSTOP_SHARED", REPO.parent / "shared"))
+DEV_CASES = SHARED / "eval" / "dev-cases.jsonl"
+RECALL_QUERIES = 200  # stored vectors, perturbed, as extra recall queries
+K = 10
+
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+
+def base_kb(workdir: Path) -> Path:
+    """The bundled KB, built and embedded once (copied for each size)."""
+    from pitstop.kb.service import KnowledgeBase
+
+    db = workdir / "base.db"
+    kb = KnowledgeBase.open(db)
+    kb.warm()
+    kb.close()
+    return db
+
+
+def synthesize(base: Path, db: Path, entries: int) -> dict:
+    """Copy `base` to `db` and add `entries` synthetic entries with noisy copies of real vectors."""
+    import numpy as np
+
+    from pitstop.core.db import open_db
+    from pitstop.kb import store
+    from pitstop.kb.embed import MODEL_DIM, MODEL_NAME
+    from pitstop.kb.schema import Pitfall, load_pitfalls
+
+    with sqlite3.connect(base) as src, sqlite3.connect(db) as dst:
+        src.backup(dst)
+    conn = open_db(db)
+    ids = store.searchable_ids(conn, MODEL_NAME, MODEL_DIM)
+    vectors = store.vectors_of(conn, MODEL_NAME, MODEL_DIM, ids)
+    texts = store.examples_by_id(conn, ids.tolist())
+    by_text = {texts[int(eid)].text: vectors[i] for i, eid in enumerate(ids)}
+    real = load_pitfalls()
+    rng, noise = random.Random(7), np.random.default_rng(7)
+    began = time.perf_counter()
+    with conn.conn:
+        conn.execute("BEGIN IMMEDIATE")
+        for n in range(entries):
+            a, b, c = rng.choice(real), rng.choice(real), rng.choice(real)
+            code = f"SYN{n:06d}"
+            pitfall = Pitfall(
+                id=f"synthetic-{n:06d}",
+                title=f"{a.title} ({code})",
+                title_zh=a.title_zh,
+                layer=a.layer,
+                severity=a.severity,
+                summary=b.summary,
+                summary_zh=b.summary_zh,
+                cause=c.cause,
+                symptoms=(rng.choice(b.symptoms), f"{rng.choice(c.symptoms)} {code}"),
+                signatures=(),
+                fix=a.fix[:1],
+                references=a.references[:1],
+            )
+            store.upsert_pitfall(conn, pitfall, "curated")
+    inserted = time.perf_counter()
+    from pitstop.kb.glossary import dense_view
+
+    rows: list[tuple[int, str, bytes]] = []
+    with conn.conn:
+        conn.execute("BEGIN IMMEDIATE")
+        for eid, text, have in store.embedding_state(conn, MODEL_NAME):
+            base_vec = by_text.get(re.sub(r" \(?SYN\d{6}\)?$", "", text))
+            view = dense_view(text)
+            if have is not None or base_vec is None or view is None:
+                continue
+            vec = base_vec + noise.normal(scale=0.02, size=base_vec.shape).astype(np.float32)
+            rows.append((eid, view.digest, (vec / np.linalg.norm(vec)).astype(np.float32).tobytes()))
+            if len(rows) >= 20_000:
+                store.store_vectors(conn, MODEL_NAME, rows, MODEL_DIM)
+                rows = []
+        store.store_vectors(conn, MODEL_NAME, rows, MODEL_DIM)
+    conn.close()
+    stored = time.perf_counter() - inserted
+    return {"insert_entries_s": round(inserted - began, 1), "store_vectors_s": round(stored, 1)}
+
+
+def _exact_top(conn: object, ids: object, queries: object) -> list[set[int]]:
+    """Exact inner-product top K per query, streaming vectors from SQLite in batches."""
+    import numpy as np
+
+    from pitstop.kb import store
+    from pitstop.kb.embed import MODEL_DIM, MODEL_NAME
+    from pitstop.kb.index import BATCH
+
+    best_scores = np.full((len(queries), K), -np.inf, dtype=np.float32)
+    best_ids = np.full((len(queries), K), -1, dtype=np.int64)
+    for batch_ids, batch in store.searchable_vectors(conn, MODEL_NAME, MODEL_DIM, ids, BATCH):
+        scores = np.concatenate([best_scores, queries @ batch.T], axis=1)
+        cand = np.concatenate([best_ids, np.broadcast_to(batch_ids, (len(queries), len(batch_ids)))], axis=1)
+        top = np.argsort(-scores, axis=1)[:, :K]
+        best_scores = np.take_along_axis(scores, top, axis=1)
+        best_ids = np.take_along_axis(cand, top, axis=1)
+    return [set(row.tolist()) for row in best_ids]
+
+
+def measure(db: Path) -> dict:
+    """In this (fresh) process: build the index from SQLite, time asks, measure recall@K."""
+    import numpy as np
+
+    from pitstop.kb import store
+    from pitstop.kb.evaluate import load_cases
+    from pitstop.kb.glossary import dense_view
+    from pitstop.kb.service import KnowledgeBase
+
+    start = time.perf_counter()
+    kb = KnowledgeBase.open(db, entries_dir=None)
+    meta = kb.index_meta()
+    build_s = time.perf_counter() - start
+    rss_build = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    kb.warm()
+    cases = load_cases(DEV_CASES)
+    samples = []
+    for case in cases * 3:
+        start = time.perf_counter()
+        kb.ask(case.query, top=5)
+        samples.append(time.perf_counter() - start)
+    conn, model, dim = kb.db, kb.embedder.name, kb.embedder.dim
+    ids = store.searchable_ids(conn, model, dim)
+    count = min(len(ids), RECALL_QUERIES)
+    picked = np.sort(np.random.default_rng(1).choice(len(ids), size=count, replace=False))
+    stored = store.vectors_of(conn, model, dim, ids[picked])
+    stored += np.random.default_rng(2).normal(scale=0.05, size=stored.shape).astype(np.float32)
+    stored /= np.linalg.norm(stored, axis=1, keepdims=True)
+    asked = kb.embedder.encode([v.text for v in (dense_view(c.query) for c in cases) if v])
+    queries = np.ascontiguousarray(np.vstack([asked, stored]), dtype=np.float32)
+    exact = _exact_top(conn, ids, queries)
+    index = kb._get_index()  # noqa: SLF001  # the very index the asks searched
+    found = [{eid for eid, _ in index.search(q, K)} for q in queries]
+    recall = statistics.mean(len(f & e) / len(e) for f, e in zip(found, exact, strict=True))
+    ordered = sorted(samples)
+    return {
+        "vectors": meta.count,
+        "index_kind": meta.kind,
+        "index_build_s": round(build_s, 1),
+        "peak_rss_mb_after_build": round(rss_build),
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024),
+        "ask_p50_ms": round(statistics.median(ordered) * 1000, 1),
+        "ask_p99_ms": round(ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))] * 1000, 1),
+        "asks": len(ordered),
+        f"index_recall_at_{K}": round(recall, 4),
+        "recall_queries": len(queries),
+        "db_mb": round(db.stat().st_size / 1e6, 1),
+        "index_mb": round(Path(f"{db}.faiss").stat().st_size / 1e6, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--entries", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # the child process's part
+    args = parser.parse_args()
+    if args.measure:
+        print(json.dumps(measure(args.measure)))
+        return
+    with tempfile.TemporaryDirectory(prefix="kbscale-") as tmp:
+        work = Path(tmp)
+        base = base_kb(work)
+        for entries in args.entries:
+            db = work / f"kb{entries}.db"
+            made = synthesize(base, db, entries)
+            child = subprocess.run(
+                [sys.executable, __file__, "--measure", str(db)], check=True, capture_output=True, text=True
+            )
+            load = round(os.getloadavg()[0], 1)
+            print(json.dumps({"entries": entries, **made, **json.loads(child.stdout), "load1": load}))
+            sys.stdout.flush()
+            for path in work.glob(f"kb{entries}.db*"):
+                shutil.rmtree(path) if path.is_dir() else path.unlink()
+
+
+if __name__ == "__main__":
+    main()
