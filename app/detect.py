@@ -7,7 +7,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from pitstop.kb.signatures import Compiled, compile_all, first_matches
+
 Mode = Literal["auto", "mention"]
+DETECT_BUDGET_S = 0.2  # all KB signatures over one message (kb.signatures bounds each one)
 
 # Words and shapes that mark a paste as an error report, in English and Chinese.
 ERROR_VOCABULARY: tuple[str, ...] = (
@@ -72,27 +75,22 @@ SHAPES: tuple[str, ...] = (
 class Detector:
     """Error-likeness test: code blocks, tracebacks, the KB's signatures, error vocabulary."""
 
-    signatures: tuple[re.Pattern[str], ...] = ()
+    signatures: tuple[Compiled, ...] = ()
     _vocabulary: re.Pattern[str] = field(
         default=re.compile("|".join(ERROR_VOCABULARY + SHAPES), re.IGNORECASE | re.MULTILINE), repr=False
     )
 
     @classmethod
     def from_signatures(cls, patterns: Iterable[str]) -> Detector:
-        """Build a detector from KB signature regexes; patterns that do not compile are skipped."""
-        compiled = []
-        for pattern in patterns:
-            try:
-                compiled.append(re.compile(pattern, re.IGNORECASE))
-            except re.error:
-                continue
-        return cls(signatures=tuple(compiled))
+        """Build a detector from KB signature regexes; refused patterns (kb.signatures) are skipped."""
+        return cls(signatures=tuple(compile_all(patterns)))
 
     def looks_like_error(self, text: str, blocks: Iterable[Mapping[str, Any]] = ()) -> bool:
         """True when `text` (or its rich-text blocks) reads like an error report."""
         if has_code_block(blocks) or self._vocabulary.search(text):
             return True
-        return any(p.search(text) for p in self.signatures)
+        hits, _ = first_matches(self.signatures, text, DETECT_BUDGET_S)
+        return bool(hits)
 
 
 def has_code_block(blocks: Iterable[Mapping[str, Any]]) -> bool:

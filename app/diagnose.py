@@ -11,20 +11,26 @@ import asyncio
 import inspect
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
-from pitstop.collectors import catalog, runner
+from pitstop.app.authz import Policy
+from pitstop.collectors import catalog, compare, jobs, runner
 from pitstop.collectors.audit import AuditLog
 from pitstop.collectors.catalog import display
-from pitstop.collectors.checks.registry import CHECKS, evaluate
+from pitstop.collectors.checks import fleet
+from pitstop.collectors.checks.registry import CHECKS, evaluate, facts_for
 from pitstop.collectors.facts import ReadState, reading
+from pitstop.collectors.hostlist import compress
 from pitstop.collectors.inventory import DEFAULT_MAX_HOSTS, Host, Inventory
+from pitstop.collectors.jobs import JobInfo
 from pitstop.collectors.model import CheckContext, CommandResult, HostStatus, Verdict
 from pitstop.collectors.transport import framing
 from pitstop.collectors.transport.ssh import Connector
 from pitstop.core.clock import parse_since
+from pitstop.core.errors import NotAllowed, NotFound, UsageError
+from pitstop.core.i18n import msg, t
 from pitstop.core.redact import redact
 
 CANDIDATES = 5
@@ -41,6 +47,38 @@ class DiagnoseRequest:
     requester: str = "cli"
     origin: str = "cli"
     max_hosts: int = DEFAULT_MAX_HOSTS
+    selected: tuple[Host, ...] = ()  # `hosts` already expanded (by `authorized_hosts`); else expanded here
+    until: datetime | None = None  # the window's end (a job's end time)
+    job: JobInfo | None = None  # the job whose nodes these are (`job_request`)
+
+
+def authorized_hosts(
+    inventory: Inventory,
+    policy: Policy,
+    target: str,
+    *,
+    user: str,
+    channel: str | None,
+    origin: str,
+    max_hosts: int = DEFAULT_MAX_HOSTS,
+) -> tuple[Host, ...]:
+    """The one expansion of a host expression: the inventory hosts `target` names, if `policy` lets
+    `user` check them (UsageError for an empty or bad expression, NotFound for an unknown host,
+    NotAllowed when refused). Slack, the console and the CLI all ask here before diagnosing."""
+    if not target.strip():
+        raise UsageError("Name the hosts to check, e.g. `/diagnose gpu-node-3 nccl unknown error`.")
+    hosts = inventory.select(target, max_hosts=max_hosts)
+    authorize_hosts(policy, hosts, user=user, channel=channel, origin=origin)
+    return hosts
+
+
+def authorize_hosts(
+    policy: Policy, hosts: Sequence[Host], *, user: str, channel: str | None, origin: str
+) -> None:
+    """NotAllowed unless `policy` lets `user` run collectors on every one of `hosts`."""
+    decision = policy.authorize(user=user, user_groups=(), channel=channel, hosts=list(hosts), origin=origin)
+    if not decision.allowed:
+        raise NotAllowed(decision.reason)
 
 
 @dataclass(frozen=True)
@@ -149,11 +187,17 @@ class DiagnoseReport:
     collectors: tuple[str, ...] = ()
     lang: str = "en"
     notes: tuple[str, ...] = field(default_factory=tuple)
+    outliers: tuple[compare.Outlier, ...] = ()
+    job: JobInfo | None = None
+    until: datetime | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """`{"hosts": [...], ...}` as documented in issue 3, plus mode, candidates and window."""
+        """`{"hosts", "outliers", "job", ...}` (docs/ARCHITECTURE.md, "Diagnose report")."""
         return {
             "hosts": [h.to_json() for h in self.hosts],
+            "outliers": [o.to_json() for o in self.outliers],
+            "job": self.job.to_json() if self.job else None,
+            "until": self.until.isoformat() if self.until else None,
             "mode": "sweep" if self.sweep else "error",
             "candidates": list(self.candidates),
             "since": self.since.isoformat() if self.since else None,
@@ -198,20 +242,8 @@ def host_bound(lanes: int, collectors: Sequence[str], connect_timeout: float) ->
 
 
 def _evaluate(pitfalls: Sequence[Any], run: runner.HostRun, ctx: CheckContext) -> tuple[Verdict, ...]:
-    verdicts = []
-    for p in pitfalls:
-        if not p.checks:
-            verdicts.append(
-                Verdict(p.id, "inconclusive", "no read-only check exists for this cause", benign=p.benign)
-            )
-            continue
-        try:
-            verdicts.append(evaluate(p, run.results, ctx))
-        except Exception as exc:  # noqa: BLE001 - one broken check must not sink the report
-            verdicts.append(
-                Verdict(p.id, "inconclusive", f"check failed: {type(exc).__name__}: {exc}", benign=p.benign)
-            )
-    return tuple(verdicts)
+    # `evaluate` owns the "no check exists" verdict and turns a broken check into an inconclusive one.
+    return tuple(evaluate(p, run.results, ctx) for p in pitfalls)
 
 
 async def _run(
@@ -242,7 +274,7 @@ async def diagnose(
     concurrency: int = 256,
 ) -> DiagnoseReport:
     """Run the request and return a report; raises PitstopError only for a bad request (unknown host...)."""
-    hosts = inventory.select(request.hosts, max_hosts=request.max_hosts)
+    hosts = request.selected or inventory.select(request.hosts, max_hosts=request.max_hosts)
     now = datetime.now(UTC)
     since = parse_since(request.since, now)
     sweep = not (request.error_text and request.error_text.strip())
@@ -269,14 +301,19 @@ async def diagnose(
     audit = AuditLog(db) if db is not None else None
     gate = asyncio.Semaphore(max(1, concurrency))
     reports: dict[str, HostReport] = {}
+    profiles: dict[str, compare.Profile] = {}
 
     async def task(host: Host) -> None:
-        ctx = CheckContext(host=host.name, expectations=dict(host.expect), since=since, now=now)
+        ctx = CheckContext(
+            host=host.name, expectations=dict(host.expect), since=since, now=now, until=request.until
+        )
         async with gate:
             run = await _run(host, collectors, lanes, connector, bound)
         if audit is not None and run.commands:
             audit.record(request.requester, request.origin, host.name, run.commands)
         verdicts = _evaluate(pitfalls, run, ctx) if run.status == "ok" or run.results else ()
+        if run.results:
+            profiles[host.name] = compare.profile(host.name, facts_for(run.results, now))
         report = HostReport(host.name, run.status, run.error, verdicts, run.commands, run.duration_s, sweep)
         reports[host.name] = report
         if progress is not None:
@@ -293,6 +330,77 @@ async def diagnose(
         await connector.close()
     if not collectors:
         notes.append("no candidate cause has a read-only check; nothing was run on the hosts")
+    outside = [n for n in request.job.nodes if n not in inventory.hosts] if request.job else []
+    if outside:
+        notes.append(t("fleet.job.outside_inventory", "en", n=len(outside), hosts=compress(outside)))
+    ordered = [profiles[h.name] for h in hosts if h.name in profiles]
+    final = _across_hosts(tuple(reports[h.name] for h in hosts), pitfalls, ordered)
     return DiagnoseReport(
-        tuple(reports[h.name] for h in hosts), candidates, sweep, since, collectors, lang, tuple(notes)
+        final,
+        candidates,
+        sweep,
+        since,
+        collectors,
+        lang,
+        tuple(notes),
+        compare.outliers(ordered),
+        request.job,
+        request.until,
     )
+
+
+async def resolve_job(
+    kind: str,
+    job_id: str,
+    *,
+    inventory: Inventory,
+    connector: Connector | None = None,
+    db: Any = None,
+    requester: str = "cli",
+    origin: str = "cli",
+) -> JobInfo:
+    """A job's nodes and time span from its scheduler (collectors/jobs), the commands audited. The
+    caller has authorized the scheduler's host (`jobs.resolver(kind).host(inventory)`)."""
+    info = await jobs.resolver(kind).resolve(job_id, inventory, connector)
+    if db is not None and info.commands:
+        AuditLog(db).record(requester, origin, info.source, info.commands)
+    return info
+
+
+def job_request(info: JobInfo, inventory: Inventory, base: DiagnoseRequest) -> DiagnoseRequest:
+    """The request that diagnoses a job's nodes over the job's time span; nodes outside the inventory
+    are left out with a note in the report. UsageError when the job has no node to check."""
+    known = [n for n in info.nodes if n in inventory.hosts]
+    if not known:
+        if not info.nodes:
+            raise UsageError(msg("fleet.job.no_nodes", job=info.job_id, state=info.state or "?"))
+        raise NotFound(msg("fleet.job.outside_inventory", n=len(info.nodes), hosts=info.hostlist))
+    return replace(base, hosts=compress(known), since=info.start, until=info.end, job=info)
+
+
+def _across_hosts(
+    reports: tuple[HostReport, ...], pitfalls: Sequence[Any], profiles: Sequence[compare.Profile]
+) -> tuple[HostReport, ...]:
+    """Replace the per-host placeholder verdicts of causes decided by comparing hosts."""
+    decided: dict[str, dict[str, Verdict]] = {}
+    for p in pitfalls:
+        for ref in p.checks:
+            if ref.check == fleet.versions_agree_across_hosts.__name__:
+                names = ref.params.get("facts") or fleet.DEFAULT_FACTS
+                decided[p.id] = compare.cross_host_verdicts(p.id, tuple(names), profiles)
+    if not decided:
+        return reports
+    out = []
+    for r in reports:
+        verdicts = tuple(
+            replace(
+                decided[v.pitfall][r.host],
+                commands=v.commands,
+                benign=v.benign and decided[v.pitfall][r.host].verdict == "confirmed",
+            )
+            if v.pitfall in decided and r.host in decided[v.pitfall]
+            else v
+            for v in r.verdicts
+        )
+        out.append(replace(r, verdicts=verdicts))
+    return tuple(out)

@@ -7,7 +7,8 @@ Starts a lab of copies of one scenario (real sshd on 127.0.0.x), then measures:
    command run alone the same way vs one OpenSSH `ssh` invocation per command;
 2. N hosts, the whole catalog: Pitstop vs `pdsh -R ssh` running the same generated script per host;
 3. the client's own CPU (user+sys) per host and its peak memory (a fresh worker process per run);
-4. remote processes per host: the runner's count and the kernel's fork counter around a one-host run.
+4. remote processes per host: every process a one-host sweep's scripts start, traced with strace on
+   that host's sshd (fleet mode: one lane plus the dependent phase).
 Prints a Markdown table; `--out FILE` also writes it.
 """
 
@@ -36,12 +37,58 @@ from pitstop.collectors.transport.ssh import Connector  # noqa: E402
 ALL = tuple(c.name for c in catalog.CATALOG)
 
 
-def _forks() -> int:
-    """The kernel's count of processes created since boot (all users: noisy on a shared machine)."""
-    for line in Path("/proc/stat").read_text().splitlines():
-        if line.startswith("processes "):
-            return int(line.split()[1])
-    return 0
+def _script_processes(trace: str) -> dict[str, int]:
+    """Processes the framing scripts started, from `strace -f` output of one lab host's sshd.
+
+    Counted: each script shell, its direct children (tools, the coprocess clock, `timeout`) and what a
+    `timeout` program starts (the tool). Not counted: sshd's own processes and the lab's fake tools'
+    helpers (a real tool does not run `cat` or `awk`).
+    """
+    parent: dict[int, int] = {}
+    program: dict[int, str] = {}
+    shells: set[int] = set()
+    for line in trace.splitlines():
+        pid_text, _, rest = line.partition(" ")
+        if not pid_text.isdigit():
+            continue
+        pid = int(pid_text)
+        if rest.startswith("execve(") and "= -1" not in rest:  # completed or <unfinished ...>
+            program[pid] = rest.split('"', 2)[1].rsplit("/", 1)[-1]
+            if "export LC_ALL=C" in rest:
+                shells.add(pid)
+        elif ("clone" in rest or "fork" in rest) and "CLONE_THREAD" not in rest and "= " in rest:
+            child = rest.rsplit("= ", 1)[1].split()[0]
+            if child.isdigit():
+                parent[int(child)] = pid
+    started = {c for c, p in parent.items() if p in shells}
+    started |= {c for c, p in parent.items() if p in started and program.get(p) == "timeout"}
+    return {"shells": len(shells), "processes": len(shells) + len(started)}
+
+
+def remote_processes(lab, inv: inventory.Inventory, name: str, collectors: tuple[str, ...]) -> dict:
+    """Trace one host's sshd while a fleet-mode sweep (one lane) runs there."""
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "strace.txt"
+        tracer = subprocess.Popen(
+            ["strace", "-f", "-qq", "-s", "48", "-e", "trace=execve,clone,clone3,fork,vfork", "-o", str(log)]
+            + ["-p", str(lab.host(name).pid)],
+            stderr=subprocess.DEVNULL,
+        )
+        time.sleep(1.0)  # strace attaches
+        connector = Connector(inv)
+
+        async def sweep() -> runner.HostRun:
+            try:
+                return await runner.run_host(inv.get(name), collectors, connector=connector, lanes=1)
+            finally:
+                await connector.close()
+
+        run = asyncio.run(sweep())
+        time.sleep(0.5)
+        tracer.terminate()
+        tracer.wait()
+        counts = _script_processes(log.read_text(errors="replace"))
+    return {**counts, "commands": len(run.commands), "channels": run.channels}
 
 
 def _rss_kib(field: str) -> int:
@@ -83,7 +130,6 @@ def worker(inventory_path: str, names: list[str], collectors: tuple[str, ...]) -
         "failed_commands": failed,
         "peak_rss_mib": _rss_kib("VmHWM") / 1024,
         "base_rss_mib": base_rss / 1024,
-        "spawns": [r.spawns for r in runs],
         "channels": [r.channels for r in runs],
         "durations": {c.collector: c.duration_s for c in runs[0].commands} if runs else {},
     }
@@ -196,11 +242,7 @@ def measure(lab, sizes: list[int], repeat: int, collectors: tuple[str, ...]) -> 
     slowest = max(alone, key=alone.get)
     cmds = _commands_for(asyncio.run(_fanout(inv, [one], collectors))[0])
     per_cmd = _median([ssh_per_command(lab, lab.host(one), cmds) for _ in range(repeat)])
-    forks = []
-    for _ in range(repeat):
-        f0 = _forks()
-        asyncio.run(_fanout(inv, [one], collectors))
-        forks.append(_forks() - f0)
+    procs = remote_processes(lab, inv, one, collectors)
     rows = [
         (
             f"1 host, {len(cmds)} commands, Pitstop",
@@ -218,14 +260,10 @@ def measure(lab, sizes: list[int], repeat: int, collectors: tuple[str, ...]) -> 
             f"Pitstop {per_cmd / sweep_wall:.1f}x faster (target >= 10)",
         ),
         (
-            "remote processes per host (runner's count)",
-            str(sweeps[0]["spawns"][0]),
-            "1 shell per channel + `timeout` and the tool per command",
-        ),
-        (
-            "processes forked on the machine in a 1-host sweep",
-            str(int(_median(forks))),
-            "kernel fork counter: adds sshd, the lab's session wrapper, fake tools' helpers, other users",
+            "remote processes per host, fleet-mode sweep (strace on the host's sshd)",
+            str(procs["processes"]),
+            f"{procs['commands']} commands, {procs['shells']} shells ({procs['channels']} channels); "
+            "target <= commands + 3",
         ),
     ]
     for n in sizes:

@@ -1,2 +1,2 @@
-"""Pitstop in Slack and in a terminal: listeners and the console call `bot.flows`, which calls kb/ and
-collectors/ and returns the content that `bot.render` shows."""
+"""Pitstop in Slack and in a terminal: listeners and the console call the use cases in `app.flows`
+and render the cards they return (`app.cards`) with `bot.render`."""

@@ -10,7 +10,9 @@ from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, R
 
 from pitstop.app.services import Services
 from pitstop.bot.dedupe import Seen
-from pitstop.bot.listeners import Deps, register
+from pitstop.bot.deps import Deps
+from pitstop.bot.listeners import register
+from pitstop.bot.maintainers import Maintainers
 from pitstop.core.config import Settings
 
 DEFAULT_API_URL = "https://slack.com/api/"
@@ -52,5 +54,9 @@ def create_app(
         # Listeners only acknowledge and queue work on `services.jobs`; Bolt answers Slack at once.
         process_before_response=False,
     )
-    register(app, Deps(services=services, seen=Seen(), update_interval_s=update_interval_s))
+    maintainers = Maintainers(
+        services.maintainers,
+        lambda group: app.client.usergroups_users_list(usergroup=group).get("users") or (),
+    )
+    register(app, Deps(services, Seen(), maintainers, update_interval_s=update_interval_s))
     return app

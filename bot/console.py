@@ -13,11 +13,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TextIO
 
+from pitstop.app import flows
+from pitstop.app.cards import AnswerCard, DiagnosisCard, DraftCard, Notice
 from pitstop.app.services import Services
-from pitstop.bot import flows
 from pitstop.bot.errors import describe
 from pitstop.bot.render import text as render
-from pitstop.bot.render.model import AnswerCard, DiagnosisCard, DraftCard, Notice
 from pitstop.core.errors import UsageError
 
 CHANNEL = "console"
@@ -49,7 +49,7 @@ class Session:
 
 
 class Console:
-    """Reads pastes and commands, calls `bot.flows`, prints `bot.render.text`."""
+    """Reads pastes and commands, calls `app.flows`, prints `bot.render.text`."""
 
     def __init__(self, services: Services, out: TextIO, user: str | None = None) -> None:
         self.services = services

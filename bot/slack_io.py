@@ -14,8 +14,8 @@ from collections.abc import Callable
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
+from pitstop.app.cards import Notice
 from pitstop.bot.render.blocks import SlackMessage, notice_message
-from pitstop.bot.render.model import Notice
 from pitstop.core.redact import redact
 
 log = logging.getLogger(__name__)

@@ -1,8 +1,9 @@
-"""`pitstop diagnose HOSTS [--error TEXT] [--since D] [--inventory FILE] [--json]`: verdicts per host.
+"""`pitstop diagnose HOSTS [--error TEXT] [--since D] [--inventory FILE] [--json]`: verdicts per cause.
 
-Exit status: 0 nothing confirmed and every host checked; 10 at least one cause confirmed;
-11 at least one host could not be checked (unreachable, auth, host key, error); 2 bad usage;
-3 unknown host or group; 4 refused by policy.
+Exit status: 0 nothing confirmed and every host checked; 10 at least one cause confirmed and every
+host checked; 11 nothing confirmed and at least one host could not be checked (unreachable, auth,
+host key, error, evidence unreadable); 12 a cause confirmed and at least one host not checked;
+2 bad usage; 3 unknown host, group or job; 4 refused by policy.
 """
 
 from __future__ import annotations
@@ -10,21 +11,31 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import shlex
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pitstop.cli.kbargs import add_db_option, open_kb, read_text
+from pitstop.collectors.hostlist import compress
 
 if TYPE_CHECKING:
     from pitstop.app.diagnose import DiagnoseReport, HostReport
+    from pitstop.app.digest import CauseGroup, Digest
     from pitstop.collectors.inventory import Host
-    from pitstop.core.config import Settings
 
-EXIT_CONFIRMED = 10
-EXIT_HOST_FAILED = 11
-_MARK = {"confirmed": "CONFIRMED", "ruled_out": "ruled out", "inconclusive": "inconclusive"}
+_MARK = {
+    "confirmed": "CONFIRMED",
+    "benign": "benign",
+    "ruled_out": "ruled out",
+    "inconclusive": "inconclusive",
+}
+RULED_OUT_CHARS = 160  # a ruled-out cause's host list is cut here; the confirmed ones are shown whole
+EXIT_HELP = (
+    "exit status: 0 nothing confirmed and every host checked; 10 a cause confirmed; "
+    "11 nothing confirmed but some host could not be checked; 12 a cause confirmed and some host "
+    "could not be checked; 2 usage; 3 unknown host, group or job; 4 refused by policy"
+)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -33,10 +44,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         "diagnose",
         help="run read-only checks on hosts and give a verdict per cause",
         description="Run read-only collectors on HOSTS (names, @groups, gpu[01-16]) and judge each cause.",
-        epilog="exit status: 0 nothing confirmed, 10 cause confirmed, 11 a host could not be checked, "
-        "2 usage, 3 unknown host, 4 refused",
+        epilog=EXIT_HELP,
     )
-    parser.add_argument("hosts", metavar="HOSTS", help="host names, groups or host-list expressions")
+    parser.add_argument(
+        "hosts", metavar="HOSTS", nargs="?", default=None, help="host names, groups or host-list expressions"
+    )
+    parser.add_argument(
+        "--job",
+        metavar="ID",
+        default=None,
+        help="diagnose the nodes of this Slurm job (123456, array task 123_4, step 123.0) over its time "
+        "span; asks the inventory's slurm.controller with scontrol and sacct",
+    )
     parser.add_argument(
         "--error",
         nargs="+",
@@ -74,50 +93,87 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Diagnose, print, and map the outcome to the exit status."""
-    from pitstop.app.diagnose import DiagnoseRequest, diagnose
+    from pitstop.app.authz import Policy
+    from pitstop.app.diagnose import (
+        DiagnoseRequest,
+        authorize_hosts,
+        authorized_hosts,
+        diagnose,
+        job_request,
+        resolve_job,
+    )
     from pitstop.collectors import inventory as inv
+    from pitstop.collectors import jobs
     from pitstop.collectors.transport.ssh import Connector
     from pitstop.core.config import load_settings
     from pitstop.core.db import open_db
+    from pitstop.core.errors import UsageError
 
+    if bool(args.hosts) == bool(args.job):
+        raise UsageError("give HOSTS or --job ID (one of them)")
     settings = load_settings()
     inventory = inv.load(args.inventory or settings.inventory_path)
     error_text = read_text(args.error) if args.error else None
+    user = _user()
+    policy = Policy.load(args.policy or settings.policy_path, audit_db=args.db or settings.db_path)
+    # Unknown hosts and refusals fail here, before the KB opens (exit 3 and 4).
+    selected: tuple[Host, ...] = ()
+    if args.job:
+        kind = jobs.resolver("slurm")
+        kind.validate(args.job)
+        authorize_hosts(policy, (kind.host(inventory),), user=user, channel=None, origin="cli")
+    else:
+        selected = authorized_hosts(
+            inventory, policy, args.hosts, user=user, channel=None, origin="cli", max_hosts=args.max_hosts
+        )
     request = DiagnoseRequest(
-        hosts=args.hosts,
+        hosts=args.hosts or "",
         error_text=error_text,
         since=args.since,
-        requester=_user(),
+        requester=user,
         origin="cli",
         max_hosts=args.max_hosts,
+        selected=selected,
     )
-    hosts = inventory.select(request.hosts, max_hosts=request.max_hosts)  # unknown hosts fail before the KB
-    _authorize(args, settings, hosts, request.requester)
-    kb = open_kb(args)
     db = open_db(args.db or settings.db_path)
+    kb = open_kb(args)
     progress = None if args.json or not sys.stderr.isatty() else _progress
     connector = Connector(inventory, connect_timeout=args.connect_timeout)
-    report = asyncio.run(
-        diagnose(request, inventory=inventory, kb=kb, progress=progress, db=db, connector=connector)
-    )
+
+    async def go() -> DiagnoseReport:
+        nonlocal request
+        if args.job:
+            info = await resolve_job(
+                "slurm",
+                args.job,
+                inventory=inventory,
+                connector=connector,
+                db=db,
+                requester=request.requester,
+            )
+            request = job_request(info, inventory, request)
+            nodes = authorized_hosts(
+                inventory,
+                policy,
+                request.hosts,
+                user=user,
+                channel=None,
+                origin="cli",
+                max_hosts=args.max_hosts,
+            )
+            request = replace(request, selected=nodes)
+        return await diagnose(
+            request, inventory=inventory, kb=kb, progress=progress, db=db, connector=connector
+        )
+
+    report = asyncio.run(go())
     if args.json:
         print(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
     else:
         print(render(report))
-    if any(h.status != "ok" for h in report.hosts):
-        return EXIT_HOST_FAILED
-    return EXIT_CONFIRMED if any(h.confirmed for h in report.hosts) else 0
+    from pitstop.app.digest import digest
 
-
-def _authorize(args: argparse.Namespace, settings: Settings, hosts: tuple[Host, ...], user: str) -> None:
-    """Ask the authorization policy before any collector runs; NotAllowed (exit 4) when refused."""
-    from pitstop.app.authz import Policy
-    from pitstop.core.errors import NotAllowed
-
-    policy = Policy.load(args.policy or settings.policy_path, audit_db=args.db or settings.db_path)
-    decision = policy.authorize(user=user, channel=None, hosts=hosts, origin="cli")
-    if not decision.allowed:
-        raise NotAllowed(decision.reason)
+    return digest(report).exit_code
 
 
 def _user() -> str:
@@ -138,40 +194,56 @@ def _progress(report: HostReport, done: int, total: int) -> None:
     )
 
 
-def _host_lines(h: HostReport, sweep: bool) -> list[str]:
-    from pitstop.collectors.catalog import display
-
-    if h.status != "ok":
-        return [f"{h.host}: {h.status.upper().replace('_', ' ')}: {h.error}"]
-    failed = [c for c in h.commands if c.outcome != "ok"]
-    state = h.evidence_status
-    head = {"unreadable": "COULD NOT BE READ", "partial": "partly read"}.get(state, "ok")
-    lines = [f"{h.host}: {head} ({len(h.commands)} commands, {h.duration_s:.2f}s)"]
-    if state in ("unreadable", "partial"):
-        lines += [f"  not read: {collector}: {why}" for collector, why in h.unread.items()]
-    shown = h.confirmed if sweep else h.verdicts
-    if sweep and not shown and state != "unreadable":
-        lines.append("  nothing confirmed")
-    for v in shown:
-        lines.append(f"  {_MARK[v.verdict]:<12} {v.pitfall}{' [benign]' if v.benign else ''}: {v.reason}")
+def _cause_lines(c: CauseGroup, total: int) -> list[str]:
+    v = c.sample
+    on = f"{len(c.hosts)} of {total} hosts" if total > 1 else "1 host"
+    hosts = c.hostlist
+    if c.verdict == "ruled_out" and len(hosts) > RULED_OUT_CHARS:
+        hosts = hosts[: RULED_OUT_CHARS - 1] + "…"
+    head = f"{_MARK[c.verdict]:<12} {c.pitfall} on {on}: {hosts}"
+    reason = v.reason + (f" (and {c.reasons - 1} other reason(s) on other hosts)" if c.reasons > 1 else "")
+    lines = [head, f"    {reason}"]
+    if c.verdict in ("confirmed", "benign"):
         for e in v.evidence:
-            shown = display(shlex.split(e.command)) if "\n" in e.command else e.command  # probe code
-            lines += [f"      {shown}: {line}" for line in e.lines[:6]]
+            lines += [f"    {e.command}: {line}" for line in e.lines[:6]]
             if e.rerun:
-                lines.append(f"      rerun: {e.rerun}")
-    if sweep and h.benign:
-        lines.append("  benign: " + ", ".join(v.pitfall for v in h.benign))
-    for c in failed:
-        lines.append(f"  ! {display(c.argv)}: {c.outcome}: {c.message}")
+                lines.append(f"    rerun: {e.rerun}")
     return lines
 
 
 def render(report: DiagnoseReport) -> str:
-    """Human-readable report: per host, verdicts with evidence and rerun commands."""
-    out: list[str] = []
+    """The report folded per cause (app/digest.py): the job, the odd hosts, then confirmed causes with
+    their evidence, the other verdicts one line per cause, hosts not checked on one line, a summary."""
+    from pitstop.app.digest import digest, job_line
+
+    d = digest(report)
+    out: list[str] = [job_line(report.job, "en")] if report.job else []
     if report.candidates:
         out.append("candidates: " + ", ".join(f"{c['id']} ({c['score']:.2f})" for c in report.candidates))
-    for h in report.hosts:
-        out += _host_lines(h, report.sweep)
+    if d.odd:
+        out.append(f"differs from its peers ({len(d.odd)} of {d.total} hosts; evidence, not a verdict):")
+        out += [f"  {o.describe(limit=8)}" for o in d.odd]
+    for c in d.causes:
+        out += _cause_lines(c, d.total)
+    if report.sweep and not d.causes and not d.unchecked_hosts:
+        out.append(f"nothing confirmed on {d.total} host(s)")
+    for command, outcome, hosts in d.failed_commands:
+        out.append(f"! {command}: {outcome} on {len(hosts)} host(s): {compress(hosts)}")
+    for n in d.not_checked:
+        what = "whose evidence could not be read" if n.status == "unreadable" else n.status.replace("_", " ")
+        out.append(f"not checked: {len(n.hosts)} host(s) {what}: {n.hostlist} (first: {n.error})")
     out += [f"note: {n}" for n in report.notes]
+    out += ["", *summary(d)]
     return "\n".join(out)
+
+
+def summary(d: Digest) -> list[str]:
+    """The closing lines: confirmed causes with their hosts, the odd hosts, hosts not checked."""
+    confirmed = "; ".join(f"{c.pitfall} ({c.hostlist})" for c in d.confirmed) or "nothing"
+    odd = compress(o.host for o in d.odd) or "none"
+    unchecked = compress(d.unchecked_hosts) or "none"
+    return [
+        f"summary: {d.total} host(s); confirmed: {confirmed}",
+        f"summary: differ from their peers: {odd}",
+        f"summary: not checked: {unchecked}",
+    ]

@@ -70,23 +70,31 @@ def _taxonomy_slugs(path: Path | None) -> tuple[list[str] | None, str]:
         raise UsageError(f"cannot read slugs from {target}: {exc}") from None
 
 
-def _known_checks() -> tuple[list[str] | None, str]:
-    try:
-        from pitstop.collectors.checks.registry import CHECKS
-    except ImportError:
-        return None, "pitstop.collectors.checks.registry not available: check names not verified"
-    return list(CHECKS), f"check names verified against {len(CHECKS)} registered checks"
+def _known_checks() -> tuple[list[str], set[str], str]:
+    """Registered check names, those described in both languages, and a note for the summary line."""
+    from pitstop.collectors.checks.registry import CHECKS
+
+    described = {name for name, spec in CHECKS.items() if spec.describe.get("en") and spec.describe.get("zh")}
+    return list(CHECKS), described, f"check names verified against {len(CHECKS)} registered checks"
 
 
 def run_check(args: argparse.Namespace) -> int:
-    """Validate entries: schema, unique ids, regexes, taxonomy coverage, check names."""
+    """Validate entries: schema, both languages, unique ids, regexes, taxonomy coverage, check names."""
     import yaml
 
     from pitstop.kb.mined import EXAMPLES_DIR, load_examples
-    from pitstop.kb.schema import PITFALLS_DIR, Pitfall, check_collection, read_entry_file, validate_entry
+    from pitstop.kb.schema import (
+        PITFALLS_DIR,
+        Pitfall,
+        check_collection,
+        missing_translations,
+        read_entry_file,
+        validate_entry,
+    )
 
     problems: list[str] = []
     entries: list[Pitfall] = []
+    checks, described, checks_note = _known_checks()
     paths = sorted(PITFALLS_DIR.glob("*.yaml"))
     for path in paths:
         try:
@@ -100,8 +108,9 @@ def run_check(args: argparse.Namespace) -> int:
         problems += found
         if not found:
             entries.append(Pitfall.from_dict(data))
+            if data.get("status", "curated") == "curated":
+                problems += missing_translations(data, path.name, described)
     slugs, taxonomy_note = _taxonomy_slugs(args.taxonomy)
-    checks, checks_note = _known_checks()
     problems += check_collection(entries, required_ids=slugs or (), known_checks=checks)
     mined, mined_problems = load_examples(EXAMPLES_DIR, {e.id for e in entries})
     problems += mined_problems

@@ -40,6 +40,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     up.add_argument("--inventory", type=Path, default=None, help="write the inventory YAML here as well")
     up.add_argument("--copies", type=int, default=1, help="start N hosts per scenario (<scenario>-001, ...)")
     up.add_argument("--port", type=int, default=2222, help="first port to try (default 2222)")
+    up.add_argument(
+        "--bastion",
+        action="store_true",
+        help="add a two-hop bastion chain and a host behind it, defined only in the lab's ssh config",
+    )
     up.set_defaults(func=_up)
     actions.add_parser("down", help="stop the lab's sshd processes").set_defaults(func=_down)
     actions.add_parser("audit", help="print every command the lab hosts ran").set_defaults(func=_audit)
@@ -61,7 +66,7 @@ def lab_policy(user: str, hosts: Iterable[str]) -> dict[str, Any]:
 def write_lab_policy(lab: Fleet, user: str) -> Path:
     """Write `lab_policy` for the running lab to `policy.yaml` in its state directory; return the path."""
     path = lab.state_dir / "policy.yaml"
-    text = yaml.safe_dump(lab_policy(user, (h.name for h in lab.hosts)), sort_keys=False)
+    text = yaml.safe_dump(lab_policy(user, (h.name for h in lab.hosts + lab.chain)), sort_keys=False)
     path.write_text(
         "# written by `pitstop lab up`: lets the local user check the lab hosts only\n" + text,
         encoding="utf-8",
@@ -74,11 +79,22 @@ def _up(args: argparse.Namespace) -> int:
     from pitstop.lab.scenario import load_all, shipped_scenarios
 
     scenarios = load_all(args.scenarios or shipped_scenarios())
-    lab = fleet.up(scenarios, args.state_dir, copies=args.copies, inventory=args.inventory, port=args.port)
+    lab = fleet.up(
+        scenarios,
+        args.state_dir,
+        copies=args.copies,
+        inventory=args.inventory,
+        port=args.port,
+        with_bastion=args.bastion,
+    )
     user = getpass.getuser()
     policy = write_lab_policy(lab, user)
     for host in lab.hosts:
         print(f"{host.name:<28} {host.address}:{host.port}  scenario {host.scenario}")
+    if lab.chain:
+        from pitstop.lab import bastion
+
+        print(bastion.describe(lab.ssh_config).render("en"))
     print(f"{len(lab.hosts)} lab hosts up; sessions run as {lab.user}")
     print(f"inventory:   {lab.inventory}")
     print(f"known_hosts: {lab.known_hosts}")

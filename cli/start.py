@@ -1,7 +1,8 @@
 """`pitstop start`: the one command of the README.
 
 With Slack tokens set it runs the bot (Socket Mode when SLACK_APP_TOKEN is set, else HTTP). Without
-them it starts the lab fleet (the shipped scenarios as real sshd hosts on 127.0.0.x), and the console
+them it starts the lab fleet (the shipped scenarios as real sshd hosts on 127.0.0.x, plus a host behind a
+two-hop bastion chain defined only in the lab's ssh config, reached once to show it works), and the console
 with the lab's inventory and a policy that lets the local user check the lab hosts from the console.
 """
 
@@ -40,9 +41,14 @@ def run(args: argparse.Namespace) -> int:
         try:
             lab = fleet.load()
         except LabError:
-            lab = fleet.up(load_all(shipped_scenarios()))
+            lab = fleet.up(load_all(shipped_scenarios()), with_bastion=True)
             started = True
         print(f"{len(lab.hosts)} lab hosts on 127.0.0.x, e.g. " + ", ".join(h.name for h in lab.hosts[:4]))
+        if lab.chain:
+            from pitstop.lab import bastion
+
+            print(bastion.describe(lab.ssh_config).render("en"))
+            print(bastion.check(lab.inventory).render("en"))
         settings = replace(settings, inventory_path=lab.inventory)
         policy = Policy.load(write_lab_policy(lab, getpass.getuser()))
     except LabError as exc:

@@ -44,6 +44,7 @@ from pitstop.collectors.parsers import (
     nvlink,
     nvml_probe,
     os_release,
+    slurm,
     storcli,
     topo,
     torch_version,
@@ -57,13 +58,16 @@ KiB, MiB = 1024, 1024 * 1024
 
 @dataclass(frozen=True)
 class Param:
-    """A host-derived argv parameter: read from `source`'s output, kept only if it matches `pattern`."""
+    """An argv parameter, kept only if it matches `pattern`: host-derived (read from `source`'s output
+    by `extract`) or, with `source` None, given by the request (a Slurm job id, validated, never free text).
+    `example` is a valid value for the policy conformance test."""
 
-    source: str
+    source: str | None
     pattern: re.Pattern[str]
-    extract: Callable[[str], list[str]]
+    extract: Callable[[str], list[str]] | None = None
     limit: int = 16
     placeholder: str = "VALUE"  # how docs show the parameter in the argv
+    example: str = ""
 
 
 @dataclass(frozen=True)
@@ -124,7 +128,16 @@ def interfaces_from_ip_link(text: str) -> list[str]:
     return list(dict.fromkeys(n for n in names if n != "lo"))
 
 
-_IFACE = Param(source="ip_link", pattern=IFACE_PATTERN, extract=interfaces_from_ip_link, placeholder="IFACE")
+_IFACE = Param(
+    source="ip_link",
+    pattern=IFACE_PATTERN,
+    extract=interfaces_from_ip_link,
+    placeholder="IFACE",
+    example="eth0",
+)
+# A Slurm job id: digits, an array task (`123_4`) and a step (`123.0`, `123_4.1`); nothing else.
+JOB_ID_PATTERN = re.compile(r"^[0-9]{1,12}(?:_[0-9]{1,9})?(?:\.[0-9]{1,9})?$")
+_JOB = Param(source=None, pattern=JOB_ID_PATTERN, limit=1, placeholder="JOBID", example="123456_7.0")
 _JOURNAL_DENIED = re.compile(r"No journal files were (?:opened|found)|insufficient permissions", re.I)
 _KERNEL_LOG_HINT = "kernel log not readable without root (or the adm / systemd-journal group)"
 
@@ -170,13 +183,13 @@ CATALOG: tuple[Collector, ...] = (
     ),
     Collector(
         "nvml_probe",
-        ("python3", "-"),
+        ("python3", "-c", PARAM),
         "NVML facts per GPU (falls back to nvidia-smi)",
         nvml_probe.parse,
         None,
         timeout_s=45,
         output_cap=2 * MiB,
-        stdin_probe="nvml_probe.py",
+        argv_probe="nvml_probe.py",
         rerun="nvidia-smi -q",
         lab_note="served by the real `python3`; the probe falls back to the lab's `nvidia-smi`",
     ),
@@ -376,6 +389,26 @@ CATALOG: tuple[Collector, ...] = (
     ),
     Collector("uname", ("uname", "-a"), "kernel version", uname.parse, "uname-a.txt", timeout_s=5),
     Collector(
+        "slurm_job",
+        ("scontrol", "show", "job", "-o", PARAM),
+        "a Slurm job's nodes, times and state (run on the Slurm controller or login host)",
+        slurm.parse_scontrol,
+        "scontrol-show-job.txt",
+        timeout_s=15,
+        param=_JOB,
+        lab_note="one line per job; the lab prints the lines of the job asked for",
+    ),
+    Collector(
+        "slurm_acct",
+        ("sacct", "-j", PARAM, "-n", "-P", "-o", ",".join(slurm.SACCT_FIELDS)),
+        "a Slurm job's accounting record, also after it ended (controller or login host)",
+        slurm.parse_sacct,
+        "sacct.txt",
+        timeout_s=20,
+        param=_JOB,
+        lab_note="the lab prints the rows of the job asked for",
+    ),
+    Collector(
         "torch_probe",
         ("python3", "-c", PARAM),
         "torch version, CUDA build, CUDA availability",
@@ -417,7 +450,11 @@ def display(argv: Sequence[str]) -> str:
     """The command line for people: a probe's code is named by its file instead of inlined."""
     for c in CATALOG:
         if c.argv_probe and len(argv) == len(c.argv) and tuple(argv[:-1]) == c.argv[:-1]:
-            return f"{shlex.join(argv[:-1])} <collectors/probes/{c.argv_probe}>"
+            try:
+                if argv[-1] == probe_text(c.argv_probe):
+                    return f"{shlex.join(argv[:-1])} <collectors/probes/{c.argv_probe}>"
+            except ProbeMissing:
+                continue
         if c.stdin_probe and tuple(argv) == c.argv:
             return f"{shlex.join(argv)} < collectors/probes/{c.stdin_probe}"
     return shlex.join(argv)
@@ -425,7 +462,7 @@ def display(argv: Sequence[str]) -> str:
 
 def param_values(collector: Collector, source_stdout: str) -> tuple[str, ...]:
     """Host-derived parameter values for `collector`, filtered by its strict pattern and limit."""
-    if collector.param is None:
+    if collector.param is None or collector.param.extract is None:
         return ()
     values = [v for v in collector.param.extract(source_stdout) if collector.param.pattern.match(v)]
     return tuple(values[: collector.param.limit])

@@ -7,7 +7,7 @@ single name is built.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from pitstop.core.errors import UsageError
@@ -120,3 +120,44 @@ def expand(expr: str, max_hosts: int = 1024) -> tuple[str, ...]:
     if total > max_hosts:
         raise UsageError(f"host list {_show(expr)} expands to {total} hosts; the limit is {max_hosts}")
     return tuple(dict.fromkeys(name for t in terms for name in expand_term(t)))
+
+
+_LAST_NUMBER = re.compile(r"^(.*?)([0-9]+)([^0-9]*)$")
+
+
+def _runs(numbers: list[str]) -> list[str]:
+    """`["01", "02", "03", "07"]` -> `["01-03", "07"]`; a run keeps the padding its first number sets."""
+    ordered = sorted(dict.fromkeys(numbers), key=lambda s: (int(s), len(s)))
+    items: list[str] = []
+    start = prev = ordered[0]
+    width = len(start) if start.startswith("0") and len(start) > 1 else 0
+    for s in ordered[1:]:
+        if int(s) == int(prev) + 1 and str(int(s)).zfill(width) == s:
+            prev = s
+            continue
+        items.append(start if start == prev else f"{start}-{prev}")
+        start = prev = s
+        width = len(s) if s.startswith("0") and len(s) > 1 else 0
+    items.append(start if start == prev else f"{start}-{prev}")
+    return items
+
+
+def compress(names: Iterable[str]) -> str:
+    """The inverse of `expand`: `gpu01..gpu16, gpu18` -> `gpu[01-16,18]` (names sorted, duplicates dropped).
+
+    Only the last run of digits in a name is folded; `expand(compress(names))` gives the same set.
+    """
+    groups: dict[tuple[str, str], list[str]] = {}
+    plain: list[str] = []
+    for name in dict.fromkeys(names):
+        m = _LAST_NUMBER.match(name)
+        if m:
+            groups.setdefault((m.group(1), m.group(3)), []).append(m.group(2))
+        else:
+            plain.append(name)
+    terms = [(name, name) for name in plain]
+    for (prefix, suffix), numbers in groups.items():
+        folded = f"{prefix}[{','.join(_runs(numbers))}]{suffix}"
+        listed = ",".join(f"{prefix}{n}{suffix}" for n in sorted(numbers, key=lambda s: (int(s), len(s))))
+        terms.append((min(listed, folded, key=len), f"{prefix}\0{suffix}"))
+    return ",".join(term for term, _ in sorted(terms, key=lambda t: t[1]))

@@ -2,9 +2,11 @@
 
 Format (YAML; see docs/COLLECTORS.md)::
 
-    known_hosts: ~/.ssh/known_hosts      # checked strictly, never written
-    ssh_config: ~/.ssh/config            # `false` to ignore it
+    known_hosts: ~/.ssh/known_hosts      # replaces UserKnownHostsFile; checked strictly, never written
+    ssh_config: ~/.ssh/config            # a file or list (like `ssh -F`); `false` to ignore ssh config
+    ssh_config_hosts: true               # concrete `Host` aliases of the ssh config are hosts too
     connect_timeout: 10
+    slurm: {controller: login01, timezone: UTC}  # where `diagnose --job` runs scontrol and sacct
     defaults: {user: ops, port: 22, identity_file: ~/.ssh/id_ed25519, jump: bastion, sudo: []}
     groups:
       h100: {expect: {gpu_model: H100, gpu_count: 8, form_factor: SXM5, driver_branch: "535"},
@@ -14,7 +16,8 @@ Format (YAML; see docs/COLLECTORS.md)::
       gpu01: {address: 10.0.1.1, groups: [h100], expect: {nvlink_count: 18}}
       "gpu[02-16]": {groups: [h100]}   # a host-list key declares many hosts at once
 
-Hosts not fully specified take HostName, Port, User, IdentityFile and ProxyJump from `~/.ssh/config`.
+Every host is resolved through the ssh config as `ssh` would resolve it (collectors/sshconfig.py),
+with the host's own fields as overrides on top and `defaults` below the config.
 `localhost` is always known and runs through the local transport.
 """
 
@@ -26,14 +29,19 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import yaml
 
-from pitstop.collectors import catalog, hostlist, sshconfig
+from pitstop.collectors import catalog, hostlist
+from pitstop.collectors.sshconfig import DEFAULT_GLOBAL_KNOWN_HOSTS, DEFAULT_USER_KNOWN_HOSTS, SshConfig
 from pitstop.core.errors import NotFound, UsageError
+from pitstop.core.i18n import Msg
 
 LOCAL = "localhost"
 DEFAULT_MAX_HOSTS = 1024
+CONFIG_GROUP = "ssh_config"  # the group of hosts that exist only in the ssh config
+MAX_HOPS = 8
 _GROUP_KEYS = {"expect", "sudo", "hosts"}
 _HOST_KEYS = {
     "name",
@@ -64,11 +72,38 @@ class Host:
     expect: Mapping[str, Any] = field(default_factory=dict)
     sudo: frozenset[str] = frozenset()
     transport: str = "ssh"  # "ssh" | "local"
+    proxy_command: str | None = None  # from the ssh config; run only when local commands are allowed
+    user_known_hosts: tuple[str, ...] = ()  # empty: ~/.ssh/known_hosts{,2}
+    global_known_hosts: tuple[str, ...] = ()  # empty: /etc/ssh/ssh_known_hosts{,2}
+    origins: Mapping[str, str] = field(default_factory=dict)  # field -> where its value came from
+    notes: tuple[Msg, ...] = ()  # what was skipped while resolving (Match exec)
 
     @property
     def is_local(self) -> bool:
         """True when commands run on this machine without SSH."""
         return self.transport == "local"
+
+
+@dataclass(frozen=True)
+class SlurmSettings:
+    """The inventory's `slurm:` block: the controller or login host that answers scontrol and sacct,
+    and the time zone Slurm prints its times in (it prints none)."""
+
+    controller: str
+    timezone: str = "UTC"
+
+
+def _slurm(raw: Any, source: str) -> SlurmSettings | None:
+    if raw is None:
+        return None
+    if not isinstance(raw, Mapping) or not raw.get("controller") or set(raw) - {"controller", "timezone"}:
+        raise UsageError(f"{source}: `slurm` takes {{controller: HOST, timezone: ZONE}}")
+    zone = str(raw.get("timezone") or "UTC")
+    try:
+        ZoneInfo(zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise UsageError(f"{source}: slurm.timezone {zone!r} is not a known time zone") from None
+    return SlurmSettings(str(raw["controller"]), zone)
 
 
 @dataclass(frozen=True)
@@ -80,6 +115,13 @@ class Inventory:
     known_hosts: str | None = None
     connect_timeout: float = 10.0
     source: str = "<memory>"
+    ssh: SshConfig | None = None
+    slurm: SlurmSettings | None = None  # where `diagnose --job` asks Slurm
+
+    @property
+    def allow_local_commands(self) -> bool:
+        """True when the admin lets ssh config run local commands (Match exec, ProxyCommand)."""
+        return bool(self.ssh and self.ssh.allow_local_commands)
 
     def get(self, name: str) -> Host:
         """The host called `name`; unknown names raise NotFound with close matches."""
@@ -89,18 +131,48 @@ class Inventory:
             return Host(LOCAL, "127.0.0.1", transport="local")
         raise NotFound(_unknown_message(name, list(self.hosts) + list(self.groups)))
 
+    def known_hosts_files(self, host: Host) -> tuple[str, ...]:
+        """The known_hosts files checked for `host`: user files (the inventory's `known_hosts` replaces
+        them, like `-o UserKnownHostsFile`), then the global ones."""
+        user = (
+            (self.known_hosts,)
+            if self.known_hosts
+            else host.user_known_hosts or tuple(os.path.expanduser(p) for p in DEFAULT_USER_KNOWN_HOSTS)
+        )
+        return user + (host.global_known_hosts or DEFAULT_GLOBAL_KNOWN_HOSTS)
+
     def jump_host(self, host: Host) -> Host | None:
-        """Resolve `host.jump` to a Host: an inventory name, or `[user@]addr[:port]`."""
-        spec = host.jump
-        if not spec or spec.lower() == "none":
+        """The last hop of `host.jump`, whose own `jump` holds the hops before it (as `ssh -J`).
+
+        A hop is an inventory name, else `[user@]alias[:port]` resolved through the ssh config.
+        """
+        hops = [h.strip() for h in (host.jump or "").split(",") if h.strip()]
+        if not hops or hops == ["none"]:
             return None
-        if spec in self.hosts:
-            return self.hosts[spec]
-        user, _, rest = spec.rpartition("@")
-        addr, _, port = rest.partition(":")
-        if not addr or (port and not port.isdigit()):
-            raise UsageError(f"host {host.name}: bad jump host {spec!r}")
-        return Host(name=spec, address=addr, port=int(port or 22), user=user or None)
+        if len(hops) > MAX_HOPS:
+            raise UsageError(f"host {host.name}: more than {MAX_HOPS} jump hosts in {host.jump!r}")
+        last, before = hops[-1], ",".join(hops[:-1]) or None
+        if last in self.hosts:
+            hop = self.hosts[last]
+        else:
+            user, _, rest = last.rpartition("@")
+            addr, _, port = rest.partition(":")
+            if not addr or (port and not port.isdigit()) or "/" in addr:
+                raise UsageError(f"host {host.name}: bad jump host {last!r}")
+            fields = {"user": user or None, "port": int(port) if port else None}
+            hop = _resolve_host(last, addr, fields, {}, self.ssh)
+        return replace(hop, jump=before) if before else hop
+
+    def jump_chain(self, host: Host) -> tuple[Host, ...]:
+        """Every hop from the first to the last before `host`; loops and over-long chains raise."""
+        chain: list[Host] = []
+        hop = self.jump_host(host)
+        while hop is not None:
+            if len(chain) >= MAX_HOPS or any(h.name == hop.name and h.jump == hop.jump for h in chain):
+                raise UsageError(f"host {host.name}: the jump chain loops or is longer than {MAX_HOPS} hops")
+            chain.insert(0, hop)
+            hop = self.jump_host(hop)
+        return tuple(chain)
 
     def select(self, expr: str, max_hosts: int = DEFAULT_MAX_HOSTS) -> tuple[Host, ...]:
         """Hosts named by an expression of names, groups (`@g` or bare) and ranges; at most `max_hosts`."""
@@ -162,22 +234,47 @@ def _host_entries(raw: Any) -> list[tuple[str, dict[str, Any]]]:
     raise UsageError("inventory: `hosts` must be a mapping of name -> settings or a list with `name`")
 
 
-def build(data: Mapping[str, Any], source: str = "<memory>", ssh_blocks: tuple | None = None) -> Inventory:
-    """Build an Inventory from parsed YAML data (see the module docstring for the format)."""
+def _ssh_config(data: Mapping[str, Any], source: str, allow_local_commands: bool) -> SshConfig | None:
+    cfg = data.get("ssh_config", None)
+    if cfg is False:
+        return None
+    if cfg is None:
+        return SshConfig.default(allow_local_commands)
+    paths = [cfg] if isinstance(cfg, str) else cfg
+    if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
+        raise UsageError(f"{source}: `ssh_config` is a file, a list of files, or false")
+    return SshConfig.from_paths(paths, allow_local_commands)
+
+
+def build(
+    data: Mapping[str, Any],
+    source: str = "<memory>",
+    ssh: SshConfig | None = None,
+    allow_local_commands: bool = False,
+) -> Inventory:
+    """Build an Inventory from parsed YAML data (see the module docstring for the format).
+
+    `ssh` replaces the data's `ssh_config` setting; `allow_local_commands` lets that config run
+    `Match exec` and `ProxyCommand`.
+    """
     if not isinstance(data, Mapping):
         raise UsageError(f"{source}: an inventory is a YAML mapping with a `hosts` key")
     defaults = dict(data.get("defaults") or {})
     groups_raw = {str(k): dict(v or {}) for k, v in (data.get("groups") or {}).items()}
-    if ssh_blocks is None:
-        cfg = data.get("ssh_config", None)
-        ssh_blocks = () if cfg is False else sshconfig.load(cfg)
+    if ssh is None:
+        ssh = _ssh_config(data, source, allow_local_commands)
+    label = f"imported: {data['imported_from']}" if data.get("imported_from") else "inventory"
     for g, spec in groups_raw.items():
         bad = set(spec) - _GROUP_KEYS
         if bad:
             raise UsageError(f"{source}: group {g!r}: unknown field(s) {', '.join(sorted(bad))}")
     members: dict[str, list[str]] = {g: [] for g in groups_raw}
+    entries = _host_entries(data.get("hosts"))
+    if ssh is not None and data.get("ssh_config_hosts", True):
+        declared = {n for key, _ in entries for n in hostlist.expand(key, max_hosts=100_000)}
+        entries += [(a, {"groups": [CONFIG_GROUP]}) for a in ssh.concrete_hosts() if a not in declared]
     hosts: dict[str, Host] = {}
-    for key, fields in _host_entries(data.get("hosts")):
+    for key, fields in entries:
         bad = set(fields) - _HOST_KEYS
         if bad:
             raise UsageError(f"{source}: host {key!r}: unknown field(s) {', '.join(sorted(bad))}")
@@ -185,7 +282,7 @@ def build(data: Mapping[str, Any], source: str = "<memory>", ssh_blocks: tuple |
         if len(names) > 1 and fields.get("address"):
             raise UsageError(f"{source}: host range {key!r} cannot share one address; list the hosts")
         for name in names:
-            host = _make_host(name, fields, defaults, groups_raw, ssh_blocks)
+            host = _make_host(name, fields, defaults, groups_raw, ssh, label)
             hosts[name] = host
             for g in host.groups:
                 members.setdefault(g, []).append(name)
@@ -212,6 +309,8 @@ def build(data: Mapping[str, Any], source: str = "<memory>", ssh_blocks: tuple |
         known_hosts=str(Path(str(known)).expanduser()) if known else None,
         connect_timeout=timeout,
         source=source,
+        ssh=ssh,
+        slurm=_slurm(data.get("slurm"), source),
     )
 
 
@@ -240,38 +339,122 @@ def _with_group(host: Host, group: str, groups_raw: Mapping) -> Host:
     )
 
 
-def _make_host(
-    name: str, fields: Mapping[str, Any], defaults: Mapping[str, Any], groups_raw: Mapping, ssh_blocks: tuple
-) -> Host:
-    cfg = sshconfig.lookup(name, ssh_blocks)
-    groups = _as_tuple(fields.get("groups")) + _as_tuple(fields.get("tags"))
-    identity = _as_tuple(fields.get("identity_file") or defaults.get("identity_file"))
-    port = fields.get("port") or cfg.port or defaults.get("port") or 22
+def _port(name: str, value: Any) -> int | None:
+    if value is None or value == "":
+        return None
     try:
-        port = int(port)
+        port = int(value)
     except (TypeError, ValueError):
-        raise UsageError(f"host {name!r}: port {port!r} is not a number") from None
+        raise UsageError(f"host {name!r}: port {value!r} is not a number") from None
+    if not 0 < port < 65536:
+        raise UsageError(f"host {name!r}: port {port} is out of range")
+    return port
+
+
+def _resolve_host(
+    name: str,
+    alias: str,
+    fields: Mapping[str, Any],
+    defaults: Mapping[str, Any],
+    ssh: SshConfig | None,
+    label: str = "inventory",
+) -> Host:
+    """Connection parameters of `name`: its own fields over the ssh config (for `alias`) over defaults."""
+    own_port, own_user = _port(name, fields.get("port")), fields.get("user") or None
+    address = fields.get("address")
+    r = (
+        ssh.resolve(alias, user=own_user, port=own_port, hostname=str(address) if address else None)
+        if ssh
+        else None
+    )
+    where = {k: f"ssh config {v}" for k, v in (r.origins if r else {}).items()}
+    origins: dict[str, str] = {}
+
+    def pick(key: str, own: Any, cfg_key: str, from_cfg: Any, default: Any, fallback: Any) -> Any:
+        if own not in (None, "", ()):
+            origins[key] = label
+            return own
+        if cfg_key in where:
+            origins[key] = where[cfg_key]
+            return from_cfg
+        if default not in (None, "", ()):
+            origins[key] = "inventory defaults"
+            return default
+        origins[key] = "default"
+        return fallback
+
+    own_ids = tuple(str(Path(p).expanduser()) for p in _as_tuple(fields.get("identity_file")))
+    default_ids = tuple(str(Path(p).expanduser()) for p in _as_tuple(defaults.get("identity_file")))
+    jump = pick(
+        "jump",
+        fields.get("jump"),
+        "proxyjump",
+        ",".join(r.proxy_jump) if r and r.proxy_jump else "none",
+        defaults.get("jump"),
+        None,
+    )
+    command = r.proxy_command if r and "proxycommand" in where and origins["jump"] == "default" else None
+    if command:
+        origins["proxy_command"] = where["proxycommand"]
+    host = Host(
+        name=name,
+        address=str(pick("address", address, "hostname", r and r.hostname, None, alias)),
+        port=int(pick("port", own_port, "port", r and r.port, _port(name, defaults.get("port")), 22)),
+        user=pick("user", own_user, "user", r and r.user, defaults.get("user"), None),
+        jump=None if jump == "none" else jump,
+        identity_files=pick(
+            "identity_files",
+            own_ids,
+            "identityfile",
+            r and r.identity_files,
+            default_ids,
+            (),
+        ),
+        proxy_command=command,
+        user_known_hosts=r.user_known_hosts if r else (),
+        global_known_hosts=r.global_known_hosts if r else (),
+        notes=r.notes if r else (),
+    )
+    for key, cfg_key in (
+        ("user_known_hosts", "userknownhostsfile"),
+        ("global_known_hosts", "globalknownhostsfile"),
+    ):
+        origins[key] = where.get(cfg_key, "default")
+    return replace(host, origins=origins)
+
+
+def _make_host(
+    name: str,
+    fields: Mapping[str, Any],
+    defaults: Mapping[str, Any],
+    groups_raw: Mapping,
+    ssh: SshConfig | None,
+    label: str = "inventory",
+) -> Host:
+    groups = _as_tuple(fields.get("groups")) + _as_tuple(fields.get("tags"))
     transport = str(fields.get("transport") or ("local" if name == LOCAL else "ssh"))
     if transport not in ("ssh", "local"):
         raise UsageError(f"host {name!r}: transport must be ssh or local, not {transport!r}")
-    return Host(
-        name=name,
-        address=str(fields.get("address") or cfg.hostname or name),
-        port=port,
-        user=fields.get("user") or cfg.user or defaults.get("user"),
-        jump=fields.get("jump") or cfg.proxy_jump or defaults.get("jump"),
+    return replace(
+        _resolve_host(name, name, fields, defaults, ssh, label),
         groups=groups,
-        identity_files=tuple(str(Path(p).expanduser()) for p in identity) or cfg.identity_files,
         expect=_merged_expect(groups, defaults, groups_raw, fields.get("expect") or {}),
         sudo=_merged_sudo(groups, defaults, groups_raw, fields.get("sudo")),
         transport=transport,
     )
 
 
-def load(path: str | os.PathLike[str] | None) -> Inventory:
-    """Load an inventory file; None gives an inventory that knows only `localhost`."""
+def load(path: str | os.PathLike[str] | None, allow_local_commands: bool | None = None) -> Inventory:
+    """Load an inventory file; None gives an inventory that knows only `localhost`.
+
+    `allow_local_commands` defaults to the `PITSTOP_SSH_LOCAL_COMMANDS` setting.
+    """
     if path is None:
         return build({"hosts": {}, "ssh_config": False}, source="<none>")
+    if allow_local_commands is None:
+        from pitstop.core.config import load_settings
+
+        allow_local_commands = load_settings().ssh_local_commands
     p = Path(path).expanduser()
     try:
         data = yaml.safe_load(p.read_text(encoding="utf-8"))
@@ -279,4 +462,4 @@ def load(path: str | os.PathLike[str] | None) -> Inventory:
         raise UsageError(f"cannot read inventory {p}: {exc.strerror}") from None
     except yaml.YAMLError as exc:
         raise UsageError(f"inventory {p} is not valid YAML: {exc}") from None
-    return build(data or {}, source=str(p))
+    return build(data or {}, source=str(p), allow_local_commands=allow_local_commands)

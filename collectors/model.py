@@ -44,6 +44,7 @@ class CheckContext:
     expectations: dict[str, Any] = field(default_factory=dict)
     since: datetime | None = None
     now: datetime | None = None
+    until: datetime | None = None  # the window's end (a job's end time); None: now
 
 
 @dataclass(frozen=True)

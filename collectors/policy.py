@@ -19,6 +19,7 @@ from pitstop.core.errors import PitstopError
 # Shell metacharacters, quotes, globs, control characters: never in an argv element.
 _UNSAFE = re.compile(r"[;&|<>$`\\\n\r\t\x00-\x1f\x7f*?~!{}()'\"#]")
 _IFACE = catalog.IFACE_PATTERN.pattern.strip("^$")
+_JOB = catalog.JOB_ID_PATTERN.pattern.strip("^$")
 _UNIT = r"[A-Za-z0-9@._-]{1,64}"
 _BDF = r"(?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]"
 
@@ -59,6 +60,8 @@ ALLOWED: Mapping[str, tuple[str, ...]] = {
     "uname": (r"-a", r"-r"),
     "setpci": (rf"-s {_BDF} [A-Za-z0-9_.+]+(?:\.[bwl])?",),  # reads only: a write has `=`
     "perfquery": (r"", r"-x"),
+    "scontrol": (rf"show job -o {_JOB}", rf"show job {_JOB}"),
+    "sacct": (rf"-j {_JOB} -n -P -o [A-Za-z,]+",),
 }
 
 # (tool, regex on the joined arguments, reason): checked first, for a precise message.
@@ -108,6 +111,12 @@ DENIED: tuple[tuple[str, str, str], ...] = (
     ),
     ("cpupower", r"(?:^| )(?:frequency-set|idle-set|set)(?: |$)", "changes CPU power settings"),
     ("ip", r"(?:^| )(?:set|add|del|delete|change|replace|flush)(?: |$)", "changes network state"),
+    (
+        "scontrol",
+        r"^(?!show )|(?:^| )(?:update|hold|release|requeue|suspend|resume|cancel|delete|create|reboot|"
+        r"reconfigure|shutdown|takeover|notify|top|uhold|write)(?: |$)",
+        "changes Slurm state (only `show` is read-only)",
+    ),
 )
 
 STATE_CHANGING_TOOLS = frozenset(
@@ -145,8 +154,8 @@ class PolicyViolation(PitstopError):
 
 
 def _probe_code(argv: tuple[str, ...]) -> bool:
-    """True when argv is `python3 -` or `python3 -c <a catalog probe script, verbatim>`."""
-    if argv == ("python3", "-"):
+    """True when argv is `python3 -` (a stdin probe) or `python3 -c <a catalog probe script, verbatim>`."""
+    if argv == ("python3", "-") and any(c.stdin_probe for c in catalog.CATALOG):
         return True
     if len(argv) != 3 or argv[:2] != ("python3", "-c"):
         return False

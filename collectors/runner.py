@@ -1,7 +1,9 @@
 """The one engine that runs catalog commands on a host and turns what happened into CommandResults.
 
 Commands are packed into a few framing scripts ("lanes", transport/framing.py), each on its own
-channel of one connection, so a host costs one shell per lane plus the commands themselves.
+channel of one connection (one lane per host in a fleet sweep, plus one for the commands that
+depend on its output), so a host costs one shell per lane plus one process per command under bash
+(the remote timeout is a shell function there; bench/bench_fanout.py counts them).
 Every script passes the read-only policy before it leaves the process. Each command has a remote
 `timeout -k` and a local deadline; a lane whose command outlives both is abandoned and its
 remaining commands move to a fresh channel.
@@ -44,7 +46,6 @@ class HostRun:
     commands: tuple[CommandResult, ...] = ()
     duration_s: float = 0.0
     channels: int = 0
-    spawns: int = 0  # remote processes started: one shell per channel, `timeout` and the tool per command
 
 
 def plan(names: Iterable[str]) -> tuple[tuple[Collector, ...], tuple[Collector, ...]]:
@@ -200,7 +201,7 @@ def split_lanes(cmds: Sequence[Command], lanes: int) -> list[list[Command]]:
         i = min(open_lanes, key=lambda k: load[k])
         groups[i].append(cmd)
         load[i] += _weight(cmd)
-    return [g for g in groups if g]
+    return [sorted(g, key=lambda c: c.stdin is None) for g in groups if g]  # stdin first (framing)
 
 
 async def _run_commands(
@@ -243,13 +244,14 @@ async def _run_commands(
 
 
 def _render_all(
-    collectors: Iterable[Collector], sudo: frozenset[str]
+    collectors: Iterable[Collector], sudo: frozenset[str], params: Mapping[str, str] | None = None
 ) -> tuple[list[Command], list[CommandResult]]:
+    """Render the first phase; a request parameter (a job id) comes from `params`, checked by render."""
     cmds, failed = [], []
     for c in collectors:
         try:
-            cmds.append(catalog.render(c, sudo=c.name in sudo))
-        except catalog.ProbeMissing as exc:
+            cmds.append(catalog.render(c, (params or {}).get(c.name), sudo=c.name in sudo))
+        except (catalog.ProbeMissing, ValueError) as exc:
             failed.append(CommandResult(c.name, c.argv, "error", message=str(exc)))
     return cmds, failed
 
@@ -298,9 +300,17 @@ def merge(name: str, results: Sequence[CommandResult]) -> CommandResult:
 
 
 async def run_host(
-    host: Host, collectors: Iterable[str], *, connector: Connector | None = None, lanes: int = 4
+    host: Host,
+    collectors: Iterable[str],
+    *,
+    connector: Connector | None = None,
+    lanes: int = 4,
+    params: Mapping[str, str] | None = None,
 ) -> HostRun:
-    """Run the named collectors on `host` and report per collector; never raises for host trouble."""
+    """Run the named collectors on `host` and report per collector; never raises for host trouble.
+
+    `params` gives the request parameter of collectors that take one (collector -> a Slurm job id).
+    """
     start = time.monotonic()
     first, second = plan(collectors)
     try:
@@ -313,7 +323,7 @@ async def run_host(
     except HostUnavailable as exc:
         return HostRun(host.name, exc.status, str(exc), duration_s=round(time.monotonic() - start, 3))
     try:
-        cmds, rendered_failures = _render_all(first, host.sudo)
+        cmds, rendered_failures = _render_all(first, host.sudo, params)
         ran, channels = await _run_commands(session, cmds, lanes)
         by_name = {r.collector: r for r in ran + rendered_failures}
         cmds2, skipped = _second_phase(second, by_name, host.sudo)
@@ -335,5 +345,4 @@ async def run_host(
         commands=tuple(ran + ran2),
         duration_s=round(time.monotonic() - start, 3),
         channels=channels + channels2,
-        spawns=channels + channels2 + sum(2 + c.sudo for c in cmds + cmds2),
     )

@@ -1,116 +1,206 @@
-"""The subset of OpenSSH `ssh_config` Pitstop honours: HostName, Port, User, IdentityFile, ProxyJump.
+"""OpenSSH client configuration, resolved the way `ssh` resolves it (through asyncssh's own parser).
 
-Semantics follow ssh_config(5): `Host` patterns with `*`, `?` and `!negation`; for each keyword
-the first value found wins (IdentityFile accumulates). `Match` blocks are skipped and `Include`
-is not followed.
+asyncssh's `SSHClientConfig` does the parsing: `Host` and `Match` (host, originalhost, user,
+localuser, all, final, canonical), `Include` with globs, first value wins, `IdentityFile` and
+`CertificateFile` accumulate, `%` tokens (`%d %h %p %r %u %n %C %L %l %i %%`) in IdentityFile and
+ProxyCommand, `none`. This module adds what Pitstop needs on top:
+
+- `Match exec` runs a local shell command. It is honoured only when the admin allows local
+  commands (`PITSTOP_SSH_LOCAL_COMMANDS=1`); otherwise the block is treated as not matching and
+  the resolution carries a note saying so. `ProxyCommand` is likewise returned only as data; the
+  transport refuses to run it unless allowed.
+- Where each value came from (`file:line`), for `pitstop inventory show`.
+- The concrete `Host` aliases a config defines (patterns with `*`, `?` or `!` are never targets).
+
+Values Pitstop's inventory sets are passed in as overrides, as `ssh -l USER -p PORT -o HostName=ADDR`
+would: they win over the config, and `Match user`/`Match host` see them.
 """
 
 from __future__ import annotations
 
-import fnmatch
-import re
+import getpass
+import glob
+import os
 import shlex
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-KEYWORDS = {
-    "hostname": "hostname",
-    "port": "port",
-    "user": "user",
-    "identityfile": "identity_files",
-    "proxyjump": "proxy_jump",
+from asyncssh.config import ConfigParseError, SSHClientConfig
+
+from pitstop.core.errors import UsageError
+from pitstop.core.i18n import Msg, msg
+
+USER_CONFIG = "~/.ssh/config"
+SYSTEM_CONFIG = "/etc/ssh/ssh_config"
+DEFAULT_USER_KNOWN_HOSTS = ("~/.ssh/known_hosts", "~/.ssh/known_hosts2")
+DEFAULT_GLOBAL_KNOWN_HOSTS = ("/etc/ssh/ssh_known_hosts", "/etc/ssh/ssh_known_hosts2")
+_WILDCARDS = set("*?!")
+_MAX_INCLUDE_DEPTH = 16
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """What OpenSSH would use to reach one alias; `origins` maps a field to `file:line`."""
+
+    alias: str
+    hostname: str
+    port: int
+    user: str | None  # None: the local user
+    identity_files: tuple[str, ...]  # empty: the agent and the default ~/.ssh/id_* keys
+    proxy_jump: tuple[str, ...]  # hop specs, first hop first
+    proxy_command: str | None
+    user_known_hosts: tuple[str, ...]
+    global_known_hosts: tuple[str, ...]
+    origins: dict[str, str] = field(default_factory=dict)
+    notes: tuple[Msg, ...] = ()  # what was skipped (Match exec)
+
+
+class _Config(SSHClientConfig):
+    """asyncssh's client config, recording where options came from and gating `Match exec`."""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.allow_exec = False
+        self.origins: dict[str, str] = {}
+        self.notes: list[Msg] = []
+
+    def _match(self, option: str, args: list[str]) -> None:
+        words = [a.lower().lstrip("!") for a in args]
+        if self.allow_exec or "exec" not in words:
+            super()._match(option, args)
+            return
+        line = " ".join(args)
+        at = words.index("exec")
+        rest = args[:at] + args[at + 2 :]
+        args.clear()
+        if rest:
+            super()._match(option, rest)
+        else:
+            self._matching = True
+        if self._matching:
+            self.notes.append(msg("ssh.match_exec_skipped", where=f"{self._path}:{self._line_no}", line=line))
+        self._matching = False
+
+
+def _tracked(handler: Callable) -> Callable:
+    """Wrap an option handler to record `file:line` when it sets or extends the option."""
+
+    def run(cfg: _Config, option: str, args: list[str]) -> None:
+        before = cfg._options.get(option, _Config)
+        before = list(before) if isinstance(before, list) else before
+        handler(cfg, option, args)
+        if cfg._options.get(option, _Config) != before:
+            where = f"{cfg._path}:{cfg._line_no}"
+            cfg.origins[option] = f"{cfg.origins[option]}, {where}" if option in cfg.origins else where
+
+    return run
+
+
+_Config._handlers = {
+    key: (
+        name,
+        _Config._match if key == "match" else handler if key in ("host", "include") else _tracked(handler),
+    )
+    for key, (name, handler) in SSHClientConfig._handlers.items()
 }
 
 
+def _load(paths: tuple[Path, ...], alias: str, overrides: tuple, final: bool, allow_exec: bool) -> _Config:
+    user, port, hostname = overrides
+    cfg = _Config(None, False, False, final, getpass.getuser(), user or (), alias, port or ())
+    cfg.allow_exec = allow_exec
+    if hostname:
+        cfg._options["Hostname"] = hostname
+    for path in paths:
+        cfg.parse(path)
+    return cfg
+
+
 @dataclass(frozen=True)
-class SshConfigEntry:
-    """What `ssh_config` says about one host alias (None where it says nothing)."""
+class SshConfig:
+    """A set of ssh_config files read in order (like `ssh -F FILE`, or the user then system file)."""
 
-    hostname: str | None = None
-    port: int | None = None
-    user: str | None = None
-    identity_files: tuple[str, ...] = ()
-    proxy_jump: str | None = None
+    paths: tuple[Path, ...] = ()
+    allow_local_commands: bool = False
+
+    @classmethod
+    def default(cls, allow_local_commands: bool = False) -> SshConfig:
+        """`~/.ssh/config` then `/etc/ssh/ssh_config`, as `ssh` reads them without `-F`."""
+        return cls.from_paths((USER_CONFIG, SYSTEM_CONFIG), allow_local_commands)
+
+    @classmethod
+    def from_paths(
+        cls, paths: Iterable[str | os.PathLike[str]], allow_local_commands: bool = False
+    ) -> SshConfig:
+        """The files among `paths` that exist (a missing file is an empty config)."""
+        found = tuple(p.absolute() for p in (Path(x).expanduser() for x in paths) if p.is_file())
+        return cls(found, allow_local_commands)
+
+    def resolve(
+        self, alias: str, user: str | None = None, port: int | None = None, hostname: str | None = None
+    ) -> Resolved:
+        """Resolve `alias` as `ssh [-l user] [-p port] [-o HostName=hostname] alias` would."""
+        overrides = (user, port, hostname)
+        try:
+            cfg = _load(self.paths, alias, overrides, False, self.allow_local_commands)
+            if cfg.has_match_final():
+                cfg = _load(self.paths, alias, overrides, True, self.allow_local_commands)
+        except (ConfigParseError, OSError, ValueError) as exc:
+            raise UsageError(f"ssh config: {exc}") from None
+        get = cfg.get
+        jump = get("ProxyJump")
+        command = get("ProxyCommand")
+        origins = {k.lower(): v for k, v in cfg.origins.items()}
+        return Resolved(
+            alias=alias,
+            hostname=str(get("Hostname") or alias),
+            port=int(get("Port") or 22),  # type: ignore[arg-type]
+            user=str(get("User")) if get("User") else None,
+            identity_files=tuple(os.path.expanduser(p) for p in get("IdentityFile") or ()),  # type: ignore[union-attr]
+            proxy_jump=tuple(h.strip() for h in str(jump).split(",") if h.strip()) if jump else (),
+            proxy_command=str(command) if command else None,
+            user_known_hosts=_files(get("UserKnownHostsFile"), DEFAULT_USER_KNOWN_HOSTS),
+            global_known_hosts=_files(get("GlobalKnownHostsFile"), DEFAULT_GLOBAL_KNOWN_HOSTS),
+            origins=origins,
+            notes=tuple(cfg.notes),
+        )
+
+    def concrete_hosts(self) -> tuple[str, ...]:
+        """Every alias named on a `Host` line without wildcards or negation, Includes followed."""
+        names: dict[str, None] = {}
+        for path in self.paths:
+            _scan(path, names, 0)
+        return tuple(names)
 
 
-@dataclass(frozen=True)
-class _Block:
-    patterns: tuple[str, ...]  # () for the global section and Match blocks that never apply
-    options: tuple[tuple[str, str], ...]
-    applies_always: bool = False
+def _files(value: object, default: tuple[str, ...]) -> tuple[str, ...]:
+    items = default if value is None else value
+    return tuple(os.path.expanduser(str(p)) for p in items)  # type: ignore[union-attr]
 
 
-def _host_matches(patterns: tuple[str, ...], name: str) -> bool:
-    positive = False
-    for pat in patterns:
-        if pat.startswith("!"):
-            if fnmatch.fnmatchcase(name, pat[1:]):
-                return False
-        elif fnmatch.fnmatchcase(name, pat):
-            positive = True
-    return positive
-
-
-_LINE = re.compile(r"^\s*([A-Za-z]+)(?:\s*=\s*|\s+)(.*)$")
-
-
-def _split_line(line: str) -> tuple[str, list[str]] | None:
-    m = _LINE.match(line)
-    if not m or line.lstrip().startswith("#"):
-        return None
+def _scan(path: Path, names: dict[str, None], depth: int) -> None:
+    if depth > _MAX_INCLUDE_DEPTH:
+        return
     try:
-        values = shlex.split(m.group(2), comments=True)
-    except ValueError:
-        values = m.group(2).split()
-    return m.group(1).lower(), values
-
-
-def parse(text: str) -> tuple[_Block, ...]:
-    """Parse config text into blocks in file order."""
-    blocks: list[_Block] = []
-    patterns: tuple[str, ...] = ()
-    always, options = True, []
-    for raw in text.splitlines():
-        parsed = _split_line(raw)
-        if parsed is None:
-            continue
-        key, values = parsed
-        if key in ("host", "match"):
-            blocks.append(_Block(patterns, tuple(options), always))
-            patterns = tuple(values) if key == "host" else ()
-            always, options = False, []
-        elif key in KEYWORDS and values:
-            options.append((key, values[0]))
-    blocks.append(_Block(patterns, tuple(options), always))
-    return tuple(blocks)
-
-
-def lookup(name: str, blocks: tuple[_Block, ...]) -> SshConfigEntry:
-    """Resolve the options for host alias `name`; `%h` in HostName becomes the alias."""
-    found: dict[str, str] = {}
-    identities: list[str] = []
-    for block in blocks:
-        if not (block.applies_always or _host_matches(block.patterns, name)):
-            continue
-        for key, value in block.options:
-            if key == "identityfile":
-                identities.append(value)
-            else:
-                found.setdefault(key, value)
-    port = found.get("port")
-    return SshConfigEntry(
-        hostname=found["hostname"].replace("%h", name) if "hostname" in found else None,
-        port=int(port) if port and port.isdigit() else None,
-        user=found.get("user"),
-        identity_files=tuple(str(Path(p).expanduser()) for p in identities),
-        proxy_jump=None if found.get("proxyjump", "none").lower() == "none" else found["proxyjump"],
-    )
-
-
-def load(path: str | Path | None = None) -> tuple[_Block, ...]:
-    """Read `path` (default `~/.ssh/config`); a missing file is an empty config."""
-    p = Path(path).expanduser() if path else Path.home() / ".ssh" / "config"
-    try:
-        return parse(p.read_text(encoding="utf-8", errors="replace"))
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
-        return ()
+        return
+    for line in lines:
+        try:
+            words = shlex.split(line.replace("=", " ", 1), comments=True)
+        except ValueError:
+            continue
+        if not words:
+            continue
+        key = words[0].lower()
+        if key == "host":
+            names.update((w, None) for w in words[1:] if not _WILDCARDS & set(w))
+        elif key == "include":
+            for pattern in words[1:]:
+                full = os.path.expanduser(pattern)
+                if not os.path.isabs(full):
+                    full = os.path.join(os.path.expanduser("~/.ssh"), full)
+                for match in sorted(glob.glob(full)):
+                    _scan(Path(match), names, depth + 1)

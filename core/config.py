@@ -36,6 +36,7 @@ class Settings:
     slack_signing_secret: str | None
     slack_api_url: str | None
     maintainers: tuple[str, ...] = ()  # Slack user ids (U…/W…) and user-group ids (S…) who review drafts
+    ssh_local_commands: bool = False  # let ssh config run local commands (Match exec, ProxyCommand)
 
     @property
     def has_slack_tokens(self) -> bool:
@@ -64,4 +65,5 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         slack_signing_secret=env.get("SLACK_SIGNING_SECRET") or None,
         slack_api_url=env.get("SLACK_API_URL") or None,
         maintainers=tuple(m.strip() for m in env.get("PITSTOP_MAINTAINERS", "").split(",") if m.strip()),
+        ssh_local_commands=env.get("PITSTOP_SSH_LOCAL_COMMANDS", "").strip().lower() in ("1", "yes", "true"),
     )

@@ -115,6 +115,9 @@ class Msg:
     def __str__(self) -> str:
         return self.render("en")
 
+    def __hash__(self) -> int:
+        return hash((self.key, repr(sorted(self.params.items()))))
+
 
 def msg(key: str, /, **params: Any) -> Msg:
     """A `Msg`, checked now so that a wrong key or parameter fails where it is built."""

@@ -1,21 +1,22 @@
-"""What this deployment's own incidents change in a ranking: "Not it" votes, its causes, its hosts.
+"""What this deployment's own incidents change in a ranking: its causes, its hosts, "Not it" votes.
 
 `FeedbackAdjuster` is the retriever's hook (`Retriever(adjustments=...)`): given the prepared paste
-it returns `{pitfall_id: Adjustment(delta, why)}` for causes already among the candidates:
+it returns `{pitfall_id: Adjustment(delta, why, reason)}`, applied to causes already among the
+candidates:
 - a per-deployment prior: causes this team resolved before gain `PRIOR_STEP` per doubling of their
-  count, at most `PRIOR_MAX` ("this team resolved 3 incidents as this, latest #12");
+  count, at most `PRIOR_MAX` ("this team resolved 3 incident(s) as this, latest #12");
 - a host prior: when the paste names a host whose incident was resolved as a cause, that cause gains
   `HOST_BOOST` ("host gpu07 had this cause in incident #12");
-- demotion by feedback, below. Votes count only from incidents whose
+- demotion by feedback: repeated "Not it" for near-identical questions. Votes count only from incidents whose
 error text embeds within `NEAR` cosine of the query; a cause is demoted when at least
 `MIN_NOT_IT` distinct (incident, user) votes said "Not it" and they outnumber "This was it" votes,
-by `STEP` per net vote, never more than `MAX_DEMOTION` of the 0..1 score. The incident vectors are
-cached in `incident_vectors` (model name, dimension, content hash), like the KB's own embeddings.
+by `STEP` per net vote, never more than `MAX_DEMOTION` of the 0..1 score. Incident texts and queries
+are embedded through the same view as the KB's examples (`kb.glossary.dense_view`); the incident
+vectors are cached in `incident_vectors` keyed by that view's hash, like the KB's own embeddings.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import re
@@ -28,7 +29,9 @@ import sqlite_utils
 
 from pitstop.core.db import immediate
 from pitstop.core.errors import UsageError
+from pitstop.core.i18n import Msg, msg
 from pitstop.kb.embed import Embedder
+from pitstop.kb.glossary import DenseView, dense_view
 from pitstop.kb.preprocess import Prepared, prepare
 
 NEAR = 0.90
@@ -42,10 +45,11 @@ HOST_BOOST = 0.1
 
 @dataclass(frozen=True)
 class Adjustment:
-    """A change to one cause's fused score, and the sentence that explains it in `why`."""
+    """A change to one cause's fused score, the detail line for `why` and the reader's sentence."""
 
     delta: float
     why: str
+    reason: Msg
 
 
 @dataclass(frozen=True)
@@ -65,32 +69,37 @@ class FeedbackAdjuster:
         self._votes: _Votes | None = None
         self._resolved_key: tuple[object, ...] | None = None
         self._by_cause: dict[str, list[int]] = {}
-        self._hosts: list[tuple[str, str, int]] = []  # (host, cause, incident), latest last
+        self._hosts: list[tuple[str, str, int]] = []  # (host, cause, incident), oldest first
 
     def __call__(self, prepared: Prepared) -> dict[str, Adjustment]:
         """The prior, host and feedback adjustments for this paste (empty when there are none)."""
-        parts = [self._priors(prepared.raw), self._demotions(prepared.clean)]
         out: dict[str, Adjustment] = {}
-        for part in parts:
+        for part in (self._priors(prepared.raw), self._demotions(prepared.clean)):
             for pid, change in part.items():
                 old = out.get(pid)
-                merged = Adjustment(old.delta + change.delta, f"{old.why}; {change.why}") if old else change
-                out[pid] = merged
+                out[pid] = (
+                    Adjustment(old.delta + change.delta, f"{old.why}; {change.why}", change.reason)
+                    if old
+                    else change
+                )
         return out
 
     def _priors(self, raw: str) -> dict[str, Adjustment]:
-        """Boosts for causes this deployment resolved, and for those a host named in the paste had."""
-        resolved = self._resolved()
+        """Boosts for causes this deployment resolved, more for those a host named in the paste had."""
         out = {}
-        for pid, incidents in resolved.items():
+        for pid, incidents in self._resolved().items():
             delta = min(PRIOR_MAX, PRIOR_STEP * math.log2(1 + len(incidents)))
             why = f"this team resolved {len(incidents)} incident(s) as this, latest #{max(incidents)}"
-            out[pid] = Adjustment(delta, why)
+            out[pid] = Adjustment(
+                delta, why, msg("kb.why.prior", count=len(incidents), incident=max(incidents))
+            )
         lowered = raw.lower()
         for host, pid, iid in self._hosts:
             if re.search(rf"(?<![\w.-]){re.escape(host.lower())}(?![\w-])", lowered):
                 why = f"host {host} had this cause in incident #{iid}"
-                out[pid] = Adjustment(out[pid].delta + HOST_BOOST, why)
+                out[pid] = Adjustment(
+                    out[pid].delta + HOST_BOOST, why, msg("kb.why.host", host=host, incident=iid)
+                )
         return out
 
     def _resolved(self) -> dict[str, list[int]]:
@@ -114,7 +123,10 @@ class FeedbackAdjuster:
         votes = self._load()
         if votes is None or not votes.helpful.size or votes.helpful.all():
             return {}
-        near = votes.vectors @ self._embedder.encode([query])[0] >= NEAR
+        view = dense_view(query)
+        if view is None:
+            return {}
+        near = votes.vectors @ self._embedder.encode([view.text])[0] >= NEAR
         tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         for pitfall_id, helpful, close in zip(votes.pitfall_ids, votes.helpful, near, strict=True):
             if close:
@@ -130,6 +142,7 @@ class FeedbackAdjuster:
                         f"demoted by {delta:.2f}: {not_it} 'Not it' vote(s) against {was_it} 'This was it'"
                         " on near-identical questions"
                     ),
+                    msg("kb.why.demoted", not_it=not_it, was_it=was_it),
                 )
         return out
 
@@ -158,34 +171,32 @@ class FeedbackAdjuster:
     def _incident_vectors(self, db: sqlite_utils.Database, texts: dict[int, str]) -> dict[int, np.ndarray]:
         """Cached vectors of incident texts (embedding the ones missing or stale)."""
         model, dim = self._embedder.name, self._embedder.dim
-        cleaned = {iid: _clean(text) for iid, text in texts.items()}
-        cleaned = {iid: text for iid, text in cleaned.items() if text}
-        hashes = {iid: hashlib.sha256(text.encode()).hexdigest()[:32] for iid, text in cleaned.items()}
+        views = {iid: view for iid, text in texts.items() if (view := _view(text)) is not None}
         found = {
             iid: np.frombuffer(blob, dtype=np.float32)
             for iid, blob, digest in db.execute(
                 "SELECT incident_id, vector, content_hash FROM incident_vectors WHERE model = ? AND dim = ?",
                 [model, dim],
             )
-            if hashes.get(iid) == digest
+            if iid in views and views[iid].digest == digest
         }
-        missing = [iid for iid in cleaned if iid not in found]
+        missing = [iid for iid in views if iid not in found]
         if missing:
-            fresh = self._embedder.encode([cleaned[iid] for iid in missing])
+            fresh = self._embedder.encode([views[iid].text for iid in missing])
             with immediate(db):
                 for iid, vector in zip(missing, fresh, strict=True):
                     db.execute(
                         "INSERT OR REPLACE INTO incident_vectors (incident_id, model, dim, vector,"
                         " content_hash) VALUES (?, ?, ?, ?, ?)",
-                        [iid, model, dim, vector.tobytes(), hashes[iid]],
+                        [iid, model, dim, vector.tobytes(), views[iid].digest],
                     )
                     found[iid] = vector
         return found
 
 
-def _clean(text: str) -> str:
-    """The same cleaned view of a paste that the retriever embeds ('' when unusable)."""
+def _view(text: str) -> DenseView | None:
+    """The embedding view of an incident's paste, cleaned as the retriever cleans a query."""
     try:
-        return prepare(text).clean
+        return dense_view(prepare(text).clean)
     except UsageError:
-        return ""
+        return None

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import dataclass
 
 from pitstop.core.i18n import CJK, detect_lang
+from pitstop.kb.store import text_hash
 
 GLOSSARY: dict[str, str] = {
     "显存": "GPU memory",
@@ -219,6 +221,23 @@ def dense_text(text: str) -> str:
     """What the English-only model should embed for `text` ('' when no word is left)."""
     view = text if detect_lang(text) == "en" else english_view(text)
     return view if re.search(r"[A-Za-z0-9]", view) else ""
+
+
+@dataclass(frozen=True)
+class DenseView:
+    """The text the model embeds for some input, and the hash its stored vector is keyed by."""
+
+    text: str
+    digest: str
+
+
+def dense_view(text: str) -> DenseView | None:
+    """The one embedding view of a stored text (examples at build and run time, incident texts).
+
+    None when nothing is left to embed (the text is then found by the lexical signals only).
+    """
+    view = dense_text(text)
+    return DenseView(view, text_hash(view)) if view else None
 
 
 def translate_terms(text: str) -> list[str]:

@@ -11,15 +11,16 @@ answer without a signature hit is "no confident match" with its entries offered 
 
 from __future__ import annotations
 
-import re
+import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import sqlite_utils
 
-from pitstop.kb import store
+from pitstop.core.i18n import Msg, msg, t
+from pitstop.kb import signatures, store
 from pitstop.kb.embed import Embedder
 from pitstop.kb.feedback import Adjustment
 from pitstop.kb.glossary import dense_text, translate_terms
@@ -36,6 +37,7 @@ from pitstop.kb.tokens import (
     word_terms,
 )
 
+log = logging.getLogger(__name__)
 SIGNALS = ("signature", "words", "trigram", "dense")
 MODES: dict[str, tuple[str, ...]] = {
     "hybrid": SIGNALS,
@@ -44,6 +46,7 @@ MODES: dict[str, tuple[str, ...]] = {
     "signature": ("signature",),
 }
 FTS_LIMIT = 300
+SIGNATURE_BUDGET_S = 0.25  # all signatures over one paste; later ones are skipped past it (logged)
 POSTING_BUDGET = 5_000  # postings one FTS query may touch, rarest terms first (a small KB never hits it)
 DENSE_NEIGHBOURS = 200
 MAX_DENSE_LINES = 6
@@ -78,7 +81,7 @@ class Match:
     title_zh: str
     score: float
     confidence: str  # high | medium | low
-    why: list[str]
+    why: list[str]  # the details: regexes, shared terms, nearest examples (`--verbose`, "Details")
     summary: str
     summary_zh: str
     fix: str
@@ -87,15 +90,24 @@ class Match:
     layer: str
     severity: str
     benign: bool = False
+    reasons: tuple[Msg, ...] = ()  # why, in the reader's words and language
+    fix_zh: str = ""
 
-    def to_json(self) -> dict[str, Any]:
-        """The match as plain data."""
+    def reasons_in(self, lang: str) -> list[str]:
+        """Why this cause matched, in words, in `lang`."""
+        return [r.render(lang) for r in self.reasons] or [t("kb.why.weak", lang)]
+
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        """The match as plain data, its reader-facing text in `lang`."""
+        zh = lang == "zh"
         return {
             "id": self.id,
-            "title": self.title,
-            "title_zh": self.title_zh,
+            "title": self.title_zh if zh and self.title_zh else self.title,
             "score": self.score,
             "confidence": self.confidence,
+            "summary": self.summary_zh if zh and self.summary_zh else self.summary,
+            "fix": self.fix_zh if zh and self.fix_zh else self.fix,
+            "reasons": self.reasons_in(lang),
             "why": list(self.why),
             "draft": self.draft,
             "benign": self.benign,
@@ -119,25 +131,26 @@ class Answer:
         """False when nothing matched well enough to trust ("no good match")."""
         return bool(self.results) and self.results[0].confidence != "low"
 
-    def to_json(self) -> dict[str, Any]:
-        """{"query", "results": [{"id","title","score","why"}, ...]} plus lang and confidence."""
+    def to_json(self, lang: str | None = None) -> dict[str, Any]:
+        """{"query", "lang", "results": [...]}: reader-facing text in `lang` (default: the paste's)."""
+        lang = lang or self.lang
         return {
             "query": self.query,
-            "lang": self.lang,
+            "lang": lang,
             "mode": self.mode,
             "confident": self.confident,
             "truncated": self.truncated,
-            "results": [m.to_json() for m in self.results],
+            "results": [m.to_json(lang) for m in self.results],
         }
 
 
 @dataclass(frozen=True)
 class Signature:
-    """One compiled signature regex of an entry."""
+    """One compiled signature regex of an entry (RE2, or the guarded fallback: kb.signatures)."""
 
     pitfall_id: str
     pattern: str
-    regex: re.Pattern[str]
+    regex: signatures.Compiled
 
 
 @dataclass(frozen=True)
@@ -158,30 +171,50 @@ class Catalog:
 
     @classmethod
     def from_pitfalls(cls, pitfalls: Sequence[Pitfall]) -> Catalog:
-        """Compile the signatures of `pitfalls` (invalid regexes are skipped; `kb check` reports them)."""
-        signatures = []
+        """Compile the signatures of `pitfalls` (refused regexes are skipped; `kb check` reports them)."""
+        compiled = []
         for pitfall in pitfalls:
             for pattern in pitfall.signatures:
                 try:
-                    signatures.append(Signature(pitfall.id, pattern, re.compile(pattern, re.I | re.M)))
-                except re.error:
+                    compiled.append(Signature(pitfall.id, pattern, signatures.compile_signature(pattern)))
+                except signatures.UnsafePattern:
                     continue
-        return cls({p.id: p for p in pitfalls}, tuple(signatures))
+        return cls({p.id: p for p in pitfalls}, tuple(compiled))
 
 
-def _coverage(text: str, matches: Sequence[re.Match[str]]) -> int:
+def _coverage(text: str, matches: Sequence[signatures.Match]) -> int:
     """Non-blank characters of `text` inside at least one of the matched spans."""
     positions = {i for m in matches for i in range(m.start(), m.end())}
     return sum(1 for i in positions if not text[i].isspace())
 
 
-def _signature_why(found: Sequence[tuple[re.Match[str], str]]) -> str:
+class _Why(NamedTuple):
+    """What a signal says about one entry: the detail line and the reader's sentence."""
+
+    detail: str
+    reason: Msg | None
+
+
+def _signature_why(found: Sequence[tuple[signatures.Match, str]]) -> _Why:
     """The two longest matches, each with its regex and the text it matched."""
     longest = sorted(found, key=lambda item: -len(item[0].group(0)))[:2]
-    return "; ".join(
-        f"signature /{pattern}/ matched '{' '.join(m.group(0).split())[:80]}'"  # a match may span lines
-        for m, pattern in longest
+    texts = [" ".join(m.group(0).split())[:80] for m, _ in longest]  # a match may span lines
+    detail = "; ".join(
+        f"signature /{pattern}/ matched '{text}'" for (_, pattern), text in zip(longest, texts, strict=True)
     )
+    return _Why(detail, msg("kb.why.signature", text=texts[0]))
+
+
+def _nearest_reason(example: store.ExampleRow) -> Msg:
+    """The reader's sentence for a dense match on one example."""
+    text = " ".join(example.text.split())[:100]
+    if example.source == "incident" and example.incident_id is not None:
+        return msg("kb.why.incident", incident=example.incident_id, text=text)
+    if example.kind == "symptom":
+        return msg("kb.why.symptom", text=text)
+    if example.kind in ("title", "summary"):
+        return msg("kb.why.description")
+    return msg("kb.why.example", text=text)
 
 
 def _entry_text(pitfall: Pitfall) -> str:
@@ -202,6 +235,7 @@ def _entry_text(pitfall: Pitfall) -> str:
 class _Evidence:
     ranks: dict[str, int] = field(default_factory=dict)
     why: list[str] = field(default_factory=list)
+    reasons: list[Msg] = field(default_factory=list)
     similarity: float = 0.0
     signature_chars: int = 0  # paste characters the signature matches cover
     learned: tuple[int, float] | None = None  # (incident id, similarity) of the nearest resolved incident
@@ -216,8 +250,10 @@ def _adjust(
     for pitfall_id, change in changes.items():
         if pitfall_id in evidence:
             evidence[pitfall_id].why.append(change.why)
+            evidence[pitfall_id].reasons.append(change.reason)
     adjusted = [
-        (pid, max(0.0, score + changes[pid].delta) if pid in changes else score) for pid, score in fused
+        (pid, min(1.0, max(0.0, score + changes[pid].delta)) if pid in changes else score)
+        for pid, score in fused
     ]
     return sorted(adjusted, key=lambda item: (-item[1], item[0]))
 
@@ -256,7 +292,9 @@ class Retriever:
                 item = evidence.setdefault(pitfall_id, _Evidence())
                 item.ranks[signal] = rank
                 if rank <= 10 and why:
-                    item.why.append(why)
+                    item.why.append(why.detail)
+                    if why.reason is not None:
+                        item.reasons.append(why.reason)
                 if signal == "dense":
                     item.similarity = value
                 elif signal == "signature":
@@ -275,18 +313,22 @@ class Retriever:
 
     # --- signals: each returns [(pitfall id, why, value)] best first ---
 
-    def _signature(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, str, float]]:
+    def _signature(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, _Why | None, float]]:
         """Entries with a matching signature, by how much of the paste their matches cover.
 
         Coverage (non-blank characters in the union of the matched spans) rewards a specific, long
         match and distinct corroborating matches, while overlapping regexes that match the same words
         count once: an entry with many overlapping signatures no longer wins by their number.
         """
-        spans: dict[str, list[tuple[re.Match[str], str]]] = {}
-        for sig in catalog.signatures:
-            found = sig.regex.search(prepared.raw)
-            if found:
-                spans.setdefault(sig.pitfall_id, []).append((found, sig.pattern))
+        spans: dict[str, list[tuple[signatures.Match, str]]] = {}
+        hits, out_of_time = signatures.first_matches(
+            [sig.regex for sig in catalog.signatures], prepared.raw, SIGNATURE_BUDGET_S
+        )
+        if out_of_time:
+            log.warning("signature budget of %.1f s spent; later signatures skipped", SIGNATURE_BUDGET_S)
+        for index, found in hits:
+            sig = catalog.signatures[index]
+            spans.setdefault(sig.pitfall_id, []).append((found, sig.pattern))
         covered = {pid: _coverage(prepared.raw, [m for m, _ in found]) for pid, found in spans.items()}
         ranked = sorted(spans, key=lambda pid: (-covered[pid], pid))
         return [(pid, _signature_why(spans[pid]), float(covered[pid])) for pid in ranked]
@@ -307,7 +349,7 @@ class Retriever:
             spent += cost[term]
         return chosen
 
-    def _fts(self, table: str, terms: list[str], catalog: Catalog) -> list[tuple[str, str, float]]:
+    def _fts(self, table: str, terms: list[str], catalog: Catalog) -> list[tuple[str, _Why | None, float]]:
         if not terms:
             return []
         weights = ", ".join(str(w) for w in self.tuning.columns)
@@ -324,7 +366,7 @@ class Retriever:
         for pitfall_id, score in rows:
             if pitfall_id in catalog.pitfalls and pitfall_id not in ranked:
                 ranked[pitfall_id] = -score
-        return [(pid, "", score) for pid, score in ranked.items()]
+        return [(pid, None, score) for pid, score in ranked.items()]
 
     def _query_words(self, prepared: Prepared) -> list[str]:
         """The query's word terms; from a long paste the error lines' terms first, rarest first."""
@@ -334,16 +376,17 @@ class Retriever:
         df = store.term_df(self._db(), "words_fts", terms) if len(terms) > MAX_TERMS else {}
         return select_terms(terms, set(word_terms(f"{errors}\n{extra}")), df)
 
-    def _words(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, str, float]]:
+    def _words(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, _Why | None, float]]:
         terms = self._affordable("words_fts", self._query_words(prepared))
         ranked = self._fts("words_fts", terms, catalog)
         out = []
         for rank, (pitfall_id, _, score) in enumerate(ranked):
             shared = [t for t in terms if t in catalog.words_of(pitfall_id)][:8] if rank < 10 else []
-            out.append((pitfall_id, f"terms: {', '.join(shared)}" if shared else "", score))
+            why = _Why(f"terms: {', '.join(shared)}", msg("kb.why.words", terms=", ".join(shared[:5])))
+            out.append((pitfall_id, why if shared else None, score))
         return out
 
-    def _trigram(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, str, float]]:
+    def _trigram(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, _Why | None, float]]:
         terms = self._affordable("docs_fts", trigram_terms(prepared.clean), grams=True)
         return self._fts("docs_fts", terms, catalog)
 
@@ -354,7 +397,7 @@ class Retriever:
         texts = [prepared.clean, *(errors[-MAX_DENSE_LINES:] if len(lines) > 1 else ())]
         return list(dict.fromkeys(view for view in map(dense_text, texts) if view))
 
-    def _dense(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, str, float]]:
+    def _dense(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, _Why | None, float]]:
         texts = self._dense_texts(prepared)
         if not texts:
             return []
@@ -371,7 +414,7 @@ class Retriever:
                 learned[example.pitfall_id] = (example.incident_id, float(similarity))
             if example.pitfall_id not in ranked:
                 label = f"nearest {example.kind} ({similarity:.2f}): {example.text[:100]}"
-                ranked[example.pitfall_id] = (label, float(similarity))
+                ranked[example.pitfall_id] = (_Why(label, _nearest_reason(example)), float(similarity))
         self._learned.found = learned
         return [(pid, why, sim) for pid, (why, sim) in ranked.items()]
 
@@ -398,6 +441,9 @@ class Retriever:
                 share = min(1.0, (learned[1] - t.learned_floor) / (t.learned_full - t.learned_floor))
                 score = min(1.0, score + t.learned_boost * share)
                 evidence[pid].why.insert(0, f"resolved as this in incident #{learned[0]} ({learned[1]:.2f})")
+                evidence[pid].reasons.insert(
+                    0, msg("kb.why.learned", incident=learned[0], similarity=f"{learned[1]:.2f}")
+                )
             out.append((pid, score))
         return sorted(out, key=lambda item: (-item[1], item[0]))
 
@@ -421,9 +467,11 @@ class Retriever:
             score=round(float(score), 3),
             confidence=self._confidence(item, score),
             why=item.why or ["weak overall similarity"],
+            reasons=tuple(dict.fromkeys(item.reasons))[:3],
             summary=pitfall.summary,
             summary_zh=pitfall.summary_zh,
             fix=pitfall.fix[0] if pitfall.fix else "",
+            fix_zh=pitfall.fix_zh[0] if pitfall.fix_zh else "",
             checks=pitfall.checks,
             draft=pitfall.status == "draft",
             layer=pitfall.layer,

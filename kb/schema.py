@@ -14,6 +14,8 @@ from typing import Any
 
 import yaml
 
+from pitstop.kb import signatures
+
 PITFALLS_DIR = Path(__file__).parent / "pitfalls"
 
 LAYERS = (
@@ -190,10 +192,9 @@ def validate_entry(data: Any, source: str = "<entry>") -> list[str]:
     if "benign" in data and not isinstance(data["benign"], bool):
         problems.append(f"{source}: 'benign' must be true or false")
     for pattern in data.get("signatures") or ():
-        try:
-            re.compile(str(pattern), re.IGNORECASE)
-        except re.error as exc:
-            problems.append(f"{source}: signature {pattern!r} does not compile: {exc}")
+        refused = signatures.problem(str(pattern))
+        if refused:
+            problems.append(f"{source}: signature {pattern!r} {refused}")
     checks = data.get("checks") or []
     if not isinstance(checks, list):
         problems.append(f"{source}: 'checks' must be a list")

@@ -22,7 +22,7 @@ from pitstop.kb import store
 from pitstop.kb.embed import Embedder
 from pitstop.kb.feedback import FeedbackAdjuster
 from pitstop.kb.glossary import VERSION as GLOSSARY_VERSION
-from pitstop.kb.glossary import dense_text
+from pitstop.kb.glossary import DenseView, dense_view
 from pitstop.kb.index import IndexMeta, VectorIndex
 from pitstop.kb.loader import SyncReport, sync_entries
 from pitstop.kb.retrieve import MODES, Answer, Catalog, Retriever, Tuning
@@ -140,25 +140,29 @@ class KnowledgeBase:
         nothing left to embed has no vector and is found by the lexical signals only.
         """
         db, model = self._db(), self.embedder.name
-        todo: list[tuple[int, str, str]] = []
+        todo: list[tuple[int, DenseView]] = []
         empty: list[int] = []
         for eid, text, have in store.embedding_state(db, model):
-            view = dense_text(text)
-            digest = store.text_hash(view) if view else None
-            if digest is None and have is not None:
+            view = dense_view(text)
+            if view is None and have is not None:
                 empty.append(eid)
-            elif digest is not None and digest != have:
-                todo.append((eid, view, digest))
-        cached = store.cached_vectors(db, model, (digest for _, _, digest in todo))
-        fresh_texts = list(dict.fromkeys(view for _, view, digest in todo if digest not in cached))
-        vectors = self.embedder.encode(fresh_texts)
-        fresh = {store.text_hash(view): vec.tobytes() for view, vec in zip(fresh_texts, vectors, strict=True)}
-        rows = [(eid, digest, cached.get(digest) or fresh[digest]) for eid, _, digest in todo]
+            elif view is not None and view.digest != have:
+                todo.append((eid, view))
+        vectors, fresh = self._vectors([view for _, view in todo])
+        rows = [(eid, view.digest, vectors[view.digest]) for eid, view in todo]
         with db.conn:
             db.execute("BEGIN IMMEDIATE")
             store.delete_vectors(db, empty)
             store.store_vectors(db, model, rows, self.embedder.dim)
-        return len(fresh_texts)
+        return fresh
+
+    def _vectors(self, views: Sequence[DenseView]) -> tuple[dict[str, bytes], int]:
+        """float32 bytes per view digest, reusing vectors already in SQLite; also how many were new."""
+        cached = store.cached_vectors(self._db(), self.embedder.name, (v.digest for v in views))
+        todo = list({v.digest: v.text for v in views if v.digest not in cached}.items())
+        encoded = self.embedder.encode([text for _, text in todo])
+        fresh = {digest: vec.tobytes() for (digest, _), vec in zip(todo, encoded, strict=True)}
+        return {**cached, **fresh}, len(todo)
 
     def _fingerprint(self) -> str:
         return store.fingerprint(self._db(), self.embedder.name, salt=GLOSSARY_VERSION)
@@ -198,10 +202,10 @@ class KnowledgeBase:
 
     def nearest(self, text: str, top: int = 5, statuses: Sequence[str] = ("curated",)) -> list[Neighbour]:
         """Entries closest in meaning to `text` (dense similarity of the nearest example), best first."""
-        view = dense_text(text)
-        if not view:
+        view = dense_view(text)
+        if view is None:
             return []
-        hits = self._get_index().search(self.embedder.encode([view]), 200)
+        hits = self._get_index().search(self.embedder.encode([view.text]), 200)
         examples = store.examples_by_id(self._db(), [eid for eid, _ in hits])
         wanted = store.pitfall_ids(self._db(), tuple(statuses))
         found: dict[str, Neighbour] = {}
@@ -240,21 +244,21 @@ class KnowledgeBase:
             raise UsageError(f"example source must be 'incident' or 'import', not '{source}'")
         self.get(pitfall_id)
         index = self._get_index()
-        vector = self.embedder.encode([text])
+        view = dense_view(text)  # exactly what a build would embed for this text
+        vectors = self._vectors([view])[0] if view else {}
         db = self._db()
         with self._lock, db.conn:
             db.execute("BEGIN IMMEDIATE")
             example_id = store.add_example(db, pitfall_id, text, source, incident_id, provenance)
-            store.store_vectors(
-                db,
-                self.embedder.name,
-                [(example_id, store.text_hash(text), vector[0].tobytes())],
-                self.embedder.dim,
-            )
+            if view:
+                row = (example_id, view.digest, vectors[view.digest])
+                store.store_vectors(db, self.embedder.name, [row], self.embedder.dim)
         with self._lock:
-            index.add(
-                np.array([example_id], dtype=np.int64), vector, store.fingerprint(db, self.embedder.name)
-            )
+            if view:
+                vector = np.frombuffer(vectors[view.digest], dtype=np.float32).reshape(1, -1)
+                index.add(np.array([example_id], dtype=np.int64), vector, self._fingerprint())
+            else:
+                index.refresh(self._fingerprint())
             index.save(self.index_path)
         return example_id
 

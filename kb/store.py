@@ -33,7 +33,7 @@ class ExampleRow:
     text: str
     kind: str
     source: str
-    incident_id: int | None = None  # the resolved incident an 'incident' example came from
+    incident_id: int | None = None
 
 
 def now() -> str:
@@ -247,8 +247,8 @@ def examples_by_id(db: sqlite_utils.Database, ids: Iterable[int]) -> dict[int, E
     if not ids:
         return {}
     rows = db.execute(
-        f"SELECT id, pitfall_id, text, kind, source, incident_id FROM examples"
-        f" WHERE id IN ({','.join('?' * len(ids))})",
+        "SELECT id, pitfall_id, text, kind, source, incident_id FROM examples "
+        f"WHERE id IN ({','.join('?' * len(ids))})",
         ids,
     )
     return {r[0]: ExampleRow(*r) for r in rows}

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import yaml
 
-from pitstop.lab import keys, timeshift
-from pitstop.lab.scenario import Scenario
+from pitstop.lab import bastion, keys, timeshift
+from pitstop.lab.scenario import SCENARIO_FILES, Scenario
 from pitstop.lab.sshd import LabError, SshdSpec, find_sshd, free_port, start_all, stop_pids
 
 FAKEBIN = Path(__file__).parent / "fakebin"
@@ -51,6 +51,8 @@ FAKE_TOOLS = (
     "uname",
     "cat",
     "python3",
+    "scontrol",
+    "sacct",
 )
 LAB_USER = "pitstop-lab"
 LAB_HOME = Path("/var/lib/pitstop-lab")
@@ -82,10 +84,12 @@ class Fleet:
     inventory: Path
     audit_log: Path
     hosts: tuple[LabHost, ...]
+    chain: tuple[LabHost, ...] = ()  # the bastion chain (lab/bastion.py), in the ssh config only
+    ssh_config: Path | None = None
 
     def host(self, name: str) -> LabHost:
-        """The lab host called `name`."""
-        for host in self.hosts:
+        """The lab host called `name` (bastion chain hosts included)."""
+        for host in self.hosts + self.chain:
             if host.name == name:
                 return host
         raise KeyError(f"no lab host {name!r}")
@@ -220,10 +224,12 @@ def up(
     inventory: Path | None = None,
     port: int = DEFAULT_PORT,
     now: datetime | None = None,
+    with_bastion: bool = False,
 ) -> Fleet:
     """Start one sshd per scenario (times `copies`) and write keys, known_hosts and the inventory.
 
     The scenarios' timestamps are moved so that each one's newest lies just before `now` (default: now).
+    `with_bastion` adds the bastion chain of lab/bastion.py (three more sshd, in the ssh config only).
     """
     if not scenarios:
         raise LabError("no scenarios to start")
@@ -238,7 +244,16 @@ def up(
     root = _make_host_root(state_dir, user)
     try:
         return _start(
-            scenarios, state_dir, root, user, sshd, copies, inventory, port, now or datetime.now(UTC)
+            scenarios,
+            state_dir,
+            root,
+            user,
+            sshd,
+            copies,
+            inventory,
+            port,
+            now or datetime.now(UTC),
+            with_bastion,
         )
     except BaseException:
         if os.geteuid() == 0:
@@ -256,19 +271,23 @@ def _start(
     inventory: Path | None,
     first_port: int,
     now: datetime,
+    with_bastion: bool = False,
 ) -> Fleet:
     client = keys.ensure_key(state_dir / "keys" / "client", "pitstop-lab-client")
     (root / "authorized_keys").write_text(client.public_line + "\n", encoding="utf-8")
     scenario_dirs = {s.name: install_scenario(s, root, now) for s in scenarios}
     names = _host_names(scenarios, copies)
+    served = next((s for s in scenarios if s.name == bastion.SCENARIO), scenarios[0])
+    chain = [(n, served) for n in bastion.NAMES] if with_bastion else []
     python = shutil.which("python3", path=SYSTEM_PATH) or "/usr/bin/python3"
     for attempt in range(3):  # another lab may grab the ports between the probe and sshd's bind
-        base = _pick_port(len(names), first_port + attempt * 50)
+        base = _pick_port(len(names) + len(chain), first_port + attempt * 50)
+        places = {name: endpoint(i, base) for i, (name, _) in enumerate(names + chain)}
         specs = []
-        for i, (name, scenario) in enumerate(names):
+        for name, scenario in names + chain:
             workdir = state_dir / "sshd" / name
             workdir.mkdir(parents=True, exist_ok=True)
-            address, port = endpoint(i, base)
+            address, port = places[name]
             specs.append(
                 SshdSpec(
                     name=name,
@@ -286,6 +305,7 @@ def _start(
                         "PITSTOP_LAB_AUDIT": str(root / "audit"),
                         "PITSTOP_LAB_PYTHON": python,
                     },
+                    permit_open=bastion.permit_open(name, places) if (name, scenario) in chain else None,
                 )
             )
         try:
@@ -294,10 +314,11 @@ def _start(
         except LabError as exc:
             if "Address already in use" not in str(exc) or attempt == 2:
                 raise
-    by_name = dict(names)
-    hosts = tuple(LabHost(s.name, by_name[s.name].name, s.address, s.port, pids[s.name]) for s in specs)
+    by_name = dict(names + chain)
+    started = [LabHost(s.name, by_name[s.name].name, s.address, s.port, pids[s.name]) for s in specs]
+    hosts, chained = tuple(started[: len(names)]), tuple(started[len(names) :])
     try:
-        return _record(scenarios, state_dir, root, user, client.private_path, inventory, hosts)
+        return _record(scenarios, state_dir, root, user, client.private_path, inventory, hosts, chained)
     except BaseException:
         stop_pids(pids.values())
         raise
@@ -311,26 +332,39 @@ def _record(
     identity: Path,
     inventory: Path | None,
     hosts: tuple[LabHost, ...],
+    chain: tuple[LabHost, ...] = (),
 ) -> Fleet:
-    """Write known_hosts, the inventory and state.json for hosts that are up."""
+    """Write known_hosts, the inventory, the chain's ssh config and state.json for hosts that are up."""
+    known_hosts = state_dir / "known_hosts"
+    ssh_config = (
+        bastion.write_ssh_config(
+            state_dir, {h.name: (h.address, h.port) for h in chain}, user, identity, known_hosts
+        )
+        if chain
+        else None
+    )
     fleet = Fleet(
         state_dir=state_dir,
         host_root=root,
         user=user,
         identity_file=identity,
-        known_hosts=state_dir / "known_hosts",
+        known_hosts=known_hosts,
         inventory=inventory or state_dir / "inventory.yaml",
         audit_log=root / "audit",
         hosts=hosts,
+        chain=chain,
+        ssh_config=ssh_config,
     )
     fleet.known_hosts.write_text(
         "".join(
-            keys.known_hosts_line(h.address, h.port, fleet.host_key(h.name).public_line) + "\n" for h in hosts
+            keys.known_hosts_line(h.address, h.port, fleet.host_key(h.name).public_line) + "\n"
+            for h in hosts + chain
         )
     )
     write_inventory(fleet, {s.name: s for s in scenarios}, fleet.inventory)
-    state = {k: str(v) for k, v in asdict(fleet).items() if k != "hosts"}
+    state = {k: str(v) for k, v in asdict(fleet).items() if k not in ("hosts", "chain") and v is not None}
     state["hosts"] = [asdict(h) for h in hosts]
+    state["chain"] = [asdict(h) for h in chain]
     (state_dir / "state.json").write_text(json.dumps(state, indent=1), encoding="utf-8")
     return fleet
 
@@ -349,7 +383,17 @@ def write_inventory(fleet: Fleet, scenarios: dict[str, Scenario], path: Path) ->
         }
         for h in fleet.hosts
     ]
-    data = {"known_hosts": str(fleet.known_hosts), "ssh_config": False, "connect_timeout": 5, "hosts": hosts}
+    data = {
+        "known_hosts": str(fleet.known_hosts),
+        "ssh_config": str(fleet.ssh_config) if fleet.ssh_config else False,
+        "connect_timeout": 5,
+        "hosts": hosts,
+    }
+    controller = next(
+        (h.name for h in fleet.hosts if SCENARIO_FILES["slurm_job"] in scenarios[h.scenario].files), None
+    )
+    if controller:  # the first host that answers scontrol is the lab's Slurm controller
+        data["slurm"] = {"controller": controller, "timezone": "UTC"}
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
 
@@ -362,8 +406,9 @@ def load(state_dir: Path | None = None) -> Fleet:
     except FileNotFoundError:
         raise LabError(f"no lab is running from {state_dir} (start one with `pitstop lab up`)") from None
     hosts = tuple(LabHost(**h) for h in state.pop("hosts"))
+    chain = tuple(LabHost(**h) for h in state.pop("chain", []))
     paths = {k: Path(v) for k, v in state.items() if k != "user"}
-    return Fleet(user=state["user"], hosts=hosts, **paths)
+    return Fleet(user=state["user"], hosts=hosts, chain=chain, **paths)
 
 
 def kill_host(fleet: Fleet, name: str) -> None:
@@ -374,7 +419,7 @@ def kill_host(fleet: Fleet, name: str) -> None:
 def down(state_dir: Path | None = None) -> int:
     """Stop every sshd of the lab in `state_dir`; return how many hosts were stopped."""
     fleet = load(state_dir)
-    stop_pids([h.pid for h in fleet.hosts])
+    stop_pids([h.pid for h in fleet.hosts + fleet.chain])
     if fleet.audit_log.is_dir():  # keep the audit log for `pitstop lab audit` after the hosts are gone
         shutil.rmtree(fleet.state_dir / "audit", ignore_errors=True)
         shutil.copytree(fleet.audit_log, fleet.state_dir / "audit")

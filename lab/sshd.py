@@ -37,6 +37,7 @@ class SshdSpec:
     user: str
     force_command: Path
     env: Mapping[str, str]
+    permit_open: str | None = None  # a jump host: TCP forwarding to this one `host:port` only
 
     @property
     def config_path(self) -> Path:
@@ -78,7 +79,11 @@ def render_config(spec: SshdSpec) -> str:
             "UsePAM no",
             "StrictModes no",  # the lab's files live in temporary directories, not in a home
             "PermitTTY no",
-            "AllowTcpForwarding no",
+            *(
+                ["AllowTcpForwarding yes", f"PermitOpen {spec.permit_open}"]
+                if spec.permit_open
+                else ["AllowTcpForwarding no"]
+            ),
             "AllowStreamLocalForwarding no",
             "AllowAgentForwarding no",
             "X11Forwarding no",

@@ -1,27 +1,30 @@
-"""Bolt listeners, one module per kind; `register` wires them all onto an app."""
+"""Bolt listeners: one callback per module, grouped by kind (`<kind>/<name>.py`, as in Slack's
+bolt-python starter template); each kind's `register` wires its callbacks onto an app.
+
+A listener module imports helpers from `pitstop.bot` and use cases from `pitstop.app`, never
+another listener module. Listeners let failures propagate to the one error handler,
+`pitstop.bot.errors.on_listener_error`.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Callable
 
-from slack_bolt import App
+from slack_bolt import App, BoltContext
 
-from pitstop.app.services import Services
-from pitstop.bot.dedupe import Seen
-
-
-@dataclass(frozen=True)
-class Deps:
-    """What every listener needs besides Bolt's arguments."""
-
-    services: Services
-    seen: Seen
-    update_interval_s: float = 1.5
+from pitstop.bot.deps import Deps
+from pitstop.bot.errors import on_listener_error
 
 
 def register(app: App, deps: Deps) -> None:
-    """Register every listener module's listeners on `app`."""
-    from pitstop.bot.listeners import actions, commands, drafts, events, home, views
+    """Hand `deps` to every listener (Bolt's context), install the error handler, register every kind."""
+    from pitstop.bot.listeners import actions, commands, events, options, views
 
-    for module in (events, commands, actions, views, home, drafts):
-        module.register(app, deps)
+    def provide_deps(context: BoltContext, next_: Callable[[], None]) -> None:
+        context["deps"] = deps
+        next_()
+
+    app.use(provide_deps)
+    app.error(on_listener_error)
+    for kind in (events, commands, actions, views, options):
+        kind.register(app)

@@ -11,9 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from pitstop.bot import ids
-from pitstop.bot.render.labels import VERDICT_ICONS, label
-from pitstop.bot.render.model import (
+from pitstop.app.cards import (
     AnswerCard,
     CauseFindings,
     Choice,
@@ -22,6 +20,8 @@ from pitstop.bot.render.model import (
     Notice,
     ResolutionForm,
 )
+from pitstop.bot import ids
+from pitstop.bot.render.labels import VERDICT_ICONS, label
 from pitstop.core.redact import redact
 
 MAX_BLOCKS = 50

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pitstop.app.cards import AnswerCard, DiagnosisCard, DraftCard, Notice, ResolutionForm
 from pitstop.bot.render.blocks import SUMMARY_CHARS, clip
 from pitstop.bot.render.labels import VERDICT_ICONS, label
-from pitstop.bot.render.model import AnswerCard, DiagnosisCard, DraftCard, Notice, ResolutionForm
 from pitstop.core.redact import redact
 
 EVIDENCE_LINES = 6

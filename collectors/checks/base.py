@@ -41,12 +41,10 @@ def spec(
     needs: tuple[str, ...],
     params: Mapping[str, str] | None = None,
     *,
-    describe: Mapping[str, str] | None = None,
+    describe: Mapping[str, str],
 ) -> CheckSpec:
     """Register `fn` under its own name, documented by its docstring and described by `describe`."""
-    return CheckSpec(
-        fn.__name__, needs, fn, inspect.getdoc(fn) or "", dict(params or {}), dict(describe or {})
-    )
+    return CheckSpec(fn.__name__, needs, fn, inspect.getdoc(fn) or "", dict(params or {}), dict(describe))
 
 
 def confirmed(reason: str, *evidence: Evidence) -> Verdict:
@@ -90,6 +88,7 @@ class Window:
 
     since: datetime | None
     now: datetime | None
+    until: datetime | None = None  # a job's end: later lines are not about it
 
     def contains(self, when: datetime | None) -> bool:
         """Untimed lines count: the catalog's commands read the current boot only."""
@@ -97,11 +96,16 @@ class Window:
             return True
         if self.since is not None and when < self.since:
             return False
-        return not (self.now is not None and when > self.now + timedelta(minutes=5))
+        end = self.until or self.now
+        return not (end is not None and when > end + timedelta(minutes=5))
 
     def describe(self) -> str:
-        """ "since boot" or "since 2026-01-02 03:04 UTC"."""
-        return "since boot" if self.since is None else f"since {self.since:%Y-%m-%d %H:%M} UTC"
+        """ "since boot", "since 2026-01-02 03:04 UTC" or "from ... to ... UTC" (a job's span)."""
+        if self.since is None:
+            return "since boot"
+        if self.until is not None:
+            return f"from {self.since:%Y-%m-%d %H:%M} to {self.until:%Y-%m-%d %H:%M} UTC"
+        return f"since {self.since:%Y-%m-%d %H:%M} UTC"
 
 
 def window(ctx: CheckContext, hours: float | None = None) -> Window:
@@ -110,7 +114,7 @@ def window(ctx: CheckContext, hours: float | None = None) -> Window:
     since = utc(ctx.since)
     if since is None and hours is not None:
         since = (now or datetime.now(UTC)) - timedelta(hours=hours)
-    return Window(since=since, now=now)
+    return Window(since=since, now=now, until=utc(ctx.until))
 
 
 def gpus_or_reason(facts: Facts) -> tuple[str, tuple[Gpu, ...]] | Verdict:

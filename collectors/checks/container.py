@@ -63,7 +63,39 @@ def docker_desktop(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -
 
 
 SPECS = (
-    spec(docker_nvidia_runtime, ("docker_info", "nvidia_ctk")),
-    spec(nvidia_ctk_installed, ("nvidia_ctk",)),
-    spec(docker_desktop, ("docker_info",)),
+    spec(
+        docker_nvidia_runtime,
+        ("docker_info", "nvidia_ctk"),
+        describe={
+            "en": (
+                "Reads Docker's registered runtimes: no nvidia runtime confirms it, an "
+                "nvidia runtime rules it out."
+            ),
+            "zh": "读取 Docker 已注册的运行时：没有 nvidia 运行时即确认，有则排除。",
+        },
+    ),
+    spec(
+        nvidia_ctk_installed,
+        ("nvidia_ctk",),
+        describe={
+            "en": (
+                "Checks whether the NVIDIA Container Toolkit command is installed: missing "
+                "confirms it, installed rules it out."
+            ),
+            "zh": ("检查 NVIDIA Container Toolkit 的命令行工具是否安装：没装即确认，已安装则排除。"),
+        },
+    ),
+    spec(
+        docker_desktop,
+        ("docker_info",),
+        describe={
+            "en": (
+                "Reads what Docker reports about itself: Docker Desktop (a virtual machine) "
+                "confirms it, Docker Engine rules it out."
+            ),
+            "zh": (
+                "读取 Docker 自身的信息：是 Docker Desktop（跑在虚拟机里）即确认，是 Docker Engine 则排除。"
+            ),
+        },
+    ),
 )

@@ -163,18 +163,84 @@ SPECS = (
         nvidia_smi_error,
         ("nvidia_smi",),
         {"kind": "no_driver | no_devices | version_mismatch | gpu_lost | nvml_init_failed (one or a list)"},
+        describe={
+            "en": (
+                "Runs nvidia-smi and reads its error message: the failure this cause produces "
+                "confirms it, a normal table rules it out."
+            ),
+            "zh": ("运行 nvidia-smi 并看它的报错：出现这个原因特有的报错即确认，正常输出表格则排除。"),
+        },
     ),
-    spec(nvml_version_mismatch, ("nvidia_smi", "driver_version", "nvml_probe")),
-    spec(driver_versions_mixed, ("driver_version", "nvidia_smi", "nvml_probe")),
+    spec(
+        nvml_version_mismatch,
+        ("nvidia_smi", "driver_version", "nvml_probe"),
+        describe={
+            "en": (
+                "Compares the loaded kernel module's driver version with the user-space "
+                "library's, and reads nvidia-smi's error: a mismatch confirms it, the same "
+                "version rules it out."
+            ),
+            "zh": (
+                "比较已加载内核模块的驱动版本与用户态库的版本，并看 nvidia-smi 的报错：版本不"
+                "一致即确认，版本相同则排除。"
+            ),
+        },
+    ),
+    spec(
+        driver_versions_mixed,
+        ("driver_version", "nvidia_smi", "nvml_probe"),
+        describe={
+            "en": (
+                "Compares the driver versions reported by the kernel module, nvidia-smi "
+                "and NVML: any difference confirms it, one version everywhere rules it "
+                "out."
+            ),
+            "zh": (
+                "比较内核模块、nvidia-smi 和 NVML 各自报告的驱动版本：有任何不一致即确认，全都相同则排除。"
+            ),
+        },
+    ),
     spec(
         driver_branch,
         ("driver_version", "nvidia_smi"),
         {"min_branch": "overrides expectations.driver_branch"},
+        describe={
+            "en": (
+                "Compares the installed driver's branch with the branch the inventory requires: "
+                "an older branch confirms it, the required branch or newer rules it out."
+            ),
+            "zh": (
+                "比较已安装驱动的大版本（branch）与资产清单要求的版本：更旧即确认，达到或高于要求则排除。"
+            ),
+        },
     ),
-    spec(torch_build, ("torch_probe",)),
+    spec(
+        torch_build,
+        ("torch_probe",),
+        describe={
+            "en": (
+                "Asks the host's Python which PyTorch build it has: a CPU-only build confirms "
+                "it, a CUDA build rules it out."
+            ),
+            "zh": (
+                "查询主机上 Python 里 PyTorch 的构建版本：是只支持 CPU 的版本即确认，带 CUDA 的版本则排除。"
+            ),
+        },
+    ),
     spec(
         cuda_driver_compat,
         ("torch_probe", "nvidia_smi"),
         {"runtime_cuda": "overrides the torch probe's CUDA version"},
+        describe={
+            "en": (
+                "Compares the CUDA version PyTorch was built with and the highest CUDA "
+                "version the driver supports: a newer runtime confirms it, a supported "
+                "one rules it out."
+            ),
+            "zh": (
+                "比较 PyTorch 编译时用的 CUDA 版本和驱动支持的最高 CUDA 版本：运行时更新即确认"
+                "，在支持范围内则排除。"
+            ),
+        },
     ),
 )

@@ -108,11 +108,39 @@ def nvlink_topology(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) 
 
 
 SPECS = (
-    spec(fabric_manager_state, ("fabricmanager_status",)),
-    spec(nvlink_state, ("nvidia_smi_nvlink",), {"count": "links per GPU (or expectations.nvlink_count)"}),
+    spec(
+        fabric_manager_state,
+        ("fabricmanager_status",),
+        describe={
+            "en": (
+                "Asks systemd whether the Fabric Manager service runs: not running confirms "
+                "it, running rules it out."
+            ),
+            "zh": ("通过 systemd 查看 Fabric Manager 服务是否在运行：没有运行即确认，正在运行则排除。"),
+        },
+    ),
+    spec(
+        nvlink_state,
+        ("nvidia_smi_nvlink",),
+        {"count": "links per GPU (or expectations.nvlink_count)"},
+        describe={
+            "en": (
+                "Reads the state of each GPU's NVLink links: a link down or fewer links "
+                "than expected confirm it, all links up rule it out."
+            ),
+            "zh": ("读取每张 GPU 的 NVLink 链路状态：有链路断开或数量少于预期即确认，全部正常则排除。"),
+        },
+    ),
     spec(
         nvlink_topology,
         ("nvidia_smi_topo", "nvml_probe"),
         {"count": "NVLinks per pair (or expectations.nvlink_count)"},
+        describe={
+            "en": (
+                "Reads the GPU-to-GPU topology matrix: GPU pairs without the expected NVLink "
+                "connection confirm it, the full mesh rules it out."
+            ),
+            "zh": ("读取 GPU 之间的拓扑矩阵：有 GPU 对之间缺少预期的 NVLink 连接即确认，全互联则排除。"),
+        },
     ),
 )

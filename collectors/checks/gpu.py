@@ -473,22 +473,156 @@ SPECS = (
             "reason": "one or a list of: " + ", ".join(CLOCK_EVENT_BITS),
             "unless_reason": "reasons that explain it away (HW Slowdown caused by HW Thermal Slowdown)",
         },
+        describe={
+            "en": (
+                "Reads each GPU's active clock-slowdown reasons: the reason this cause "
+                "names confirms it, none of them on any GPU rules it out."
+            ),
+            "zh": (
+                "读取每张 GPU 当前生效的降频原因（clock event reasons）：出现这个原因对应的降"
+                "频标志即确认，所有 GPU 都没有则排除。"
+            ),
+        },
     ),
-    spec(gpu_temperature, GPU, {"above_c": "threshold in C (default 85)"}),
-    spec(gpu_temperature_outlier, GPU, {"delta_c": "degrees above the median (default 15)"}),
-    spec(gpu_remapped_rows, GPU, {"state": "pending | failure | uncorrectable | correctable"}),
-    spec(ecc_uncorrected, GPU, {"counter": "volatile (since reboot, default) | aggregate (lifetime)"}),
-    spec(ecc_corrected, GPU, {"counter": "aggregate (default) | volatile", "min": "count (default 100)"}),
-    spec(gpu_retired_pages, GPU, {"state": "pending (default) | dbe | any"}),
-    spec(gpu_persistence, GPU),
-    spec(gpu_compute_mode, GPU, {"mode": "optional: Exclusive_Process | Prohibited | Exclusive_Thread"}),
-    spec(gpu_mig_mode, GPU),
+    spec(
+        gpu_temperature,
+        GPU,
+        {"above_c": "threshold in C (default 85)"},
+        describe={
+            "en": (
+                "Reads each GPU's temperature: a GPU at or above the limit confirms it, "
+                "every GPU below rules it out."
+            ),
+            "zh": "读取每张 GPU 的温度：有 GPU 达到或超过阈值即确认，全部低于阈值则排除。",
+        },
+    ),
+    spec(
+        gpu_temperature_outlier,
+        GPU,
+        {"delta_c": "degrees above the median (default 15)"},
+        describe={
+            "en": (
+                "Compares each GPU's temperature and power draw with its peers: one GPU "
+                "far hotter without drawing more power points to its cooling, even temperatures "
+                "rule it out."
+            ),
+            "zh": (
+                "把每张 GPU 的温度和功耗与同机其他卡比较：某张卡明显更热但功耗并不更高，指向这"
+                "张卡散热有问题；温度均匀则排除。"
+            ),
+        },
+    ),
+    spec(
+        gpu_remapped_rows,
+        GPU,
+        {"state": "pending | failure | uncorrectable | correctable"},
+        describe={
+            "en": (
+                "Reads the row-remapping counters of each GPU: a pending or failed remap "
+                "confirms it, clean counters rule it out."
+            ),
+            "zh": (
+                "读取每张 GPU 的显存行重映射（row remapping）状态：有待处理或失败的重映射即确"
+                "认，计数干净则排除。"
+            ),
+        },
+    ),
+    spec(
+        ecc_uncorrected,
+        GPU,
+        {"counter": "volatile (since reboot, default) | aggregate (lifetime)"},
+        describe={
+            "en": (
+                "Reads each GPU's uncorrectable ECC error count: any such error confirms "
+                "it, zero on every GPU rules it out."
+            ),
+            "zh": ("读取每张 GPU 的不可纠正 ECC 错误计数：只要有一个即确认，所有 GPU 都为零则排除。"),
+        },
+    ),
+    spec(
+        ecc_corrected,
+        GPU,
+        {"counter": "aggregate (default) | volatile", "min": "count (default 100)"},
+        describe={
+            "en": (
+                "Reads each GPU's corrected ECC error count: a high count is consistent "
+                "with this cause and should be read again to see the rate, a low count "
+                "rules it out."
+            ),
+            "zh": (
+                "读取每张 GPU 的可纠正 ECC 错误计数：计数很高与这个原因相符，需要隔一段时间再"
+                "读一次看增长速度；计数低则排除。"
+            ),
+        },
+    ),
+    spec(
+        gpu_retired_pages,
+        GPU,
+        {"state": "pending (default) | dbe | any"},
+        describe={
+            "en": (
+                "Reads the retired-page counters of older (pre-Ampere) GPUs: pending or "
+                "double-bit retirements confirm it, none rule it out."
+            ),
+            "zh": (
+                "读取 Ampere 之前老卡的显存页退役（retired pages）计数：有待生效或双比特错误导"
+                "致的退役即确认，没有则排除。"
+            ),
+        },
+    ),
+    spec(
+        gpu_persistence,
+        GPU,
+        describe={
+            "en": (
+                "Reads each GPU's persistence mode: disabled on some GPU confirms it, enabled "
+                "everywhere rules it out."
+            ),
+            "zh": "读取每张 GPU 的持久模式（persistence mode）：有卡关闭即确认，全部开启则排除。",
+        },
+    ),
+    spec(
+        gpu_compute_mode,
+        GPU,
+        {"mode": "optional: Exclusive_Process | Prohibited | Exclusive_Thread"},
+        describe={
+            "en": (
+                "Reads each GPU's compute mode: an exclusive or prohibited mode confirms "
+                "it, Default everywhere rules it out."
+            ),
+            "zh": (
+                "读取每张 GPU 的计算模式（compute mode）：出现独占或禁止模式即确认，全部为 Default 则排除。"
+            ),
+        },
+    ),
+    spec(
+        gpu_mig_mode,
+        GPU,
+        describe={
+            "en": (
+                "Reads each GPU's MIG mode: MIG enabled on some GPU confirms it, disabled "
+                "everywhere rules it out."
+            ),
+            "zh": "读取每张 GPU 的 MIG 模式：有卡开启 MIG 即确认，全部关闭则排除。",
+        },
+    ),
     spec(
         gpu_memory_held,
         GPU,
         {
             "min_mib": "memory held (default 1024)",
             "idle_below_pct": "utilization counted as idle (default 5)",
+        },
+        describe={
+            "en": (
+                "Reads memory use and load of each GPU: an idle GPU still holding memory "
+                "confirms it and names the processes, no idle GPU holding memory rules "
+                "it out."
+            ),
+            "zh": (
+                "读取每张 GPU 的显存占用和利用率：空闲的卡仍占着显存即确认，并列出占用的进程；"
+                "没有这种卡则排除。"
+            ),
         },
     ),
     spec(
@@ -498,14 +632,106 @@ SPECS = (
             "gpu_model": "overrides expectations.gpu_model",
             "form_factor": "overrides expectations.form_factor",
         },
+        describe={
+            "en": (
+                "Compares each GPU's model and form factor with what the inventory says "
+                "was ordered: a different model or form factor confirms it, a match rules "
+                "it out."
+            ),
+            "zh": (
+                "把每张 GPU 的型号和形态（PCIe 或 SXM）与资产清单里采购的型号比较：不一致即确认，一致则排除。"
+            ),
+        },
     ),
-    spec(gpu_count, GPU, {"count": "overrides expectations.gpu_count"}),
-    spec(gpu_lost, ("nvml_probe", "nvidia_smi")),
-    spec(gpu_generation, GPU, {"below": "ampere (default) | volta | hopper | blackwell"}),
-    spec(gpu_mixed_models, GPU),
     spec(
-        gpu_processes_crowded, GPU, {"extra": "processes above the median that count as crowded (default 2)"}
+        gpu_count,
+        GPU,
+        {"count": "overrides expectations.gpu_count"},
+        describe={
+            "en": (
+                "Counts the usable GPUs against the number the inventory expects: fewer "
+                "confirms it, the full count rules it out."
+            ),
+            "zh": "清点可用 GPU 的数量并与资产清单的预期数量比较：少了即确认，数量齐全则排除。",
+        },
     ),
-    spec(pcie_system_limit, GPU),
-    spec(pcie_idle_downclock, GPU),
+    spec(
+        gpu_lost,
+        ("nvml_probe", "nvidia_smi"),
+        describe={
+            "en": (
+                "Looks for a GPU the driver has lost or that nvidia-smi shows as ERR!: "
+                "such a GPU confirms it, every GPU answering rules it out."
+            ),
+            "zh": (
+                "查找驱动已丢失或 nvidia-smi 显示 ERR! 的 GPU：有这样的卡即确认，所有卡都正常响应则排除。"
+            ),
+        },
+    ),
+    spec(
+        gpu_generation,
+        GPU,
+        {"below": "ampere (default) | volta | hopper | blackwell"},
+        describe={
+            "en": (
+                "Reads each GPU's model to find its architecture: a GPU older than the "
+                "one this feature needs confirms it, only newer GPUs rule it out."
+            ),
+            "zh": ("根据每张 GPU 的型号判断架构：有卡早于这个功能所需的架构即确认，全部够新则排除。"),
+        },
+    ),
+    spec(
+        gpu_mixed_models,
+        GPU,
+        describe={
+            "en": (
+                "Reads the GPU models on the host: different models on one host confirm "
+                "it, a single model rules it out."
+            ),
+            "zh": "读取主机上所有 GPU 的型号：同一台机器上混插不同型号即确认，型号一致则排除。",
+        },
+    ),
+    spec(
+        gpu_processes_crowded,
+        GPU,
+        {"extra": "processes above the median that count as crowded (default 2)"},
+        describe={
+            "en": (
+                "Counts the processes on each GPU: one GPU carrying clearly more processes "
+                "than the others confirms it, an even spread rules it out."
+            ),
+            "zh": (
+                "统计每张 GPU 上的进程数：某张卡（通常是 0 号卡）上的进程明显比其他卡多即确认"
+                "，分布均匀则排除。"
+            ),
+        },
+    ),
+    spec(
+        pcie_system_limit,
+        GPU,
+        describe={
+            "en": (
+                "Compares the PCIe generation the platform allows with each GPU's own maximum: "
+                "a lower platform limit confirms it, equal limits rule it out."
+            ),
+            "zh": (
+                "比较平台允许的 PCIe 代数和每张 GPU 自身支持的最高代数：平台限制更低即确认，两者一致则排除。"
+            ),
+        },
+    ),
+    spec(
+        pcie_idle_downclock,
+        GPU,
+        describe={
+            "en": (
+                "Reads each GPU's current PCIe generation, width and load: a lower generation "
+                "only on idle GPUs at full width confirms this harmless power saving, a "
+                "slow link under load rules it out."
+            ),
+            "zh": (
+                "读取每张 GPU 当前的 PCIe 代数、链路宽度和负载：只有空闲的卡降到低代数且宽度不"
+                "变，说明是正常的节能，不用处理；负载下链路也慢则排除。"
+            ),
+        },
+    ),
 )

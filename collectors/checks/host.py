@@ -158,8 +158,53 @@ SPECS = (
             "when_absent": _OUTCOMES,
             "unless": "flag or flag=value that, when also present, rules out (e.g. iommu=pt)",
         },
+        describe={
+            "en": (
+                "Reads the kernel boot parameters: the setting this cause depends on decides "
+                "it, present or absent as the cause describes."
+            ),
+            "zh": "读取内核启动参数：按这个原因的描述，看相关参数是否存在来判断。",
+        },
     ),
-    spec(numa_topology, ("numactl", "nvidia_smi_topo")),
-    spec(gpu_nic_numa, ("nvidia_smi_topo",), {"nic": "NIC name regex"}),
-    spec(ipmi_sensor_alarm, ("ipmi_sensor",), {"pattern": "regex over name and unit (default fan)"}),
+    spec(
+        numa_topology,
+        ("numactl", "nvidia_smi_topo"),
+        describe={
+            "en": (
+                "Reads the NUMA layout and which CPUs sit near each GPU: a single NUMA "
+                "node rules it out, several nodes show what to compare with the job's binding."
+            ),
+            "zh": (
+                "读取 NUMA 布局以及每张 GPU 靠近哪些 CPU：只有一个 NUMA 节点即可排除，有多个节"
+                "点时列出需要和任务绑核对照的信息。"
+            ),
+        },
+    ),
+    spec(
+        gpu_nic_numa,
+        ("nvidia_smi_topo",),
+        {"nic": "NIC name regex"},
+        describe={
+            "en": (
+                "Reads the GPU and network card topology: a GPU that reaches every network "
+                "card only across CPU sockets confirms it, a nearby card rules it out."
+            ),
+            "zh": ("读取 GPU 与网卡的拓扑：某张 GPU 到所有网卡都要跨 CPU 插槽即确认，有就近的网卡则排除。"),
+        },
+    ),
+    spec(
+        ipmi_sensor_alarm,
+        ("ipmi_sensor",),
+        {"pattern": "regex over name and unit (default fan)"},
+        describe={
+            "en": (
+                "Reads the BMC sensors this cause concerns (fans, power supplies, voltages): "
+                "a sensor outside its thresholds confirms it, all within rule it out."
+            ),
+            "zh": (
+                "读取 BMC 里与这个原因相关的传感器（风扇、电源、电压）：有传感器超出阈值即确认"
+                "，全部正常则排除。"
+            ),
+        },
+    ),
 )

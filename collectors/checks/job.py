@@ -288,8 +288,33 @@ _ENV = {
     "with_rdma": "confirm only while ibstat shows an active port",
 }
 SPECS = (
-    spec(job_env_set, (PROBE, "ibstat"), _ENV),
-    spec(job_socket_ifname, (PROBE, "ip_link")),
+    spec(
+        job_env_set,
+        (PROBE, "ibstat"),
+        _ENV,
+        describe={
+            "en": (
+                "Reads the environment of the running GPU processes: the variable this "
+                "cause names being set confirms it, unset everywhere rules it out."
+            ),
+            "zh": ("读取正在运行的 GPU 进程的环境变量：设置了这个原因涉及的变量即确认，都没设置则排除。"),
+        },
+    ),
+    spec(
+        job_socket_ifname,
+        (PROBE, "ip_link"),
+        describe={
+            "en": (
+                "Compares the network interface the GPU processes tell NCCL to use with "
+                "the interfaces that are up: no match confirms it, a working interface "
+                "or no setting rules it out."
+            ),
+            "zh": (
+                "比较 GPU 进程通过 NCCL_SOCKET_IFNAME 指定的网口和实际处于 UP 状态的网口：一个"
+                "都对不上即确认，能对上或没有设置则排除。"
+            ),
+        },
+    ),
     spec(
         job_limit,
         (PROBE, "ibstat"),
@@ -301,7 +326,41 @@ SPECS = (
             "rule_out_from": "rule out when the soft limit is at least this",
             "with_rdma": "confirm only while ibstat shows an active port",
         },
+        describe={
+            "en": (
+                "Reads the resource limits (ulimit) of the running GPU processes: the limit "
+                "this cause describes confirms it, a sufficient limit rules it out."
+            ),
+            "zh": (
+                "读取正在运行的 GPU 进程的资源限制（ulimit）：是这个原因描述的限制值即确认，限制足够则排除。"
+            ),
+        },
     ),
-    spec(job_cmdline, (PROBE,), {"pattern": "regex on the command line", "found": "confirmation text"}),
-    spec(torch_arch, ("torch_probe", PROBE, "nvidia_smi_q")),
+    spec(
+        job_cmdline,
+        (PROBE,),
+        {"pattern": "regex on the command line", "found": "confirmation text"},
+        describe={
+            "en": (
+                "Reads the command lines of the running GPU processes: the launch pattern "
+                "this cause describes confirms it, other command lines rule it out."
+            ),
+            "zh": "读取正在运行的 GPU 进程的启动命令：是这个原因描述的启动方式即确认，否则排除。",
+        },
+    ),
+    spec(
+        torch_arch,
+        ("torch_probe", PROBE, "nvidia_smi_q"),
+        describe={
+            "en": (
+                "Compares each GPU's compute capability with the architectures the host's "
+                "PyTorch was compiled for: a GPU with no matching code confirms it, code "
+                "for every GPU rules it out."
+            ),
+            "zh": (
+                "比较每张 GPU 的计算能力（compute capability）和主机上 PyTorch 编译时包含的架"
+                "构：有卡没有对应的代码即确认，每张卡都有则排除。"
+            ),
+        },
+    ),
 )

@@ -168,6 +168,17 @@ SPECS = (
             "when_absent": f"verdict when absent (default ruled_out; {_OUTCOMES})",
             "label": "words for reasons",
         },
+        describe={
+            "en": (
+                "Searches the kernel log of the time window (this boot unless a time is "
+                "given) for the Xid codes or messages this cause leaves: finding them confirms "
+                "it, their absence usually rules it out."
+            ),
+            "zh": (
+                "在时间窗口内（未指定时为本次开机以来）的内核日志里查找这个原因会留下的 "
+                "Xid 或报错信息：找到即确认，找不到一般可以排除。"
+            ),
+        },
     ),
     spec(
         fabricmanager_log_match,
@@ -178,6 +189,13 @@ SPECS = (
             "when_found": _OUTCOMES,
             "when_absent": _OUTCOMES,
             "label": "words for reasons",
+        },
+        describe={
+            "en": (
+                "Searches the Fabric Manager log for the messages this cause leaves: finding "
+                "them confirms it, their absence rules it out."
+            ),
+            "zh": "在 Fabric Manager 日志里查找这个原因会留下的信息：找到即确认，找不到则排除。",
         },
     ),
     spec(
@@ -190,6 +208,17 @@ SPECS = (
             "when_found": _OUTCOMES,
             "when_absent": _OUTCOMES,
             "label": "words for reasons",
+        },
+        describe={
+            "en": (
+                "Searches the BMC event log (SEL) of the past days for the power, fan or "
+                "memory events this cause leaves: such events confirm it, none rule it "
+                "out."
+            ),
+            "zh": (
+                "在 BMC 事件日志（SEL）里查找最近几天与这个原因相关的电源、风扇或内存事件：有"
+                "即确认，没有则排除。"
+            ),
         },
     ),
 )

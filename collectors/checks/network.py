@@ -154,13 +154,62 @@ SPECS = (
         nic_driver,
         ("ethtool_i",),
         {"driver": "driver name (default i40e)", "min_version": "or expectations.nic_driver_min[driver]"},
+        describe={
+            "en": (
+                "Reads the network card driver's version: older than the minimum with the "
+                "fix confirms it, that version or newer rules it out."
+            ),
+            "zh": "读取网卡驱动的版本：低于修复该问题的最低版本即确认，达到或更新则排除。",
+        },
     ),
-    spec(link_errors, ("ip_link",), {"min": "errors (default 1)", "iface": "interface regex"}),
-    spec(link_mtu, ("ip_link",), {"expect": "MTU (or expectations.mtu)", "iface": "interface regex"}),
+    spec(
+        link_errors,
+        ("ip_link",),
+        {"min": "errors (default 1)", "iface": "interface regex"},
+        describe={
+            "en": (
+                "Reads the error counters of the active network interfaces: receive or "
+                "transmit errors confirm it, zero errors rule it out."
+            ),
+            "zh": "读取活动网口的错误计数：有收发错误即确认，全为零则排除。",
+        },
+    ),
+    spec(
+        link_mtu,
+        ("ip_link",),
+        {"expect": "MTU (or expectations.mtu)", "iface": "interface regex"},
+        describe={
+            "en": (
+                "Compares the MTU of the active network interfaces with the expected one: "
+                "a different MTU confirms it, the expected MTU everywhere rules it out."
+            ),
+            "zh": "比较活动网口的 MTU 与预期值：不一致即确认，全部一致则排除。",
+        },
+    ),
     spec(
         ib_port_state,
         ("ibstat",),
         {"state": "not_active (default) | init | down", "link_layer": "InfiniBand (default) | Ethernet"},
+        describe={
+            "en": (
+                "Reads the state of each InfiniBand port: a port that is not Active in "
+                "the way this cause describes confirms it, all ports Active rule it out."
+            ),
+            "zh": (
+                "读取每个 InfiniBand 端口的状态：出现这个原因描述的非 Active 状态即确认，全部 Active 则排除。"
+            ),
+        },
     ),
-    spec(ib_rate, ("ibstat",), {"min_gbps": "or expectations.ib_rate_gbps"}),
+    spec(
+        ib_rate,
+        ("ibstat",),
+        {"min_gbps": "or expectations.ib_rate_gbps"},
+        describe={
+            "en": (
+                "Compares the rate of each active InfiniBand port with the expected rate: "
+                "a slower port confirms it, full rate everywhere rules it out."
+            ),
+            "zh": ("比较每个活动 InfiniBand 端口的速率与预期速率：有端口速率偏低即确认，全部满速则排除。"),
+        },
+    ),
 )

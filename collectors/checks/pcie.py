@@ -93,7 +93,44 @@ def pci_kernel_driver(facts: Facts, params: Mapping[str, Any], ctx: CheckContext
 
 
 SPECS = (
-    spec(pcie_link_downgraded, ("lspci",), {"device": "gpu (default) | nic | any"}),
-    spec(pci_acs_redirect, ("lspci",)),
-    spec(pci_kernel_driver, ("lspci",), {"driver": "driver that confirms (default nouveau)"}),
+    spec(
+        pcie_link_downgraded,
+        ("lspci",),
+        {"device": "gpu (default) | nic | any"},
+        describe={
+            "en": (
+                "Compares each device's PCIe link speed and width with what the link is "
+                "capable of: a slower or narrower link confirms it, full speed and width "
+                "rule it out."
+            ),
+            "zh": (
+                "比较每个设备 PCIe 链路当前的速率和宽度与它的能力上限：速率或宽度降了即确认，满速满宽则排除。"
+            ),
+        },
+    ),
+    spec(
+        pci_acs_redirect,
+        ("lspci",),
+        describe={
+            "en": (
+                "Reads the access-control (ACS) settings of the PCIe bridges: request redirection "
+                "turned on confirms it, turned off everywhere rules it out."
+            ),
+            "zh": "读取 PCIe 桥的 ACS（访问控制）设置：开启了请求重定向即确认，全部关闭则排除。",
+        },
+    ),
+    spec(
+        pci_kernel_driver,
+        ("lspci",),
+        {"driver": "driver that confirms (default nouveau)"},
+        describe={
+            "en": (
+                "Reads which kernel driver owns each NVIDIA GPU: the conflicting driver "
+                "(nouveau) confirms it, the nvidia driver rules it out."
+            ),
+            "zh": (
+                "读取每张 NVIDIA GPU 由哪个内核驱动接管：是冲突的 nouveau 驱动即确认，是 nvidia 驱动则排除。"
+            ),
+        },
+    ),
 )

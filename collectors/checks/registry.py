@@ -13,7 +13,19 @@ from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
 
-from pitstop.collectors.checks import container, driver, fabric, gpu, host, job, logs, network, pcie, storage
+from pitstop.collectors.checks import (
+    container,
+    driver,
+    fabric,
+    fleet,
+    gpu,
+    host,
+    job,
+    logs,
+    network,
+    pcie,
+    storage,
+)
 from pitstop.collectors.checks.base import CheckSpec
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, CommandResult, Verdict
@@ -32,6 +44,7 @@ CHECKS: dict[str, CheckSpec] = {
         *fabric.SPECS,
         *container.SPECS,
         *job.SPECS,
+        *fleet.SPECS,
     )
 }
 

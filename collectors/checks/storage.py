@@ -160,10 +160,57 @@ def shm_size(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verd
 
 
 SPECS = (
-    spec(raid_cache_policy, RAID),
-    spec(raid_bbu, RAID),
-    spec(raid_vd_state, RAID),
-    spec(disk_full, ("df",), {"min_use_pct": "threshold (default 95)", "mounts": "only these mount points"}),
+    spec(
+        raid_cache_policy,
+        RAID,
+        describe={
+            "en": (
+                "Reads the current write policy of each RAID volume: write-through confirms "
+                "it, write-back rules it out."
+            ),
+            "zh": (
+                "读取每个 RAID 卷当前的写策略：是 write-through（直写）即确认，是 write-back（回写）则排除。"
+            ),
+        },
+    ),
+    spec(
+        raid_bbu,
+        RAID,
+        describe={
+            "en": (
+                "Reads the state of the RAID controller's battery or flash cache backup: "
+                "not optimal, or a fallback to write-through, confirms it, a healthy backup "
+                "rules it out."
+            ),
+            "zh": (
+                "读取 RAID 卡电池或超级电容（BBU/CacheVault）的状态：状态异常或已回退到直写即"
+                "确认，状态正常则排除。"
+            ),
+        },
+    ),
+    spec(
+        raid_vd_state,
+        RAID,
+        describe={
+            "en": (
+                "Reads the state of each RAID volume: degraded or rebuilding confirms it, "
+                "optimal rules it out."
+            ),
+            "zh": "读取每个 RAID 卷的状态：降级或正在重建即确认，状态为 Optimal 则排除。",
+        },
+    ),
+    spec(
+        disk_full,
+        ("df",),
+        {"min_use_pct": "threshold (default 95)", "mounts": "only these mount points"},
+        describe={
+            "en": (
+                "Reads how full each filesystem is: one at or above the limit confirms "
+                "it, room everywhere rules it out."
+            ),
+            "zh": "读取每个文件系统的使用率：有分区达到阈值即确认，都有余量则排除。",
+        },
+    ),
     spec(
         shm_size,
         ("df",),
@@ -171,6 +218,13 @@ SPECS = (
             "min_mib": "default 1024",
             "when_large": "verdict when the host's /dev/shm is large enough "
             "(default ruled_out; inconclusive for container entries)",
+        },
+        describe={
+            "en": (
+                "Reads the size of the shared-memory filesystem (/dev/shm): smaller than "
+                "training needs confirms it, large enough points elsewhere."
+            ),
+            "zh": ("读取共享内存文件系统（/dev/shm）的大小：小于训练所需即确认，足够大则说明问题在别处。"),
         },
     ),
 )

@@ -1,6 +1,6 @@
 """Pitstop NVML probe: print read-only GPU facts as one JSON object on stdout.
 
-Sent as-is to the host's `python3 -` on stdin, so it uses the standard library plus pynvml (from
+Sent as-is as the host's `python3 -c` argument, so it uses the standard library plus pynvml (from
 nvidia-ml-py) when the host has it, and runs on Python 3.6+. Only NVML getters are called. One helper,
 `_call`, wraps every NVML call: a per-field error becomes null plus an entry in the GPU's "errors"; a
 lost GPU becomes a record saying so; no library or no driver falls back to running `nvidia-smi -q`,

@@ -6,16 +6,21 @@ from collections.abc import Callable
 from typing import Protocol
 
 from pitstop.collectors.model import HostStatus
+from pitstop.core.i18n import Msg
 
 Sink = Callable[[bytes], None]
 
 
 class HostUnavailable(Exception):
-    """A host could not be used at all; `status` is the HostStatus to report, the message says why."""
+    """A host could not be used at all; `status` is the HostStatus to report, the message says why.
 
-    def __init__(self, status: HostStatus, message: str) -> None:
-        super().__init__(message)
+    `message` may be a catalogue `Msg` (kept, rendered in the reader's language); `str()` is English.
+    """
+
+    def __init__(self, status: HostStatus, message: str | Msg) -> None:
+        super().__init__(str(message))
         self.status = status
+        self.message = message
 
 
 class Session(Protocol):

@@ -18,7 +18,45 @@ from pitstop.collectors.catalog import Command
 
 KILL_AFTER_S = 2
 # ethtool and lspci live in sbin, which ordinary users' PATH lacks; the host's own PATH stays first.
-HEADER = ("export LC_ALL=C", 'PATH="$PATH:/usr/sbin:/sbin"; export PATH')
+# Under bash (most login shells) `timeout` is a shell function with GNU timeout's `-k K T` contract
+# and exit codes (124 stopped by TERM, 137 by KILL; the tool in its own process group, killed whole):
+# the tool is the only process a command starts, where the `timeout` program costs a second one.
+# It polls the tool with the `kill -0` builtin between `read -t` waits on the script's stdin, which
+# the runner holds open and never writes (fd 6); when stdin carries a command's input or has ended,
+# it waits on a pipe from one idle coprocess instead. Other shells run the real `timeout`.
+HEADER = (
+    "export LC_ALL=C",
+    'PATH="$PATH:/usr/sbin:/sbin"; export PATH',
+    "exec 6<&0",
+    'if [ -n "${BASH_VERSION-}" ]; then',
+    "_ps_sleep() {",
+    '  if [ -z "${_PS_CLOCK_PID-}${_ps_stdin_used-}" ]; then',
+    '    read -t "$1" -u 6 _ 2>/dev/null; [ "$?" -gt 128 ] && return 0; _ps_stdin_used=1',
+    "  fi",
+    '  [ -n "${_PS_CLOCK_PID-}" ] || eval "coproc _PS_CLOCK { read -r _; }"',
+    '  read -t "$1" -u "${_PS_CLOCK[0]}" _',
+    "}",
+    "timeout() {",
+    '  [ "$1" = -k ] || { command timeout "$@"; return; }',
+    "  local k=$2 t=$3 p d=0.002 end rc=124",
+    "  shift 3",
+    "  [ /dev/fd/0 -ef /dev/fd/6 ] && _ps_stdin_used=1",
+    '  exec 5<&0; set -m; "$@" <&5 5<&- 6<&- & p=$!; set +m; exec 5<&-',
+    "  end=$((SECONDS + t + 1))",
+    '  while kill -0 "$p" 2>/dev/null; do',
+    '    if [ "$SECONDS" -ge "$end" ]; then',
+    '      kill -TERM -- "-$p" 2>/dev/null; end=$((SECONDS + k))',
+    '      while kill -0 "$p" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do _ps_sleep 0.1; done',
+    '      kill -0 "$p" 2>/dev/null && rc=137; kill -KILL -- "-$p" 2>/dev/null',
+    '      wait "$p" 2>/dev/null; return "$rc"',
+    "    fi",
+    '    _ps_sleep "$d"',
+    "    case $d in 0.002) d=0.01 ;; 0.01) d=0.05 ;; *) d=0.1 ;; esac",
+    "  done",
+    '  wait "$p"',
+    "}",
+    "fi",
+)
 _NONCE = r"[0-9a-f]{16}"
 BEGIN_LINE = re.compile(rf"printf '\\n@@({_NONCE}) B (\d{{1,3}})\\n'; printf '\\n@@\1 B \2\\n' >&2")
 END_LINE = re.compile(rf"printf '\\n@@({_NONCE}) E (\d{{1,3}}) %s\\n' \"\$\?\"; printf '\\n@@\1 E \2\\n' >&2")
@@ -38,8 +76,8 @@ def command_line(cmd: Command) -> str:
 
 def build_script(commands: Sequence[Command], nonce: str) -> str:
     """The script that runs `commands` in order with framing markers (at most one may read stdin)."""
-    if sum(c.stdin is not None for c in commands) > 1:
-        raise ValueError("only one command per script may read stdin")
+    if any(c.stdin is not None for c in commands[1:]):
+        raise ValueError("only the first command of a script may read stdin (the rest wait on it)")
     lines = list(HEADER)
     for i, cmd in enumerate(commands):
         lines.append(f"printf '\\n@@{nonce} B {i}\\n'; printf '\\n@@{nonce} B {i}\\n' >&2")

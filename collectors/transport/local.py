@@ -25,14 +25,14 @@ class LocalSession:
             "/bin/sh",
             "-c",
             script,
-            stdin=asyncio.subprocess.PIPE if stdin is not None else asyncio.subprocess.DEVNULL,
+            stdin=asyncio.subprocess.PIPE,  # without input it stays open and silent (framing's clock)
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             start_new_session=True,
         )
         try:
+            assert proc.stdin is not None
             if stdin is not None:
-                assert proc.stdin is not None
                 try:
                     proc.stdin.write(stdin)
                     await proc.stdin.drain()
@@ -50,6 +50,9 @@ class LocalSession:
                     pass
                 await proc.wait()
             raise
+        finally:
+            if proc.stdin is not None and not proc.stdin.is_closing():
+                proc.stdin.close()
 
     async def close(self) -> None:
         """Nothing to close locally."""

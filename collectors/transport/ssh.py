@@ -1,8 +1,12 @@
-"""The SSH transport (asyncssh): strict host keys, key or agent auth, jump hosts, keepalive.
+"""The SSH transport (asyncssh): strict host keys at every hop, key or agent auth, jump chains, keepalive.
 
 One connection per host; each script runs on its own session channel, so several run at
-once. Host keys are checked against known_hosts only: an unknown or changed key is refused
-with the presented key's SHA256 fingerprint, and nothing is ever written to known_hosts.
+once. Connection parameters come resolved from the inventory (collectors/sshconfig.py applies
+OpenSSH's config semantics there), so asyncssh's own config processing is off (`config=None`):
+every jump host is connected here, one hop at a time, with its own strict host-key check.
+Host keys are checked against the OpenSSH known_hosts files only (user and global; hashed
+entries, `@cert-authority`, `@revoked`): an unknown, changed or revoked key is refused with the
+presented key's SHA256 fingerprint, and nothing is ever written to known_hosts.
 """
 
 from __future__ import annotations
@@ -11,16 +15,17 @@ import asyncio
 import os
 import socket
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import asyncssh
 
 from pitstop.collectors.inventory import Host, Inventory
 from pitstop.collectors.transport.base import HostUnavailable, Sink
 from pitstop.core.errors import PitstopError
+from pitstop.core.i18n import msg
 
 KEEPALIVE_S = 15
 KEEPALIVE_COUNT = 3
+PROBE_TIMEOUT_S = 2.0  # reading what a port that broke the SSH handshake says instead
 # AES-GCM runs in OpenSSL per packet; asyncssh's chacha20-poly1305 builds two cipher contexts per
 # packet and dominated the client's CPU in bench/bench_fanout.py. Output is small text: no compression.
 CIPHERS = (
@@ -63,9 +68,9 @@ class SshSession:
             lambda: _Channel(on_stdout, on_stderr), script, encoding=None
         )
         try:
-            if stdin:
+            if stdin is not None:  # otherwise stdin stays open and silent: the script's clock (framing)
                 chan.write(stdin)
-            chan.write_eof()
+                chan.write_eof()
             await chan.wait_closed()
         except BaseException:
             chan.close()
@@ -78,24 +83,66 @@ class SshSession:
         await self.conn.wait_closed()
 
 
-def _fingerprint_message(host: Host, client: _Client, known: asyncssh.SSHKnownHosts, path: str) -> str:
+def _where(host: Host) -> str:
+    return f"{host.name} ({host.address}:{host.port})"
+
+
+def _key_message(
+    host: Host, client: _Client, known: asyncssh.SSHKnownHosts, files: str, reason: str
+) -> HostUnavailable:
+    """The refusal for a host key known_hosts does not trust: revoked, changed or unknown."""
+    port = None if host.port == 22 else host.port
+    trusted, _cas, revoked, *_ = asyncssh.match_known_hosts(known, host.address, host.address, port)
     key = client.untrusted_key
-    shown = key.get_fingerprint("sha256") if key else "unknown fingerprint"
-    algo = key.get_algorithm() if key else "?"
-    listed = bool(
-        asyncssh.match_known_hosts(known, host.address, host.address, None if host.port == 22 else host.port)[
-            0
-        ]
-    )
-    if listed:
-        return (
-            f"host key for {host.name} ({host.address}:{host.port}) has CHANGED: presented {algo} "
-            f"{shown} does not match {path}; refusing to connect (verify the host, then fix known_hosts)"
+    if "revoked" in reason.lower():
+        shown = ", ".join(f"{k.get_algorithm()} {k.get_fingerprint('sha256')}" for k in revoked) or "?"
+        message = msg("ssh.key_revoked", host=_where(host), key=shown, files=files)
+    elif key is not None and trusted:
+        message = msg(
+            "ssh.key_changed",
+            host=_where(host),
+            key=f"{key.get_algorithm()} {key.get_fingerprint('sha256')}",
+            files=files,
         )
-    return (
-        f"host key for {host.name} ({host.address}:{host.port}) is unknown: presented {algo} {shown} "
-        f"is not in {path}; refusing to connect (add it to known_hosts after verifying it)"
-    )
+    elif key is not None:
+        message = msg(
+            "ssh.key_unknown",
+            host=_where(host),
+            key=f"{key.get_algorithm()} {key.get_fingerprint('sha256')}",
+            files=files,
+        )
+    else:
+        message = msg("ssh.key_not_verified", host=_where(host), reason=reason, files=files)
+    return HostUnavailable("host_key_mismatch", message)
+
+
+async def _first_line(host: Host, tunnel: asyncssh.SSHClientConnection | None) -> bytes | None:
+    """What the port says to an SSH client's greeting (None if it says nothing or cannot be reached)."""
+    try:
+        if tunnel is not None:
+            reader, writer = await asyncio.wait_for(
+                tunnel.open_connection(host.address, host.port), PROBE_TIMEOUT_S
+            )
+        else:
+            reader, writer = await asyncio.wait_for(
+                asyncio.open_connection(host.address, host.port), PROBE_TIMEOUT_S
+            )
+    except (OSError, asyncssh.Error, TimeoutError):
+        return None
+    try:
+        writer.write(b"SSH-2.0-Pitstop_probe\r\n")
+        data = await asyncio.wait_for(reader.read(256), PROBE_TIMEOUT_S)
+    except (OSError, asyncssh.Error, TimeoutError):
+        return None
+    finally:
+        writer.close()
+    return data or None
+
+
+def _answer(data: bytes) -> str:
+    line = data.splitlines()[0] if data.strip() else data
+    text = line.decode("ascii", "replace")
+    return "".join(ch if ch.isprintable() else "?" for ch in text)[:60]
 
 
 @dataclass
@@ -104,22 +151,17 @@ class Connector:
 
     inventory: Inventory
     connect_timeout: float | None = None
-    _known: asyncssh.SSHKnownHosts | None = None
-    _jumps: dict[tuple[str, int, str | None], asyncio.Task] = field(default_factory=dict)
+    _known: dict[tuple[str, ...], asyncssh.SSHKnownHosts] = field(default_factory=dict)
+    _jumps: dict[tuple, asyncio.Task] = field(default_factory=dict)
 
-    @property
-    def known_hosts_path(self) -> str:
-        """The known_hosts file used for every host."""
-        return self.inventory.known_hosts or str(Path.home() / ".ssh" / "known_hosts")
-
-    def _known_hosts(self) -> asyncssh.SSHKnownHosts:
-        if self._known is None:
-            path = self.known_hosts_path
+    def _known_hosts(self, files: tuple[str, ...]) -> asyncssh.SSHKnownHosts:
+        if files not in self._known:
+            present = [f for f in files if os.path.isfile(f)]
             # an empty object, not b"": asyncssh would fall back to ~/.ssh/known_hosts on a falsy value
-            self._known = (
-                asyncssh.read_known_hosts(path) if os.path.isfile(path) else asyncssh.import_known_hosts("")
+            self._known[files] = (
+                asyncssh.read_known_hosts(present) if present else asyncssh.import_known_hosts("")
             )
-        return self._known
+        return self._known[files]
 
     @property
     def timeout(self) -> float:
@@ -127,32 +169,43 @@ class Connector:
         return self.connect_timeout or self.inventory.connect_timeout
 
     async def connect(self, host: Host) -> SshSession:
-        """Connect to `host` (through its jump host, if any); raise HostUnavailable on failure."""
+        """Connect to `host` through its jump chain, each hop checked; raise HostUnavailable on failure."""
         tunnel = None
         try:
+            self.inventory.jump_chain(host)  # loops and over-long chains are refused before connecting
             jump = self.inventory.jump_host(host)
         except PitstopError as exc:
             raise HostUnavailable("error", str(exc)) from None
+        if host.proxy_command and not self.inventory.allow_local_commands:
+            raise HostUnavailable(
+                "error", msg("ssh.proxy_command_skipped", host=host.name, command=host.proxy_command[:80])
+            )
         if jump is not None:
             try:
                 tunnel = await self._jump(jump)
             except HostUnavailable as exc:
-                raise HostUnavailable(exc.status, f"via jump host {jump.name}: {exc}") from None
-        return SshSession(await self._open(host, tunnel))
+                raise HostUnavailable(
+                    exc.status, msg("ssh.via_jump", jump=jump.name, error=exc.message)
+                ) from None
+        return SshSession(await self._open(host, tunnel, jump.name if jump else None))
 
     async def _jump(self, jump: Host) -> asyncssh.SSHClientConnection:
-        key = (jump.address, jump.port, jump.user)
+        key = (jump.address, jump.port, jump.user, jump.jump, jump.identity_files)
         if key not in self._jumps:
             self._jumps[key] = asyncio.ensure_future(self.connect(jump))
         session: SshSession = await asyncio.shield(self._jumps[key])
         return session.conn
 
     async def _open(
-        self, host: Host, tunnel: asyncssh.SSHClientConnection | None
+        self, host: Host, tunnel: asyncssh.SSHClientConnection | None, via: str | None = None
     ) -> asyncssh.SSHClientConnection:
         client = _Client()
-        known = self._known_hosts()
-        keys = {"client_keys": list(host.identity_files)} if host.identity_files else {}
+        files = self.inventory.known_hosts_files(host)
+        known = self._known_hosts(files)
+        shown_files = ", ".join(f for f in files if os.path.isfile(f)) or f"{files[0]} (missing)"
+        present = [p for p in host.identity_files if os.path.isfile(p)]
+        keys = {"client_keys": present} if present else {}
+        proxy = {"proxy_command": host.proxy_command} if host.proxy_command and tunnel is None else {}
         try:
             conn, _ = await asyncio.wait_for(
                 asyncssh.create_connection(
@@ -172,42 +225,59 @@ class Connector:
                     encryption_algs=CIPHERS,
                     compression_algs=("none",),
                     **keys,
+                    **proxy,
                 ),
                 self.timeout + 1,
             )
             return conn
-        except asyncssh.HostKeyNotVerifiable:
-            raise HostUnavailable(
-                "host_key_mismatch", _fingerprint_message(host, client, known, self.known_hosts_path)
-            ) from None
+        except asyncssh.HostKeyNotVerifiable as exc:
+            raise _key_message(host, client, known, shown_files, exc.reason) from None
         except asyncssh.PermissionDenied:
             who = host.user or os.environ.get("USER", "?")
-            raise HostUnavailable(
-                "auth_failed",
-                f"{host.name}: authentication as {who!r} refused "
-                "(no accepted key in the agent or identity files)",
-            ) from None
+            raise HostUnavailable("auth_failed", msg("ssh.auth_refused", host=host.name, user=who)) from None
         except TimeoutError:
             raise HostUnavailable(
-                "unreachable",
-                f"{host.name} ({host.address}:{host.port}): no SSH answer within {self.timeout:g}s",
+                "unreachable", msg("ssh.no_answer", host=_where(host), seconds=f"{self.timeout:g}")
             ) from None
         except ConnectionRefusedError:
+            raise HostUnavailable("unreachable", msg("ssh.refused", host=_where(host))) from None
+        except asyncssh.ChannelOpenError as exc:
             raise HostUnavailable(
-                "unreachable", f"{host.name} ({host.address}:{host.port}): connection refused"
+                "unreachable", msg("ssh.jump_refused", jump=via or "?", host=_where(host), reason=exc.reason)
             ) from None
         except socket.gaierror as exc:
             raise HostUnavailable(
-                "unreachable", f"{host.name}: cannot resolve {host.address} ({exc.strerror})"
+                "unreachable", msg("ssh.dns", host=host.name, address=host.address, reason=str(exc.strerror))
             ) from None
-        except asyncssh.ConnectionLost as exc:
-            raise HostUnavailable("unreachable", f"{host.name}: connection lost ({exc.reason})") from None
-        except OSError as exc:
-            raise HostUnavailable(
-                "unreachable", f"{host.name} ({host.address}:{host.port}): {exc.strerror or exc}"
-            ) from None
+        except (asyncssh.ConnectionLost, asyncssh.ProtocolError, asyncssh.KeyExchangeFailed, OSError) as exc:
+            raise await self._broken_handshake(host, tunnel, known, shown_files, exc) from None
         except (asyncssh.Error, ValueError) as exc:
-            raise HostUnavailable("error", f"{host.name}: SSH failed: {exc}") from None
+            raise HostUnavailable("error", msg("ssh.failed", host=host.name, reason=str(exc))) from None
+
+    async def _broken_handshake(
+        self,
+        host: Host,
+        tunnel: asyncssh.SSHClientConnection | None,
+        known: asyncssh.SSHKnownHosts,
+        files: str,
+        exc: BaseException,
+    ) -> HostUnavailable:
+        """Why the handshake broke: not an SSH server, a CA-only known_hosts, else the error itself."""
+        reason = (
+            getattr(exc, "reason", None) or getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        )
+        answer = await _first_line(host, tunnel)
+        if answer is not None and not answer.startswith(b"SSH-"):
+            return HostUnavailable(
+                "unreachable", msg("ssh.not_ssh", host=_where(host), answer=_answer(answer))
+            )
+        port = None if host.port == 22 else host.port
+        trusted, cas, *_ = asyncssh.match_known_hosts(known, host.address, host.address, port)
+        if cas and not trusted:
+            return HostUnavailable("host_key_mismatch", msg("ssh.ca_only", host=_where(host), files=files))
+        if isinstance(exc, asyncssh.ConnectionLost):
+            return HostUnavailable("unreachable", msg("ssh.lost", host=host.name, reason=reason))
+        return HostUnavailable("unreachable", msg("ssh.os_error", host=_where(host), reason=reason))
 
     async def close(self) -> None:
         """Close shared jump connections."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import subprocess
 import sys
 
@@ -105,7 +106,10 @@ def test_pitstop_start_without_tokens_runs_the_lab_and_the_console(kb_path, tmp_
         "PITSTOP_POLICY",
     ):
         env.pop(name, None)
-    script = "/diagnose driver-library-mismatch Failed to initialize NVML: Driver/library version mismatch\n"
+    script = (
+        "/diagnose driver-library-mismatch Failed to initialize NVML: Driver/library version mismatch\n"
+        "/diagnose behind-bastion\n"  # defined only in the lab's ssh config, two jump hosts away
+    )
     done = subprocess.run(
         [sys.executable, "-m", "pitstop", "start"],
         input=script,
@@ -118,4 +122,9 @@ def test_pitstop_start_without_tokens_runs_the_lab_and_the_console(kb_path, tmp_
     assert done.returncode == 0, done.stderr
     assert "lab hosts on 127.0.0.x" in done.stdout
     assert "Checks on driver-library-mismatch: 1 hosts" in done.stdout
+    assert "reached behind-bastion through bastion-outer -> bastion-inner: host keys checked" in done.stdout
+    assert "Checks on behind-bastion: 1 hosts" in done.stdout
+    assert not re.search(
+        r"^\s+behind-bastion: (unreachable|error|auth_failed|host_key_mismatch)", done.stdout, re.M
+    )
     assert not (tmp_path / "home" / "lab" / "state.json").exists()  # the lab it started is stopped again

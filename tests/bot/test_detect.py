@@ -7,8 +7,8 @@ import json
 import pytest
 
 from pitstop.app.detect import ChannelModes, Detector, has_code_block
+from pitstop.app.hosts import mentioned_hosts
 from pitstop.bot.dedupe import Seen
-from pitstop.bot.hosts import mentioned_hosts
 
 DETECTOR = Detector.from_signatures([r"Xid\s*79", r"NRWTD", "(unbalanced"])
 

@@ -8,7 +8,8 @@ import urllib.parse
 
 import pytest
 
-from pitstop.bot import flows, ids
+from pitstop.app import flows
+from pitstop.bot import ids
 from pitstop.bot.console import Console
 from pitstop.bot.maintainers import Maintainers
 from pitstop.kb.schema import load_pitfalls
@@ -214,8 +215,8 @@ def test_console_lists_approves_and_rejects_drafts(kb_path, embedder, tmp_path):
 
 
 def test_merge_proposals_offer_approve_and_reject_but_no_edit():
+    from pitstop.app.cards import DraftCard
     from pitstop.bot.render.blocks import draft_message
-    from pitstop.bot.render.model import DraftCard
 
     card = DraftCard("merge-7", "merge", "draft", "Above 4G decoding was off", target="bios-above-4g")
     message = draft_message(card)

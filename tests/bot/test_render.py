@@ -5,8 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pitstop.bot.render import blocks, text
-from pitstop.bot.render.model import (
+from pitstop.app.cards import (
     AnswerCard,
     Cause,
     CauseFindings,
@@ -15,6 +14,7 @@ from pitstop.bot.render.model import (
     HostState,
     Notice,
 )
+from pitstop.bot.render import blocks, text
 from tests.bot.slack_checks import all_text, assert_within_limits
 
 words = st.text(min_size=0, max_size=4000)

@@ -39,9 +39,11 @@ def test_declaration_is_well_formed(c: catalog.Collector) -> None:
     assert not (c.param and c.fallback_for)
     for source in (c.param.source if c.param else None, c.fallback_for):
         assert source is None or source in catalog.BY_NAME
+    assert c.param is None or (
+        c.param.pattern.match(c.param.example) and (c.param.extract is None) == (c.param.source is None)
+    )
     assert c.fallback_when is None or c.fallback_for
     assert callable(c.parser) and (c.lab_file is None or re.fullmatch(r"[A-Za-z0-9_.-]+\.txt", c.lab_file))
-    assert c.rerun is None or c.rerun.split()[0] == c.argv[0] or c.stdin_probe
 
 
 def test_lab_files_are_unique() -> None:
@@ -67,9 +69,9 @@ def test_probes_are_read_at_call_time(tmp_path: Path, monkeypatch: pytest.Monkey
     with pytest.raises(catalog.ProbeMissing, match="nvml_probe.py is missing"):
         catalog.render(catalog.BY_NAME["nvml_probe"])
     (tmp_path / "nvml_probe.py").write_text("print('v1')\n")
-    assert catalog.render(catalog.BY_NAME["nvml_probe"]).stdin == b"print('v1')\n"
+    assert catalog.render(catalog.BY_NAME["nvml_probe"]).argv[-1] == "print('v1')\n"
     (tmp_path / "nvml_probe.py").write_text("print('v2')\n")
-    assert catalog.render(catalog.BY_NAME["nvml_probe"]).stdin == b"print('v2')\n"
+    assert catalog.render(catalog.BY_NAME["nvml_probe"]).argv[-1] == "print('v2')\n"
     (tmp_path / "torch_probe.py").write_text("import torch\nprint(torch.__version__)\n")
     assert catalog.render(catalog.BY_NAME["torch_probe"]).argv == (
         "python3",
@@ -81,5 +83,7 @@ def test_probes_are_read_at_call_time(tmp_path: Path, monkeypatch: pytest.Monkey
 def test_display_names_probes_instead_of_inlining_them() -> None:
     torch = catalog.render(catalog.BY_NAME["torch_probe"])
     assert catalog.display(torch.argv) == "python3 -c <collectors/probes/torch_probe.py>"
-    assert catalog.display(("python3", "-")) == "python3 - < collectors/probes/nvml_probe.py"
+    nvml = catalog.render(catalog.BY_NAME["nvml_probe"])
+    assert catalog.display(nvml.argv) == "python3 -c <collectors/probes/nvml_probe.py>"
+    assert catalog.display(("python3", "-c", "print(1)")) == "python3 -c 'print(1)'"
     assert catalog.display(("ethtool", "-i", "eth0")) == "ethtool -i eth0"

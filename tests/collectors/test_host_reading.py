@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pitstop.app.diagnose import DiagnoseReport, HostReport
-from pitstop.bot.flows import host_state
+from pitstop.app.flows import host_state
 from pitstop.cli.diagnose import render
 from pitstop.collectors.facts import reading
 from pitstop.collectors.model import CommandResult, Verdict

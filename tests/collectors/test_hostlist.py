@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from pitstop.collectors import hostlist
 from pitstop.core.errors import UsageError
@@ -58,3 +60,42 @@ def test_cap_refuses_before_building() -> None:
 def test_hostile_or_malformed_is_refused(expr: str) -> None:
     with pytest.raises(UsageError):
         hostlist.expand(expr)
+
+
+@pytest.mark.parametrize(
+    ("names", "expr"),
+    [
+        ([f"gpu{i:02d}" for i in range(1, 17)] + ["gpu18"], "gpu[01-16,18]"),
+        (["gpu1", "gpu2", "gpu9", "gpu10", "gpu11"], "gpu[1-2,9-11]"),
+        (["gpu09", "gpu10", "gpu100"], "gpu[09-10,100]"),
+        (["n01-ib", "n02-ib", "n03-ib"], "n[01-03]-ib"),
+        (["login", "gpu3", "gpu3", "gpu1"], "gpu[1,3],login"),
+        (["node7"], "node7"),
+        (["rack1-gpu01", "rack1-gpu02", "rack2-gpu01"], "rack1-gpu[01-02],rack2-gpu01"),
+        (["gpu1", "gpu01"], "gpu[1,01]"),
+        ([], ""),
+    ],
+)
+def test_compress(names: list[str], expr: str) -> None:
+    assert hostlist.compress(names) == expr
+    if names:
+        assert set(hostlist.expand(expr)) == set(names)
+
+
+_NAME_PARTS = st.tuples(
+    st.sampled_from(["gpu", "node-", "h100-sxm5-healthy-", "a1b", ""]),
+    st.integers(min_value=0, max_value=1200),
+    st.sampled_from([0, 2, 3, 4]),
+    st.sampled_from(["", "-ib", ".lab"]),
+)
+
+
+@given(st.lists(_NAME_PARTS, min_size=1, max_size=300))
+def test_compress_is_the_inverse_of_expand(parts: list[tuple[str, int, int, str]]) -> None:
+    names = [f"{p}{str(n).zfill(w)}{s}" for p, n, w, s in parts]
+    names = [n for n in names if n[0].isalnum()]
+    if not names:
+        return
+    expr = hostlist.compress(names)
+    assert sorted(hostlist.expand(expr, max_hosts=10_000)) == sorted(set(names))
+    assert len(expr) <= len(",".join(set(names)))

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 import yaml
 
-from pitstop.collectors import ansible, inventory, sshconfig
+from pitstop.collectors import ansible, inventory
+from pitstop.collectors.sshconfig import SshConfig
 from pitstop.core.errors import NotFound, UsageError
 
 SSH_CONFIG = """
@@ -48,14 +50,21 @@ INVENTORY = {
 }
 
 
+def _config(tmp_path: Path, text: str) -> SshConfig:
+    path = tmp_path / "ssh_config"
+    path.write_text(text)
+    return SshConfig.from_paths([path])
+
+
 @pytest.fixture
-def inv() -> inventory.Inventory:
-    return inventory.build(INVENTORY, ssh_blocks=sshconfig.parse(SSH_CONFIG))
+def inv(tmp_path: Path) -> inventory.Inventory:
+    return inventory.build({**INVENTORY, "ssh_config_hosts": False}, ssh=_config(tmp_path, SSH_CONFIG))
 
 
 def test_explicit_fields_win_over_ssh_config(inv: inventory.Inventory) -> None:
     h = inv.get("gpu01")
-    assert (h.address, h.port, h.user, h.jump) == ("10.0.0.1", 22, "root", "none")
+    assert (h.address, h.port, h.user, h.jump) == ("10.0.0.1", 22, "root", None)
+    assert h.origins["address"] == h.origins["jump"] == "inventory"
     assert inv.jump_host(h) is None
     assert h.expect == {"gpu_model": "H100", "form_factor": "SXM5", "gpu_count": 4}
     assert h.sudo == {"ipmi_sel", "storcli"}
@@ -70,6 +79,7 @@ def test_ssh_config_fills_the_gaps(inv: inventory.Inventory) -> None:
     assert jump is not None
     assert (jump.name, jump.address, jump.user) == ("bastion", "10.9.9.9", "jumper")
     assert inv.get("cpu1").user == "fallback"  # `Host *` beats inventory defaults, as ssh would
+    assert h.origins["port"].startswith("ssh config ") and h.origins["port"].endswith("ssh_config:6")
     assert set(inv.get("gpu03").groups) == {"h100", "lab"}
 
 
@@ -123,8 +133,8 @@ def test_load_file_and_errors(tmp_path: Path) -> None:
 
 
 def test_sshconfig_missing_file_is_empty(tmp_path: Path) -> None:
-    assert sshconfig.load(tmp_path / "nope") == ()
-    assert sshconfig.lookup("x", sshconfig.parse("Host x\n  Port=2022\n  ProxyJump none\n")).port == 2022
+    assert SshConfig.from_paths([tmp_path / "nope"]).paths == ()
+    assert _config(tmp_path, "Host x\n  Port=2022\n  ProxyJump none\n").resolve("x").port == 2022
 
 
 ANSIBLE_INI = """
@@ -160,8 +170,8 @@ all:
 def test_ansible_ini(tmp_path: Path) -> None:
     f = tmp_path / "hosts.ini"
     f.write_text(ANSIBLE_INI)
-    data = ansible.import_inventory(f)
-    inv = inventory.build(yaml.safe_load(ansible.to_yaml(data)), ssh_blocks=())
+    data = ansible.import_inventory(f, use_ansible=False).data
+    inv = inventory.build({**yaml.safe_load(ansible.to_yaml(data)), "ssh_config": False})
     g1, g3 = inv.get("gpu01"), inv.get("gpu03")
     assert (g1.address, g1.user, g1.jump) == ("10.0.1.1", "ubuntu", "bastion.example.com")
     assert (g3.port, g3.user) == (2222, "ops")
@@ -172,28 +182,61 @@ def test_ansible_ini(tmp_path: Path) -> None:
 def test_ansible_yaml(tmp_path: Path) -> None:
     f = tmp_path / "hosts.yml"
     f.write_text(ANSIBLE_YAML)
-    inv = inventory.build(ansible.import_inventory(f), ssh_blocks=())
+    inv = inventory.build({**ansible.import_inventory(f, use_ansible=False).data, "ssh_config": False})
     n1 = inv.get("node1")
     assert (n1.address, n1.user, n1.identity_files) == ("10.1.0.1", "admin", ("/keys/k",))
     assert [h.name for h in inv.select("gpus")] == ["node1", "node2"]
 
 
-def test_cli_import_and_show(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_import_and_show(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     from pitstop.cli import main as cli
 
+    monkeypatch.setenv("HOME", str(tmp_path))  # no personal ~/.ssh/config
     src, out = tmp_path / "hosts.ini", tmp_path / "inventory.yaml"
     src.write_text(ANSIBLE_INI)
-    assert cli.main(["inventory", "import", str(src), "--out", str(out)]) == 0
+    assert cli.main(["inventory", "import", str(src), "--out", str(out), "--reader", "builtin"]) == 0
+    assert "wrote 4 host(s)" in capsys.readouterr().err
     assert cli.main(["inventory", "show", "@h100", "--inventory", str(out)]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert [line.split()[0] for line in lines] == ["gpu01", "gpu02", "gpu03"]
-    assert "ubuntu@10.0.1.1:22 via bastion.example.com" in lines[0]
+    text = capsys.readouterr().out
+    blocks = text.split("\n\n")
+    assert [b.splitlines()[0] for b in blocks] == ["gpu01", "gpu02", "gpu03"]
+    assert "10.0.1.1   [imported from Ansible: " in blocks[0] and "bastion.example.com" in blocks[0]
+    assert "ubuntu   [imported from Ansible" in blocks[0] and "{'" not in text
+    assert f"{tmp_path}/.ssh/known_hosts" in blocks[0] and "/etc/ssh/ssh_known_hosts" in blocks[0]
+    assert cli.main(["inventory", "show", "gpu03", "--json", "--inventory", str(out)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    g3 = data["hosts"][0]
+    assert (g3["name"], g3["port"], g3["user"], g3["origins"]["port"]) == (
+        "gpu03",
+        2222,
+        "ops",
+        g3["origins"]["user"],
+    )
+    assert g3["jump_chain"] == [
+        {"name": "bastion.example.com", "address": "bastion.example.com", "port": 22, "user": None}
+    ]
+    assert cli.main(["inventory", "show", "gpu01", "--lang", "zh", "--inventory", str(out)]) == 0
+    assert "跳板链" in capsys.readouterr().out
     assert cli.main(["inventory", "show", "gpu1", "--inventory", str(out)]) == 3
 
 
-def test_jump_specs_and_hostname_tokens() -> None:
-    blocks = sshconfig.parse("Host n*\n  HostName %h.cluster.local\n  ProxyJump ops@gate:2022\n")
-    inv = inventory.build({"hosts": {"n1": {}, "n2": {"jump": "bad:port"}}}, ssh_blocks=blocks)
+def test_cli_show_without_inventory_fails_clearly(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pitstop.cli import main as cli
+
+    monkeypatch.delenv("PITSTOP_INVENTORY", raising=False)
+    monkeypatch.chdir(Path(__file__).parent)  # no .env here
+    assert cli.main(["inventory", "show"]) == 2
+    captured = capsys.readouterr()
+    assert "no inventory: pass --inventory FILE or set PITSTOP_INVENTORY" in captured.err and not captured.out
+
+
+def test_jump_specs_and_hostname_tokens(tmp_path: Path) -> None:
+    ssh = _config(tmp_path, "Host n*\n  HostName %h.cluster.local\n  ProxyJump ops@gate:2022\n")
+    inv = inventory.build({"hosts": {"n1": {}, "n2": {"jump": "bad:port"}}}, ssh=ssh)
     n1 = inv.get("n1")
     assert n1.address == "n1.cluster.local"
     jump = inv.jump_host(n1)

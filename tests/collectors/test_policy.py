@@ -18,7 +18,7 @@ def _all_commands() -> list[catalog.Command]:
     cmds = []
     for c in catalog.CATALOG:
         try:
-            cmds.append(catalog.render(c, "eth0" if c.param else None, sudo=c.sudo_allowed))
+            cmds.append(catalog.render(c, c.param.example if c.param else None, sudo=c.sudo_allowed))
         except catalog.ProbeMissing:
             continue  # the probe files are the facts engineer's; checked below when present
     return cmds
@@ -61,6 +61,13 @@ def test_every_generated_script_is_allowed() -> None:
         "nvidia-smi -q -r",
         "nvidia-smi -i 0 -r",
         "ipmitool sel clear",
+        "scontrol update jobid=123 nodelist=gpu01",
+        "scontrol requeue 123",
+        "scontrol cancel 123",
+        "scontrol show job -o 123;reboot",
+        "scontrol show job -o 12a",
+        "sacct -j 123,124 -n -P -o JobID",
+        "sacct -j 123 -n -P -o JobID --starttime=x",
         "ipmitool chassis power cycle",
         "ipmitool raw 0x06 0x02",
         "ipmitool mc reset cold",

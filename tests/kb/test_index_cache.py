@@ -9,6 +9,8 @@ import numpy as np
 import pytest
 
 from pitstop.kb.embed import Embedder
+from pitstop.kb.glossary import dense_view
+from pitstop.kb.index import VectorIndex
 from pitstop.kb.service import KnowledgeBase
 
 FIXTURES = Path(__file__).parent / "fixtures" / "entries"
@@ -116,3 +118,49 @@ def test_vectors_in_sqlite_are_unit_length(tmp_path, entries, embedder):
     blob = kb.db.execute("SELECT vector, dim FROM embeddings LIMIT 1").fetchone()
     vector = np.frombuffer(blob[0], dtype=np.float32)
     assert vector.shape == (blob[1],) and abs(float(np.linalg.norm(vector)) - 1.0) < 1e-4
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "NCCL watchdog timeout right after the leaf switch firmware upgrade",
+        "升级交换机固件后 NCCL 超时，训练卡住",
+    ],
+    ids=["english", "chinese"],
+)
+def test_example_added_at_run_time_is_embedded_as_at_build_time(
+    tmp_path, entries, embedder, monkeypatch, text
+):
+    kb = _open(tmp_path, entries, CountingEmbedder(embedder))
+    example_id = kb.add_example("fixture-disk-full", text, incident_id=3)
+    view = dense_view(text)
+    assert view is not None
+    blob, digest = kb.db.execute(
+        "SELECT vector, content_hash FROM embeddings WHERE example_id = ?", (example_id,)
+    ).fetchone()
+    assert digest == view.digest  # the key a build computes for this text
+    vector = np.frombuffer(blob, dtype=np.float32)
+    assert np.allclose(vector, embedder.encode([view.text])[0], atol=1e-6)  # the view, not the raw text
+    if view.text != text:
+        assert not np.allclose(vector, embedder.encode([text])[0], atol=1e-3)
+    kb.close()
+
+    def no_rebuild(*args, **kwargs):
+        raise AssertionError("the index was rebuilt after a restart")
+
+    monkeypatch.setattr(VectorIndex, "build", no_rebuild)
+    reopened = CountingEmbedder(embedder)
+    kb = _open(tmp_path, entries, reopened)
+    assert reopened.texts == 0  # nothing to re-embed: the stored vector is the build-time one
+    hits = dict(kb._get_index().search(embedder.encode([view.text]), 3))
+    assert hits.get(example_id, 0.0) > 0.999
+
+
+def test_example_with_nothing_to_embed_keeps_the_cache_valid(tmp_path, entries, embedder, monkeypatch):
+    kb = _open(tmp_path, entries, CountingEmbedder(embedder))
+    count = kb.index_meta().count
+    kb.add_example("fixture-disk-full", "全是中文没有术语", incident_id=4)
+    assert kb.index_meta().count == count  # found by the lexical signals only
+    kb.close()
+    monkeypatch.setattr(VectorIndex, "build", lambda *a, **k: pytest.fail("the index was rebuilt"))
+    assert _open(tmp_path, entries, CountingEmbedder(embedder)).index_meta().count == count

@@ -24,3 +24,33 @@ def test_validate_entry_reports_bad_regex_and_layer():
     assert "does not compile" in text
     assert "layer 'moon'" in text
     assert "'title' must be a non-empty string" in text
+
+
+def test_every_curated_entry_is_written_in_both_languages() -> None:
+    from pitstop.collectors.checks.registry import CHECKS
+    from pitstop.kb.schema import PITFALLS_DIR, missing_translations, read_entry_file
+
+    described = {name for name, spec in CHECKS.items() if spec.describe.get("zh")}
+    problems = [
+        problem
+        for path in sorted(PITFALLS_DIR.glob("*.yaml"))
+        for problem in missing_translations(read_entry_file(path), path.name, described)
+    ]
+    assert not problems, problems
+
+
+def test_a_missing_chinese_field_or_check_description_is_reported() -> None:
+    from pitstop.kb.schema import PITFALLS_DIR, missing_translations, read_entry_file, validate_entry
+
+    data = read_entry_file(PITFALLS_DIR / "xid79-gpu-fell-off-bus.yaml")
+    del data["cause_zh"]
+    data["fix_zh"] = data["fix_zh"][:-1]
+    assert "no 'cause_zh' (Chinese)" in " ".join(
+        missing_translations(data, "x", {"kernel_log_match", "gpu_lost"})
+    )
+    assert any("same steps" in p for p in validate_entry(data, "x"))
+    assert any("gpu_lost" in p for p in missing_translations(data, "x", {"kernel_log_match"}))
+    data["checks"][1]["describe"] = {"en": "Reads it.", "zh": "读取。"}
+    assert not any("gpu_lost" in p for p in missing_translations(data, "x", {"kernel_log_match"}))
+    data["checks"][1]["describe"] = {"en": "Reads it."}
+    assert any("describe" in p for p in validate_entry(data, "x"))

@@ -119,7 +119,9 @@ def test_the_printed_diagnose_command_is_allowed_and_confirms(state_dir: Path, t
     }  # `pitstop` beside this python
     r = subprocess.run(["sh", "-c", hint], capture_output=True, text=True, timeout=300, env=env)
     assert r.returncode == 10, r.stdout + r.stderr  # 10: a cause is confirmed
-    assert re.search(r"^  CONFIRMED +raid-write-through-cache: ", r.stdout, re.M), r.stdout
+    assert re.search(r"^CONFIRMED +raid-write-through-cache on 1 host: raid-writethrough$", r.stdout, re.M), (
+        r.stdout
+    )
     policy = yaml.safe_load((state_dir / "policy.yaml").read_text())
     assert [rule["hosts"] for rule in policy["rules"]] == [["raid-writethrough"]]  # the lab hosts only
     plain = subprocess.run(

@@ -1,21 +1,20 @@
-"""The resolution modal: cause search (options load) and the submission that resolves the incident."""
+"""The resolution modal's submission: checked in the modal, then the incident resolved in the background."""
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
-from slack_bolt import Ack, App
+from slack_bolt import Ack
 from slack_sdk import WebClient
 
-from pitstop.bot import flows, ids
-from pitstop.bot.errors import describe
-from pitstop.bot.listeners import Deps
+from pitstop.app import flows
+from pitstop.app.cards import Notice
+from pitstop.bot import ids
+from pitstop.bot.deps import Deps
+from pitstop.bot.errors import reporting
 from pitstop.bot.render import blocks
-from pitstop.bot.render.model import Notice
 from pitstop.bot.slack_io import post, tell
-
-log = logging.getLogger(__name__)
+from pitstop.incidents.model import NewCause
 
 
 def form_values(view: dict[str, Any]) -> dict[str, str]:
@@ -54,12 +53,10 @@ def validate(values: dict[str, str]) -> dict[str, str]:
     return {}
 
 
-def new_cause(values: dict[str, str]) -> Any:
+def new_cause(values: dict[str, str]) -> NewCause | None:
     """The `NewCause` the form describes, or None when a known cause was picked."""
     if not values[ids.FIELD_NEW_TITLE[0]]:
         return None
-    from pitstop.incidents.model import NewCause
-
     symptoms = tuple(line.strip() for line in values[ids.FIELD_NEW_SYMPTOMS[0]].splitlines() if line.strip())
     return NewCause(
         title=values[ids.FIELD_NEW_TITLE[0]],
@@ -69,55 +66,40 @@ def new_cause(values: dict[str, str]) -> Any:
     )
 
 
-def register(app: App, deps: Deps) -> None:
-    """Register the modal's listeners."""
-    services = deps.services
-
-    @app.options(ids.CAUSE_SELECT)
-    def on_cause_options(ack: Ack, body: dict[str, Any]) -> None:
-        meta = ids.unpack((body.get("view") or {}).get("private_metadata"))
-        iid = meta.get("i") if isinstance(meta.get("i"), int) else None
-        try:
-            choices = flows.search_causes(services, str(body.get("value") or ""), iid)
-        except Exception as exc:  # noqa: BLE001 - an empty list beats a broken menu
-            log.info("cause search failed: %s", describe(exc))
-            choices = ()
-        ack(options=blocks.cause_options(choices))
-
-    @app.view(ids.VIEW_RESOLUTION)
-    def on_submit(ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient) -> None:
-        values = form_values(view)
-        errors = validate(values)
-        if errors:
-            ack(response_action="errors", errors=errors)
-            return
-        ack()
-        meta = ids.unpack(view.get("private_metadata"))
-        user = body["user"]["id"]
-        deps.services.jobs.submit(_resolve, deps, client, meta, values, user)
+def resolution_callback(
+    ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient, deps: Deps
+) -> None:
+    """Show the form's errors in the modal, or close it and resolve the incident in the background."""
+    values = form_values(view)
+    errors = validate(values)
+    if errors:
+        ack(response_action="errors", errors=errors)
+        return
+    ack()
+    meta = ids.unpack(view.get("private_metadata"))
+    deps.services.jobs.submit(_resolve, deps, client, meta, values, body["user"]["id"])
 
 
 def _resolve(deps: Deps, client: WebClient, meta: dict[str, Any], values: dict[str, str], user: str) -> None:
     channel, thread = str(meta.get("c") or ""), meta.get("t")
-    try:
-        notice = flows.resolve(
+
+    def told(text: str) -> None:  # told to the person who submitted
+        if channel:
+            tell(client, channel, user, text, thread_ts=thread)
+
+    notice = reporting(
+        lambda: flows.resolve(
             deps.services,
             int(meta["i"]),
             user=user,
             cause_id=values[ids.FIELD_CAUSE[0]] or None,
             new_cause=new_cause(values),
             notes=values[ids.FIELD_NOTES[0]],
-        )
-    except Exception as exc:  # noqa: BLE001 - told to the person who submitted
-        if channel:
-            tell(client, channel, user, describe(exc), thread_ts=thread)
+        ),
+        told,
+    )
+    if notice is None or not channel:
         return
-    if channel:
-        post(
-            client,
-            channel,
-            blocks.notice_message(Notice(notice.text, ok=True, mention=user)),
-            thread_ts=thread,
-        )
-        for card in flows.pending_drafts(deps.services, int(meta["i"])):
-            post(client, channel, blocks.draft_message(card), thread_ts=thread)
+    post(client, channel, blocks.notice_message(Notice(notice.text, ok=True, mention=user)), thread_ts=thread)
+    for card in flows.pending_drafts(deps.services, int(meta["i"])):
+        post(client, channel, blocks.draft_message(card), thread_ts=thread)

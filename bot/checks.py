@@ -9,11 +9,11 @@ from slack_bolt import Respond
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
 
-from pitstop.bot import flows
-from pitstop.bot.errors import describe
-from pitstop.bot.listeners import Deps
+from pitstop.app import flows
+from pitstop.app.cards import DiagnosisCard, HostState, Notice
+from pitstop.bot.deps import Deps
+from pitstop.bot.errors import reporting
 from pitstop.bot.render import blocks
-from pitstop.bot.render.model import DiagnosisCard, HostState, Notice
 from pitstop.bot.slack_io import ThrottledUpdater, post, tell, upload_text
 
 
@@ -29,7 +29,10 @@ def start_checks(
     lang: str | None = None,
     respond: Respond | None = None,
 ) -> None:
-    """Queue a diagnosis of `target`; refusals go to `user` alone (`respond` when given, else ephemeral)."""
+    """Queue a diagnosis of `target`; notices go to `user` alone (`respond` when given, else ephemeral).
+
+    A refusal raises (`NotAllowed`, `UsageError`): the listener lets it reach the app's error handler.
+    """
 
     def privately(text: str) -> None:
         if respond is None:
@@ -42,11 +45,7 @@ def start_checks(
             )
 
     # Authorize before queueing, so one user's refused requests never fill the shared job queue.
-    try:
-        hosts = flows.authorize(deps.services, target, user=user, channel=channel, origin="slack")
-    except Exception as exc:  # noqa: BLE001 - every refusal becomes a sentence for the requester
-        privately(describe(exc))
-        return
+    hosts = flows.authorize(deps.services, target, user=user, channel=channel, origin="slack")
     if not deps.services.jobs.submit(
         _run, deps, client, hosts, target, error_text, user, channel, thread_ts, lang, privately
     ):
@@ -65,7 +64,6 @@ def _run(
     lang: str | None,
     privately: Callable[[str], None],
 ) -> None:
-    services = deps.services
     first = DiagnosisCard(lang or "en", target, tuple(HostState(h.name, "pending") for h in hosts))
     try:
         ts = post(client, channel, blocks.diagnosis_message(first), thread_ts=thread_ts)
@@ -73,9 +71,10 @@ def _run(
         privately(f"I cannot post here ({exc.response.get('error')}); invite me with /invite @pitstop.")
         return
     updater = ThrottledUpdater(client, channel, ts, deps.update_interval_s)
-    try:
-        result = flows.diagnose(
-            services,
+
+    def check() -> flows.Diagnosis:
+        return flows.diagnose(
+            deps.services,
             hosts,
             target,
             error_text,
@@ -86,8 +85,10 @@ def _run(
             on_progress=lambda card: updater.update(blocks.diagnosis_message(card)),
             lang=lang,
         )
-    except Exception as exc:  # noqa: BLE001 - the posted message must not stay "running" forever
-        updater.finish(blocks.notice_message(Notice(describe(exc))))
+
+    # The posted message must not stay "running" forever: a failure replaces it with the sentence.
+    result = reporting(check, lambda text: updater.finish(blocks.notice_message(Notice(text))))
+    if result is None:
         return
     updater.finish(blocks.diagnosis_message(result.card))
     if result.outputs:

@@ -1,8 +1,4 @@
-"""Event listeners: pasted errors and @mentions get one thread reply; everything else is ignored.
-
-Every event type the manifest subscribes to has a listener here (an unmatched event gets a 404
-and Slack retries it).
-"""
+"""Answering a paste in Slack: which messages get a reply, and the reply posted in the thread."""
 
 from __future__ import annotations
 
@@ -10,53 +6,20 @@ import html
 import re
 from typing import Any
 
-from slack_bolt import App, BoltContext
+from slack_bolt import BoltContext
 from slack_bolt.request import BoltRequest
 from slack_sdk import WebClient
 
-from pitstop.bot import flows
-from pitstop.bot.errors import describe
-from pitstop.bot.listeners import Deps
+from pitstop.app import flows
+from pitstop.app.cards import Notice
+from pitstop.bot.deps import Deps
+from pitstop.bot.errors import reporting
 from pitstop.bot.render import blocks
-from pitstop.bot.render.model import Notice
 from pitstop.bot.slack_io import post
 
-SUBSCRIBED_EVENTS: tuple[str, ...] = (
-    "app_mention",
-    "message",
-    "app_home_opened",
-)  # the last: listeners/home.py
 # Message subtypes that are still a person writing something new.
 ANSWERABLE_SUBTYPES: frozenset[str | None] = frozenset({None, "thread_broadcast", "file_share"})
 _MENTION = re.compile(r"<@[A-Z0-9]+(?:\|[^>]*)?>")
-
-
-def register(app: App, deps: Deps) -> None:
-    """Register the event listeners."""
-
-    @app.event("app_mention")
-    def on_mention(
-        event: dict[str, Any],
-        body: dict[str, Any],
-        context: BoltContext,
-        client: WebClient,
-        request: BoltRequest,
-    ) -> None:
-        _maybe_answer(deps, event, body, context, client, request, mentioned=True)
-
-    @app.event("message")
-    def on_message(
-        event: dict[str, Any],
-        body: dict[str, Any],
-        context: BoltContext,
-        client: WebClient,
-        request: BoltRequest,
-    ) -> None:
-        # A direct message is addressed to the bot as much as a mention is.
-        mentioned = event.get("channel_type") == "im" or (
-            bool(context.bot_user_id) and f"<@{context.bot_user_id}" in (event.get("text") or "")
-        )
-        _maybe_answer(deps, event, body, context, client, request, mentioned=mentioned)
 
 
 def is_from_person(event: dict[str, Any], bot_user_id: str | None) -> bool:
@@ -73,7 +36,7 @@ def paste_text(event: dict[str, Any]) -> str:
     return html.unescape(_MENTION.sub(" ", event.get("text") or "")).strip()
 
 
-def _maybe_answer(
+def maybe_answer(
     deps: Deps,
     event: dict[str, Any],
     body: dict[str, Any],
@@ -83,6 +46,7 @@ def _maybe_answer(
     *,
     mentioned: bool,
 ) -> None:
+    """Queue one thread reply to a person's message when it is for the bot (mentioned, or an error)."""
     if not is_from_person(event, context.bot_user_id):
         return
     channel, ts = event.get("channel", ""), event.get("ts", "")
@@ -115,10 +79,12 @@ def _answer(
     services = deps.services
     if retried and thread == ts and services.incidents.find_by_thread(channel, thread) is not None:
         return  # a retry of a message answered before this process started
-    try:
-        message = blocks.answer_message(
+    message = reporting(
+        lambda: blocks.answer_message(
             flows.answer(services, text, channel=channel, thread_ts=thread, user=user)
-        )
-    except Exception as exc:  # noqa: BLE001 - the reply says what went wrong instead
-        message = blocks.notice_message(Notice(describe(exc)))
-    post(client, channel, message, thread_ts=thread)
+        ),
+        # the reply says what went wrong instead
+        lambda sentence: post(client, channel, blocks.notice_message(Notice(sentence)), thread_ts=thread),
+    )
+    if message is not None:
+        post(client, channel, message, thread_ts=thread)

@@ -1,7 +1,7 @@
-"""What the bot does, independent of Slack or the terminal: each function returns content-model values.
+"""The use cases, written once: ask, diagnose, resolve, feedback and draft review.
 
-Slack listeners and the console call these same functions; they raise `PitstopError`s that
-`bot.errors.describe` turns into text.
+Slack listeners, the console and the CLI call these same functions and only render the cards
+(`app.cards`) they return; they raise `PitstopError`s that `bot.errors.describe` turns into text.
 """
 
 from __future__ import annotations
@@ -11,9 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from pitstop.app.services import Services
-from pitstop.bot.hosts import mentioned_hosts
-from pitstop.bot.render.model import (
+from pitstop.app.cards import (
     AnswerCard,
     Cause,
     CauseFindings,
@@ -25,10 +23,15 @@ from pitstop.bot.render.model import (
     Notice,
     ResolutionForm,
 )
+from pitstop.app.diagnose import authorized_hosts
+from pitstop.app.hosts import mentioned_hosts
+from pitstop.app.services import Services
 from pitstop.core.errors import NotAllowed, UsageError
+from pitstop.core.i18n import t
 from pitstop.core.redact import redact
 
 if TYPE_CHECKING:
+    from pitstop.collectors.inventory import Host
     from pitstop.kb.schema import CheckRef
 
 TOP_CAUSES = 3
@@ -61,22 +64,24 @@ def _cause(rank: int, match: Any, lang: str) -> Cause:
         rank=rank,
         pitfall=match.id,
         title=(match.title_zh if zh and match.title_zh else match.title),
-        confidence=match.confidence,
-        why=tuple(match.why),
+        confidence=t(f"common.confidence.{match.confidence}", lang),
+        why=tuple(match.reasons_in(lang)),
+        details=tuple(match.why),
         summary=(match.summary_zh if zh and match.summary_zh else match.summary),
-        checks=tuple(check_text(ref) for ref in match.checks),
-        fix=match.fix or "",
+        checks=tuple(check_text(ref, lang) for ref in match.checks),
+        fix=(match.fix_zh if zh and match.fix_zh else match.fix) or "",
         draft=bool(match.draft),
     )
 
 
-def check_text(ref: CheckRef) -> str:
-    """What a check reference looks at, in words: the first line of the check's doc, else its name."""
+def check_text(ref: CheckRef, lang: str) -> str:
+    """What a check reference looks at and what decides it, in the reader's words and language."""
     from pitstop.collectors.checks.registry import CHECKS
 
+    if ref.describe:
+        return ref.describe.get(lang) or ref.describe["en"]
     spec = CHECKS.get(ref.check)
-    doc = spec.doc.strip().splitlines() if spec is not None and spec.doc else []
-    return doc[0] if doc else ref.check
+    return spec.description(lang) if spec is not None else ref.check
 
 
 @dataclass(frozen=True)
@@ -124,7 +129,7 @@ def host_state(host: dict[str, Any]) -> HostState:
 
 def diagnose(
     services: Services,
-    hosts: tuple[Any, ...],
+    hosts: tuple[Host, ...],
     target: str,
     error_text: str | None,
     *,
@@ -142,7 +147,12 @@ def diagnose(
     lang = lang or (detect_lang(error_text) if error_text else "en")
     progress = Progress(target, lang, (h.name for h in hosts), on_progress)
     request = DiagnoseRequest(
-        hosts=target, error_text=error_text or None, since=None, requester=user, origin=f"{origin}:{channel}"
+        hosts=target,
+        error_text=error_text or None,
+        since=None,
+        requester=user,
+        origin=f"{origin}:{channel}",
+        selected=hosts,
     )
     report = services.run_diagnose(request, progress)
     data = report.to_json()
@@ -162,17 +172,11 @@ def diagnose(
     return Diagnosis(card, outputs_text(report), tuple(s for s in states if s.status != "ok"))
 
 
-def authorize(services: Services, target: str, *, user: str, channel: str, origin: str) -> tuple[Any, ...]:
+def authorize(services: Services, target: str, *, user: str, channel: str, origin: str) -> tuple[Host, ...]:
     """The inventory hosts named by `target`, if the policy lets `user` check them; else NotAllowed."""
-    if not target.strip():
-        raise UsageError("Name the hosts to check, e.g. `/diagnose gpu-node-3 nccl unknown error`.")
-    hosts = services.inventory.select(target)
-    decision = services.policy.authorize(
-        user=user, user_groups=(), channel=channel, hosts=list(hosts), origin=origin
+    return authorized_hosts(
+        services.inventory, services.policy, target, user=user, channel=channel, origin=origin
     )
-    if not decision.allowed:
-        raise NotAllowed(decision.reason)
-    return hosts
 
 
 def _group_by_cause(services: Services, data: Mapping[str, Any], lang: str) -> tuple[CauseFindings, ...]:

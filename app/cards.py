@@ -1,4 +1,4 @@
-"""What the bot says, independent of where it is shown: built by `bot.flows`, rendered by `blocks`/`text`."""
+"""What a person is shown, wherever: built by `app.flows`, rendered by `bot.render` (blocks, text)."""
 
 from __future__ import annotations
 
@@ -13,11 +13,12 @@ class Cause:
     pitfall: str
     title: str
     confidence: str
-    why: tuple[str, ...]
+    why: tuple[str, ...]  # in the reader's words and language
     summary: str
     checks: tuple[str, ...]
     fix: str
     draft: bool = False
+    details: tuple[str, ...] = ()  # the signals behind `why`: regexes, terms (Details button, --verbose)
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,23 @@
+"""What every Slack listener needs besides Bolt's own arguments, handed to it as the `deps` argument."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pitstop.app.services import Services
+from pitstop.bot.dedupe import Seen
+from pitstop.bot.maintainers import Maintainers
+
+
+@dataclass(frozen=True)
+class Deps:
+    """The services, the duplicate-delivery filter, who may review drafts, and the update throttle.
+
+    `bot.listeners.register` puts it in every request's Bolt context under the name `deps`, so a
+    listener (or the error handler) that declares a `deps` parameter receives it.
+    """
+
+    services: Services
+    seen: Seen
+    maintainers: Maintainers
+    update_interval_s: float = 1.5

@@ -1,0 +1,44 @@
+"""`/diagnose HOSTS [error text]` acknowledges at once and runs the checks in the background."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from slack_bolt import Ack, Respond
+from slack_sdk import WebClient
+
+from pitstop.bot.checks import start_checks
+from pitstop.bot.deps import Deps
+
+USAGE = (
+    "Usage: `/diagnose HOSTS [error text]`, where HOSTS is a host, a group, a list or a range "
+    "such as `gpu[01-04]`, e.g. `/diagnose gpu-node-3 nccl unknown error after FP16`."
+)
+
+
+def parse(text: str) -> tuple[str, str | None]:
+    """Split the command text into the host expression and the optional error text."""
+    target, _, rest = (text or "").strip().partition(" ")
+    return target, (rest.strip() or None)
+
+
+def diagnose_callback(
+    ack: Ack, command: dict[str, Any], client: WebClient, respond: Respond, deps: Deps
+) -> None:
+    """Usage on `help` or nothing; otherwise authorize and queue the checks."""
+    target, error_text = parse(command.get("text", ""))
+    if not target or target in ("help", "-h", "--help"):
+        ack(USAGE)
+        return
+    # Slash commands cannot be typed in threads, so the answer goes where it was typed.
+    start_checks(
+        deps,
+        client,
+        target=target,
+        error_text=error_text,
+        user=command["user_id"],
+        channel=command["channel_id"],
+        thread_ts=None,
+        respond=respond,  # the response_url works even where the bot is not a member
+    )
+    ack()

@@ -1,0 +1,13 @@
+"""Options listeners: the resolution modal's cause search."""
+
+from __future__ import annotations
+
+from slack_bolt import App
+
+from pitstop.bot import ids
+from pitstop.bot.listeners.options.causes import causes_callback
+
+
+def register(app: App) -> None:
+    """Register the options (external select) listeners."""
+    app.options(ids.CAUSE_SELECT)(causes_callback)

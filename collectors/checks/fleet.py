@@ -1,0 +1,37 @@
+"""Checks that only a comparison of several hosts can decide (collectors/compare.py decides them)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pitstop.collectors.checks.base import inconclusive, spec
+from pitstop.collectors.facts import Facts
+from pitstop.collectors.model import CheckContext, Verdict
+
+DEFAULT_FACTS = ("nccl", "torch", "torch_cuda", "driver")
+
+
+def versions_agree_across_hosts(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """The hosts of one diagnose run the same NCCL, torch, torch CUDA build and driver (`facts` narrows
+    the list); a host whose versions differ from the majority's is confirmed. One host alone cannot say."""
+    return inconclusive("decided by comparing the hosts of one diagnose; a single host cannot show it")
+
+
+SPECS = (
+    spec(
+        versions_agree_across_hosts,
+        ("torch_probe", "driver_version"),
+        {"facts": "versions to compare: nccl, torch, torch_cuda, driver, cuda, kernel (default: first four)"},
+        describe={
+            "en": (
+                "Compares the NCCL, PyTorch, CUDA and driver versions of every host in the run: "
+                "a host that differs from the others confirms it, the same versions everywhere rule it out."
+            ),
+            "zh": (
+                "比较本次诊断中每台主机的 NCCL、PyTorch、CUDA 和驱动版本："
+                "有主机与其他主机不一致即确认，全部一致则排除。"
+            ),
+        },
+    ),
+)

@@ -1,0 +1,108 @@
+"""Slurm job records: `scontrol show job -o ID` (one `Key=Value ...` line per job, or the multi-line form)
+and `sacct -j ID -n -P -o JobID,JobName,State,Start,End,NodeList` (`|`-separated rows, one per job or step).
+
+Times are the controller's local time without a zone, as Slurm prints them; `Unknown`, `None` and
+`N/A` mean not set. A node list `(null)` or `None assigned` means no nodes yet (a pending job).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pitstop.collectors.parsers._text import clean_lines
+
+SACCT_FIELDS = ("JobID", "JobName", "State", "Start", "End", "NodeList")
+_PAIR = re.compile(r"(?:(?<=\s)|^)([A-Za-z][A-Za-z0-9_/:]*)=(\S*)")
+_UNSET = frozenset({"", "Unknown", "None", "N/A", "(null)", "None assigned"})
+
+
+@dataclass(frozen=True)
+class SlurmJob:
+    """One job (or array task, or step) as Slurm reports it; `None` for what it did not say."""
+
+    job_id: str
+    name: str | None = None
+    state: str | None = None
+    start: str | None = None  # ISO local time, as printed
+    end: str | None = None
+    nodelist: str | None = None  # a Slurm host-list expression
+    array_job_id: str | None = None
+    array_task_id: str | None = None
+    line: str = ""
+
+
+@dataclass(frozen=True)
+class SlurmJobs:
+    """Every record the command printed, and the error it printed instead (`Invalid job id specified`)."""
+
+    jobs: tuple[SlurmJob, ...] = ()
+    error: str | None = None
+
+
+def _set(value: str | None) -> str | None:
+    return None if value is None or value.strip() in _UNSET else value.strip()
+
+
+def _records(lines: list[str]) -> list[list[str]]:
+    """`-o` prints one line per job; the plain form starts each job with a `JobId=` line."""
+    records: list[list[str]] = []
+    for line in lines:
+        if line.lstrip().startswith("JobId=") or not records:
+            records.append([line])
+        else:
+            records[-1].append(line)
+    return records
+
+
+def parse_scontrol(text: str) -> SlurmJobs:
+    """`scontrol show job [-o] ID` output -> its job records."""
+    lines = [line for line in clean_lines(text) if line.strip()]
+    error = next((line.strip() for line in lines if "error" in line.lower() and "=" not in line), None)
+    jobs = []
+    for record in _records([line for line in lines if "=" in line]):
+        fields = {k: v for line in record for k, v in _PAIR.findall(line)}
+        if "JobId" not in fields:
+            continue
+        jobs.append(
+            SlurmJob(
+                job_id=fields["JobId"],
+                name=_set(fields.get("JobName")),
+                state=_set(fields.get("JobState")),
+                start=_set(fields.get("StartTime")),
+                end=_set(fields.get("EndTime")),
+                nodelist=_set(fields.get("NodeList")),
+                array_job_id=_set(fields.get("ArrayJobId")),
+                array_task_id=_set(fields.get("ArrayTaskId")),
+                line=record[0].strip()[:300],
+            )
+        )
+    return SlurmJobs(tuple(jobs), None if jobs else error)
+
+
+def parse_sacct(text: str) -> SlurmJobs:
+    """`sacct -j ID -n -P -o JobID,JobName,State,Start,End,NodeList` rows -> job and step records."""
+    jobs = []
+    error = None
+    for line in clean_lines(text):
+        parts = line.strip().split("|")
+        if len(parts) != len(SACCT_FIELDS):
+            if line.strip() and error is None and "|" not in line:
+                error = line.strip()
+            continue
+        row = dict(zip(SACCT_FIELDS, parts, strict=True))
+        array = re.match(r"^(\d+)_(\d+)", row["JobID"])
+        jobs.append(
+            SlurmJob(
+                job_id=row["JobID"],
+                name=_set(row["JobName"]),
+                state=_set(row["State"].split()[0] if row["State"].strip() else None),  # "CANCELLED by 0"
+                start=_set(row["Start"]),
+                end=_set(row["End"]),
+                nodelist=_set(row["NodeList"]),
+                array_job_id=array.group(1) if array else None,
+                array_task_id=array.group(2) if array else None,
+                line=line.strip()[:300],
+            )
+        )
+    return SlurmJobs(tuple(jobs), None if jobs else error)

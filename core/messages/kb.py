@@ -1,0 +1,50 @@
+"""Why an answer names a cause, in words (the regexes and terms behind it are the details view)."""
+
+from __future__ import annotations
+
+MESSAGES: dict[str, tuple[str, str]] = {
+    "kb.why.signature": (
+        "your paste has `{text}`, which this cause's signature matches",
+        "你贴的内容里有 `{text}`，与这个原因的特征相符",
+    ),
+    "kb.why.words": (
+        "your paste shares these words with this cause's description: {terms}",
+        "你贴的内容和这个原因的描述有相同的词：{terms}",
+    ),
+    "kb.why.symptom": (
+        "close to a known symptom of this cause: “{text}”",
+        "和这个原因的一个已知症状很接近：“{text}”",
+    ),
+    "kb.why.description": (
+        "close to how this cause is described",
+        "和这个原因的描述很接近",
+    ),
+    "kb.why.incident": (
+        "close to a symptom resolved in incident #{incident}: “{text}”",
+        "和事件 #{incident} 中已解决的症状很接近：“{text}”",
+    ),
+    "kb.why.example": (
+        "close to an example recorded for this cause: “{text}”",
+        "和这个原因记录过的一个例子很接近：“{text}”",
+    ),
+    "kb.why.learned": (
+        "resolved as this in incident #{incident} (a paste this close, similarity {similarity})",
+        "事件 #{incident} 被确认为这个原因（那次的内容和这次很接近，相似度 {similarity}）",
+    ),
+    "kb.why.prior": (
+        "this team resolved {count} incident(s) as this cause, latest #{incident}",
+        "这个团队已有 {count} 个事件确认为这个原因，最近一次是 #{incident}",
+    ),
+    "kb.why.host": (
+        "host {host} had this cause before, in incident #{incident}",
+        "主机 {host} 之前出过这个问题，见事件 #{incident}",
+    ),
+    "kb.why.weak": (
+        "only a weak overall similarity",
+        "只是整体上有些相似",
+    ),
+    "kb.why.demoted": (
+        "ranked lower: {not_it} “Not it” vote(s) against {was_it} “This was it” on near-identical questions",
+        "排名已下调：在几乎相同的问题上有 {not_it} 票“不是这个”，{was_it} 票“就是这个”",
+    ),
+}

@@ -1,0 +1,205 @@
+"""KB signature regexes on engines that cannot run away.
+
+A signature is matched case-insensitively, `^`/`$` at line ends, against every paste, so one
+catastrophically backtracking pattern (`(a+)+$`) arriving through `kb import` or a draft could
+otherwise hold the process (and, in Python's `re`, the GIL) for minutes. Every signature therefore
+compiles on RE2 (the `google-re2` binding: time linear in the text, the GIL released while it
+matches). Only a pattern RE2 cannot express (a lookaround, as 11 curated signatures use) falls back
+to the `regex` package, and only when it has no nested or alternated repetition and survives a probe
+of adversarial texts; it then runs with `regex`'s `timeout=` and the GIL released. `problem()` is the
+one gate: `kb check`, `kb import` and draft approval refuse a pattern it objects to.
+"""
+
+from __future__ import annotations
+
+import re
+import re._parser as sre_parse  # the stdlib's own parser, only to read a pattern's structure
+import time
+import warnings
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Literal, Protocol
+
+import re2
+import regex
+
+MAX_PATTERN = 1_000  # characters; longer signatures are refused
+PATTERN_TIMEOUT_S = 0.05  # one fallback search; a signature that takes longer is skipped for this paste
+PROBE_TIMEOUT_S = 0.05  # one probe search at admission (curated signatures take under 5 ms)
+PROBE_LENGTH = 4_000  # characters of each probe text (a third of the most a paste keeps: preprocess)
+
+_RE2_OPTIONS = re2.Options()
+_RE2_OPTIONS.log_errors = False  # RE2 would print each refusal on stderr
+_REPEATS = (sre_parse.MAX_REPEAT, sre_parse.MIN_REPEAT)
+_WORD = re.compile(r"[A-Za-z]{3,}")  # literal words of a pattern, for probe texts
+
+
+class Match(Protocol):
+    """What both engines' match objects offer."""
+
+    def start(self) -> int: ...
+    def end(self) -> int: ...
+    def group(self, index: int = 0) -> str: ...
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """One signature compiled on its engine."""
+
+    pattern: str
+    engine: Literal["re2", "regex"]
+    _regex: Any
+
+    def search(self, text: str, timeout_s: float = PATTERN_TIMEOUT_S) -> Match | None:
+        """The first match in `text`, or None (also when a fallback search runs past `timeout_s`)."""
+        if self.engine == "re2":
+            return self._regex.search(text)
+        try:
+            return self._regex.search(text, timeout=max(timeout_s, 0.001), concurrent=True)
+        except TimeoutError:
+            return None
+
+
+class UnsafePattern(ValueError):
+    """A signature that does not compile, could run away, or would match every paste."""
+
+
+def _walk(items: Iterable[Any]) -> Iterable[tuple[Any, Any]]:
+    """Every (opcode, argument) of a parsed pattern, depth first, with the items below repeats."""
+    for op, arg in items:
+        yield op, arg
+        for child in _children(op, arg):
+            yield from _walk(child)
+
+
+def _children(op: Any, arg: Any) -> list[Any]:
+    if op in _REPEATS:
+        return [arg[2]]
+    if op == sre_parse.SUBPATTERN:
+        return [arg[3]]
+    if op in (sre_parse.ASSERT, sre_parse.ASSERT_NOT):
+        return [arg[1]]
+    if op == sre_parse.BRANCH:
+        return list(arg[1])
+    if op == sre_parse.GROUPREF_EXISTS:
+        return [b for b in arg[1:] if b is not None]
+    return []
+
+
+def _structural_problem(pattern: str) -> str | None:
+    """Why a lookaround pattern could backtrack without bound: repetition inside repetition, or a
+    repeated alternation (`(a|aa)+`), or a back-reference; None when its structure is safe."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # "possible nested set": a style hint, not a refusal
+            parsed = sre_parse.parse(pattern, re.I | re.M)
+    except re.error as exc:
+        return f"does not compile: {exc}"
+    for op, arg in _walk(parsed):
+        if op in (sre_parse.GROUPREF, sre_parse.GROUPREF_EXISTS):
+            return "uses a back-reference"
+        if op not in _REPEATS or arg[1] <= 1:
+            continue
+        for inner, inner_arg in _walk(arg[2]):
+            if inner in _REPEATS and inner_arg[1] > 1:
+                return "repeats a repetition (nested quantifiers backtrack without bound)"
+            if inner == sre_parse.BRANCH and arg[1] == sre_parse.MAXREPEAT:
+                return "repeats an alternation without bound"
+    return None
+
+
+def _probes(pattern: str) -> list[str]:
+    """Texts that make regex engines slow: long runs of the pattern's own characters and words, each
+    followed by a character that fails the match."""
+    chars = sorted({c for c in pattern if c.isalnum() or c in " -_:./"} | {"a", "0", " ", "x"})
+    words = " ".join(dict.fromkeys(_WORD.findall(pattern))) + " "
+    runs = [c * PROBE_LENGTH for c in chars[:16]]
+    texts = ("".join(chars), words, "a ", "word ", "a,")
+    runs += [text * (PROBE_LENGTH // len(text)) for text in texts if text.strip()]
+    return [run + tail for run in runs for tail in ("!", "\n")]
+
+
+def _slow_on_probes(compiled: Compiled) -> bool:
+    """True when one probe search takes longer than its allowance (RE2 is linear, but a large
+    automaton can still cost a second on a long paste; the fallback is stopped by its timeout)."""
+    for probe in _probes(compiled.pattern):
+        started = time.monotonic()
+        if compiled.engine == "regex":
+            try:
+                compiled._regex.search(probe, timeout=PROBE_TIMEOUT_S, concurrent=True)
+            except TimeoutError:
+                return True
+        else:
+            compiled._regex.search(probe)
+        if time.monotonic() - started > PROBE_TIMEOUT_S:
+            return True
+    return False
+
+
+@lru_cache(maxsize=4096)
+def compile_signature(pattern: str) -> Compiled:
+    """Compile `pattern` on RE2, else on the guarded fallback; raises UnsafePattern with the reason."""
+    if not isinstance(pattern, str) or not pattern:
+        raise UnsafePattern("is empty")
+    if len(pattern) > MAX_PATTERN:
+        raise UnsafePattern(f"is longer than {MAX_PATTERN} characters")
+    try:
+        compiled = Compiled(pattern, "re2", re2.compile("(?im)" + pattern, _RE2_OPTIONS))
+    except re2.error as exc:
+        reason = _structural_problem(pattern)
+        if reason:
+            raise UnsafePattern(f"cannot run on RE2 ({_re2_reason(exc)}) and {reason}") from None
+        try:
+            compiled = Compiled(pattern, "regex", regex.compile(pattern, regex.I | regex.M | regex.V0))
+        except regex.error as fallback_exc:
+            raise UnsafePattern(f"does not compile: {fallback_exc}") from None
+    if compiled.search("") is not None or compiled.search("\n") is not None:
+        raise UnsafePattern("matches empty text, so it would match every paste")
+    if _slow_on_probes(compiled):
+        raise UnsafePattern(
+            f"takes over {PROBE_TIMEOUT_S * 1000:.0f} ms on a repetitive {PROBE_LENGTH}-character text"
+        )
+    return compiled
+
+
+def _re2_reason(exc: Exception) -> str:
+    text = exc.args[0] if exc.args else exc
+    return text.decode("utf-8", "replace") if isinstance(text, bytes) else str(text)
+
+
+def problem(pattern: str) -> str | None:
+    """Why `pattern` may not be a signature, or None when it may."""
+    try:
+        compile_signature(pattern)
+    except UnsafePattern as exc:
+        return str(exc)
+    return None
+
+
+def compile_all(patterns: Iterable[str]) -> list[Compiled]:
+    """The patterns that compile safely (refused ones are skipped; `kb check` reports them)."""
+    out = []
+    for pattern in patterns:
+        try:
+            out.append(compile_signature(pattern))
+        except UnsafePattern:
+            continue
+    return out
+
+
+def first_matches(
+    compiled: Sequence[Compiled], text: str, budget_s: float
+) -> tuple[list[tuple[int, Match]], bool]:
+    """(index, first match) of each signature that matches `text`, within `budget_s` seconds in all;
+    the flag is True when the budget ran out and later signatures were not tried."""
+    deadline = time.monotonic() + budget_s
+    found: list[tuple[int, Match]] = []
+    for index, sig in enumerate(compiled):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return found, True
+        hit = sig.search(text, min(PATTERN_TIMEOUT_S, left))
+        if hit is not None:
+            found.append((index, hit))
+    return found, False

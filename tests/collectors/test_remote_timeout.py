@@ -1,0 +1,69 @@
+"""The framing script's remote timeout: the same exit codes under bash (a shell function, one process
+per command) and other shells (GNU `timeout`), stdin passed to the one command that reads it."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from pitstop.collectors.catalog import Command
+from pitstop.collectors.transport import framing
+
+SHELLS = [s for s in ("bash", "dash") if shutil.which(s)]
+NONCE = "0" * 16
+
+
+def _run(shell: str, cmds: list[Command], stdin: bytes | None = None) -> tuple[framing.Demux, framing.Demux]:
+    script = framing.build_script(cmds, NONCE)
+    out, err = framing.Demux(NONCE, [1 << 16] * len(cmds)), framing.Demux(NONCE, [1 << 16] * len(cmds))
+    proc = subprocess.Popen(
+        [shell, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    if stdin is not None:
+        stdout, stderr = proc.communicate(stdin, timeout=60)
+    else:  # the runner keeps stdin open and silent while the script runs
+        stdout, stderr = proc.stdout.read(), proc.stderr.read()  # type: ignore[union-attr]
+        proc.stdin.close()  # type: ignore[union-attr]
+        proc.wait(timeout=60)
+    out.feed(stdout)
+    err.feed(stderr)
+    out.close()
+    err.close()
+    return out, err
+
+
+@pytest.mark.parametrize("shell", SHELLS)
+def test_exit_codes_match_gnu_timeout(shell: str) -> None:
+    cmds = [
+        Command("ok", ("true",), 5, 100),
+        Command("three", ("sh", "-c", "exit 3"), 5, 100),
+        Command("missing", ("no-such-tool-here",), 5, 100),
+        Command("hang", ("sleep", "30"), 1, 100),
+        Command("stubborn", ("sh", "-c", "trap '' TERM; sleep 30 & wait"), 1, 100),
+        Command("split", ("sh", "-c", "echo out; echo err >&2"), 5, 100),
+    ]
+    out, err = _run(shell, cmds)
+    assert [out.status[i] for i in range(len(cmds))] == [0, 3, 127, 124, 137, 0]
+    assert out.tails[5].text().strip() == "out" and err.tails[5].text().strip() == "err"
+
+
+@pytest.mark.parametrize("shell", SHELLS)
+def test_stdin_reaches_the_first_command_only(shell: str) -> None:
+    cmds = [Command("reader", ("cat",), 5, 100, stdin=b"probe"), Command("after", ("sleep", "0.2"), 5, 100)]
+    out, _ = _run(shell, cmds, stdin=b"probe code\n")
+    assert out.tails[0].text() == "probe code\n" and out.status == {0: 0, 1: 0}
+
+
+def test_under_bash_the_tool_is_the_only_process_a_command_starts() -> None:
+    parent = Command("parent", ("sh", "-c", "cat /proc/$PPID/comm"), 5, 100)
+    out, _ = _run("bash", [parent, parent])
+    assert [out.tails[i].text().strip() for i in (0, 1)] == ["bash", "bash"]  # not `timeout`
+
+
+def test_stdin_may_only_feed_the_first_command() -> None:
+    with pytest.raises(ValueError, match="first command"):
+        framing.build_script(
+            [Command("a", ("true",), 5, 100), Command("b", ("cat",), 5, 100, stdin=b"x")], NONCE
+        )
