@@ -97,6 +97,14 @@ class Facts:
             return f"{collector} was not collected"
         return unusable(result)
 
+    def collectors(self) -> tuple[str, ...]:
+        """The collectors that have a result."""
+        return tuple(self._results)
+
+    def read_commands(self) -> set[str]:
+        """The command lines whose output could be read."""
+        return {self.command(c) for c in self._results if self.missing(c) is None}
+
     def get(self, collector: str) -> Any | None:
         """Parsed facts of one collector, or None (see `missing`)."""
         if collector not in self._cache:

@@ -51,17 +51,17 @@ def diagnosis_text(card: DiagnosisCard) -> str:
         f"  {h.host}: {h.status} {h.error}".rstrip() for h in card.hosts if h.status not in ("ok", "pending")
     ]
     for cause in card.causes:
-        best = cause.findings[0]
-        hosts = ", ".join(f"{f.host} {label(lang, f.verdict)}" for f in cause.findings)
+        best = cause.findings[0][1]
+        hosts = ", ".join(f"{host} {label(lang, v.verdict)}" for host, v in cause.findings)
         benign = f" ({label(lang, 'benign')})" if best.benign else ""
         out.append(
             f"  {VERDICT_ICONS.get(best.verdict, '')} {cause.title} [{cause.pitfall}]{benign}: {hosts}"
         )
         if best.reason:
             out.append(f"     {best.reason}")
-        for command, lines in best.evidence[:2]:
-            out.append(f"     $ {command}")
-            out += [f"       | {line}" for line in lines[:EVIDENCE_LINES]]
+        for evidence in best.evidence[:2]:
+            out.append(f"     $ {evidence.command}")
+            out += [f"       | {line}" for line in evidence.lines[:EVIDENCE_LINES]]
     if card.done and not card.causes:
         out.append("  " + label(lang, "no_verdicts"))
     if card.done and card.incident is not None:

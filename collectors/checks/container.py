@@ -9,41 +9,95 @@ from pitstop.collectors.checks.base import confirmed, inconclusive, ruled_out, s
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, Verdict
 
+_NVIDIA_CDI = "nvidia.com/gpu"
 
-def docker_nvidia_runtime(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
-    """Docker has no `nvidia` runtime registered."""
+
+def _docker(facts: Facts) -> Any:
+    """Docker's facts, or an inconclusive verdict saying why there are none."""
     info = facts.get("docker_info")
     if info is None:
-        return inconclusive(facts.why_missing("docker_info"))
+        return inconclusive(f"no container engine answered: {facts.why_missing('docker_info')}")
     if info.daemon_unreachable:
         return inconclusive(f"docker daemon not reachable: {info.daemon_unreachable}")
-    if info.runtimes is None:
-        return inconclusive("docker info lists no runtimes")
-    lines = [info.lines.get("Runtimes", ""), info.lines.get("Default Runtime", "")]
+    if info.runtimes is None and not info.cdi_devices:
+        return inconclusive("docker info lists neither runtimes nor CDI devices")
+    return info
+
+
+def _toolkit(facts: Facts) -> Verdict:
+    """The one judgement both checks share: GPUs reach Docker's containers through the `nvidia`
+    runtime or through CDI devices (`nvidia.com/gpu=...`, Docker 25+ with a CDI spec); only when
+    Docker has neither and `nvidia-ctk` is not installed is the toolkit missing."""
+    info = _docker(facts)
+    if isinstance(info, Verdict):
+        return info
+    runtime = [info.lines[k] for k in ("Runtimes", "Default Runtime") if k in info.lines]
+    cdi = [line for line in info.cdi_devices if _NVIDIA_CDI in line]
+    if "nvidia" in (info.runtimes or ()):
+        return ruled_out(
+            "the nvidia runtime is registered with Docker", facts.evidence("docker_info", runtime)
+        )
+    if cdi:
+        return ruled_out(
+            "Docker lists NVIDIA CDI devices (the toolkit's CDI spec: `--device nvidia.com/gpu=all` works "
+            "without an nvidia runtime)",
+            facts.evidence("docker_info", cdi),
+        )
     ctk = facts.result("nvidia_ctk")
     if ctk is not None and ctk.outcome == "missing":
-        lines.append("nvidia-ctk: command not found")
-    if "nvidia" not in info.runtimes:
         return confirmed(
-            "Docker has no nvidia runtime registered (NVIDIA Container Toolkit missing or not configured)",
-            facts.evidence("docker_info", lines),
+            "Docker has neither an nvidia runtime nor NVIDIA CDI devices, and nvidia-ctk is not installed",
+            facts.evidence("docker_info", runtime or ["Runtimes: (none listed)"]),
+            facts.evidence(
+                "nvidia_ctk",
+                [
+                    ctk.stderr.strip().splitlines()[-1]
+                    if ctk.stderr.strip()
+                    else "nvidia-ctk: command not found"
+                ],
+            ),
         )
-    return ruled_out("the nvidia runtime is registered with Docker", facts.evidence("docker_info", lines))
+    known = facts.get("nvidia_ctk")
+    if known is not None and known.version:
+        return inconclusive(
+            f"{known.tool} {known.version} is installed but Docker lists no nvidia runtime and no NVIDIA "
+            "CDI device: `docker run --gpus` still works through the toolkit's hook; if it fails, "
+            "configure Docker (nvidia-ctk runtime configure --runtime=docker) or generate the CDI spec",
+            facts.evidence("docker_info", runtime),
+            facts.evidence("nvidia_ctk", [known.line]),
+        )
+    return inconclusive(
+        "Docker lists no nvidia runtime and no NVIDIA CDI device; whether the toolkit is installed was not "
+        "read: " + facts.why_missing("nvidia_ctk"),
+        facts.evidence("docker_info", runtime),
+    )
+
+
+def docker_nvidia_runtime(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """Docker has no way to give containers GPUs: no `nvidia` runtime, no NVIDIA CDI device, and no
+    nvidia-ctk. Rules out on the runtime or CDI devices."""
+    return _toolkit(facts)
 
 
 def nvidia_ctk_installed(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
-    """The NVIDIA Container Toolkit CLI is missing (a missing tool is the evidence here)."""
-    result = facts.result("nvidia_ctk")
-    if result is not None and result.outcome == "missing":
-        return confirmed(
-            "nvidia-ctk is not installed", facts.evidence("nvidia_ctk", ["nvidia-ctk: command not found"])
-        )
+    """The NVIDIA Container Toolkit is missing where a container engine needs it: nvidia-ctk not installed
+    while Docker runs without an nvidia runtime or CDI devices. A missing tool on a host with no
+    container engine is inconclusive; a printed version rules out."""
     ctk = facts.get("nvidia_ctk")
-    if ctk is None or ctk.version is None:
+    if ctk is not None and ctk.version is not None:
+        return ruled_out(f"{ctk.tool} {ctk.version} installed", facts.evidence("nvidia_ctk", [ctk.line]))
+    result = facts.result("nvidia_ctk")
+    if result is None or result.outcome != "missing":
         return inconclusive(
             facts.why_missing("nvidia_ctk") if ctk is None else "nvidia-ctk printed no version"
         )
-    return ruled_out(f"{ctk.tool} {ctk.version} installed", facts.evidence("nvidia_ctk", [ctk.line]))
+    verdict = _toolkit(facts)
+    if verdict.verdict == "inconclusive" and facts.get("docker_info") is None:
+        return inconclusive(
+            "nvidia-ctk is not installed, and no container engine answered, so nothing here needs it: "
+            + facts.why_missing("docker_info")
+        )
+    return verdict
 
 
 def docker_desktop(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -68,21 +122,30 @@ SPECS = (
         ("docker_info", "nvidia_ctk"),
         describe={
             "en": (
-                "Reads Docker's registered runtimes: no nvidia runtime confirms it, an "
-                "nvidia runtime rules it out."
+                "Reads Docker's runtimes and CDI devices and whether nvidia-ctk exists: no nvidia "
+                "runtime, no nvidia.com/gpu CDI device and no nvidia-ctk confirm it; an nvidia runtime "
+                "or NVIDIA CDI devices rule it out."
             ),
-            "zh": "读取 Docker 已注册的运行时：没有 nvidia 运行时即确认，有则排除。",
+            "zh": (
+                "读取 Docker 的运行时、CDI 设备以及 nvidia-ctk 是否存在：既无 nvidia 运行时、又无 "
+                "nvidia.com/gpu CDI 设备、也没装 nvidia-ctk 即确认；"
+                "有 nvidia 运行时或 NVIDIA CDI 设备则排除。"
+            ),
         },
     ),
     spec(
         nvidia_ctk_installed,
-        ("nvidia_ctk",),
+        ("nvidia_ctk", "docker_info"),
         describe={
             "en": (
-                "Checks whether the NVIDIA Container Toolkit command is installed: missing "
-                "confirms it, installed rules it out."
+                "Checks whether nvidia-ctk is installed where a container engine needs it: missing "
+                "while Docker has no nvidia runtime or CDI device confirms it, a printed version rules "
+                "it out, missing on a host without a container engine decides nothing."
             ),
-            "zh": ("检查 NVIDIA Container Toolkit 的命令行工具是否安装：没装即确认，已安装则排除。"),
+            "zh": (
+                "检查容器引擎需要时 nvidia-ctk 是否安装：Docker 既无 nvidia 运行时也无 CDI 设备且没装即确认，"
+                "能打印版本则排除；主机上没有容器引擎时没装不作结论。"
+            ),
         },
     ),
     spec(

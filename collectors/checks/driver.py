@@ -76,7 +76,16 @@ def nvml_version_mismatch(facts: Facts, params: Mapping[str, Any], ctx: CheckCon
             f"driver {next(iter(versions))} everywhere" if versions else "nvidia-smi works",
             *[facts.evidence(c, [line]) for c, (_, line) in seen.items()],
         )
-    return inconclusive("cannot compare: " + facts.why_missing("driver_version", "nvidia_smi"))
+    collector, log = facts.kernel_log()
+    found = log.api_mismatches() if log is not None else ()
+    if found:  # another source: the kernel refused a user-space client of another version
+        first = found[0]
+        return confirmed(
+            f"the kernel log shows an NVRM API mismatch: user space {first.client}, kernel module "
+            f"{first.module}",
+            facts.evidence(collector, first.lines),  # type: ignore[arg-type]
+        )
+    return inconclusive("cannot compare: " + facts.why_missing("driver_version", "nvidia_smi", "kernel_log"))
 
 
 def driver_versions_mixed(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -173,16 +182,16 @@ SPECS = (
     ),
     spec(
         nvml_version_mismatch,
-        ("nvidia_smi", "driver_version", "nvml_probe"),
+        ("nvidia_smi", "driver_version", "nvml_probe", "kernel_log"),
         describe={
             "en": (
                 "Compares the loaded kernel module's driver version with the user-space "
-                "library's, and reads nvidia-smi's error: a mismatch confirms it, the same "
-                "version rules it out."
+                "library's, and reads nvidia-smi's error and the kernel log's NVRM API mismatch "
+                "lines: a mismatch confirms it, the same version rules it out."
             ),
             "zh": (
-                "比较已加载内核模块的驱动版本与用户态库的版本，并看 nvidia-smi 的报错：版本不"
-                "一致即确认，版本相同则排除。"
+                "比较已加载内核模块的驱动版本与用户态库的版本，并看 nvidia-smi 的报错和内核日志里的 "
+                "NVRM API mismatch 行：版本不一致即确认，版本相同则排除。"
             ),
         },
     ),

@@ -54,24 +54,24 @@ def nvlink_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> 
         if expected:
             return confirmed(f"no NVLink reported, {expected} links per GPU expected", evidence)
         return inconclusive("no NVLink-capable GPU reported", evidence)
+    if not all(links for _, links, _ in per_gpu):  # a GPU line without link lines shows nothing
+        return inconclusive("a GPU is listed without any NVLink line")
     lines = []
     bad = []
     for name, links, head in per_gpu:
         down = [link for link in links if link.state != "up"]
         short = expected is not None and len(links) - len(down) < int(expected)
         if down or short:
-            bad.append(name)
-            lines.append(
-                f"{head}: {len(links) - len(down)}/{len(links)} links up"
-                + (f", {expected} expected" if expected else "")
-            )
+            bad.append(f"{name} ({len(links) - len(down)}/{len(links)} up)")
+            lines.append(head)
             lines.extend(link.line or f"link {link.link}: {link.state}" for link in down[:6])
+    want = f", {expected} per GPU expected" if expected else ""
     if bad:
-        return confirmed(f"NVLinks down or missing on {', '.join(bad)}", facts.evidence(collector, lines))
-    return ruled_out(
-        f"all NVLinks up on {len(per_gpu)} GPU(s)",
-        facts.evidence(collector, [f"{n}: {len(links)} links up" for n, links, _ in per_gpu]),
-    )
+        return confirmed(
+            f"NVLinks down or missing on {', '.join(bad)}{want}", facts.evidence(collector, lines)
+        )
+    up = [x for _, links, head in per_gpu for x in (head, *(link.line for link in links[:2]))]
+    return ruled_out(f"all NVLinks up on {len(per_gpu)} GPU(s)", facts.evidence(collector, up[:8]))
 
 
 def nvlink_topology(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:

@@ -146,7 +146,34 @@ def gpu_remapped_rows(facts: Facts, params: Mapping[str, Any], ctx: CheckContext
         value = getattr(g, field)
         return None if value is None else bool(value)
 
-    return per_gpu(facts, test, [field], f"remapped rows {state}", f"no remapped rows {state}")
+    verdict = per_gpu(facts, test, [field], f"remapped rows {state}", f"no remapped rows {state}")
+    if state == "pending" and facts.gpus()[0] is None:
+        return _from_kernel_log(facts, verdict, _REMAP_LINE, "row remapping pending (reset the GPU to apply)")
+    return verdict
+
+
+# Xid 63/64 wordings: Ampere and later remap rows (a GPU reset applies them), older GPUs retire
+# pages (a reboot applies them). A line of this boot means it has not been applied since, unless
+# the GPU was reset.
+_REMAP_LINE = re.compile(r"row remap|remapping|reset (?:the )?gpu to activate", re.I)
+_RETIRE_LINE = re.compile(
+    r"page retire|pages? .*retired|retired page|reboot (?:the system )?to activate", re.I
+)
+
+
+def _from_kernel_log(facts: Facts, verdict: Verdict, wording: re.Pattern[str], what: str) -> Verdict:
+    """When NVML/nvidia-smi cannot be read: an Xid 63/64 line of this boot in `wording` confirms."""
+    collector, log = facts.kernel_log()
+    if log is None:
+        return verdict
+    hits = [e for e in log.events if e.xid in (63, 64) and wording.search(e.message)]
+    if not hits:
+        return verdict
+    return confirmed(
+        f"{what}: the kernel log of this boot has Xid {hits[0].xid} and the GPU facts cannot be read "
+        f"({verdict.reason})",
+        facts.evidence(collector, [line for e in hits[:6] for line in e.lines]),  # type: ignore[arg-type]
+    )
 
 
 def ecc_uncorrected(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -204,6 +231,8 @@ def gpu_retired_pages(facts: Facts, params: Mapping[str, Any], ctx: CheckContext
         f"retired pages ({state})",
         f"no retired pages ({state})",
     )
+    if state == "pending" and facts.gpus()[0] is None:
+        verdict = _from_kernel_log(facts, verdict, _RETIRE_LINE, "page retirement pending (reboot to apply)")
     if verdict.verdict == "inconclusive":
         return inconclusive(verdict.reason + "; GPUs from Ampere on use row remapping, not page retirement")
     return verdict
@@ -240,10 +269,12 @@ def gpu_compute_mode(facts: Facts, params: Mapping[str, Any], ctx: CheckContext)
 def gpu_mig_mode(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
     """MIG mode is enabled on some GPU."""
 
-    def test(g: Gpu) -> bool | None:
+    def test(g: Gpu) -> bool | None:  # "N/A": a GPU without MIG, which cannot have it enabled
         return None if g.mig_mode is None else g.mig_mode.lower() == "enabled"
 
-    verdict = per_gpu(facts, test, ["mig_mode"], "MIG mode enabled", "MIG mode disabled everywhere")
+    verdict = per_gpu(
+        facts, test, ["mig_mode"], "MIG mode enabled", "MIG mode disabled or not supported (N/A) everywhere"
+    )
     if verdict.verdict == "inconclusive" and "not readable" in verdict.reason:
         return inconclusive(verdict.reason + " (GPUs without MIG support report N/A)")
     return verdict
@@ -268,14 +299,21 @@ def gpu_memory_held(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) 
     )
     if verdict.verdict != "confirmed":
         return verdict
-    _, gpus = facts.gpus()
-    procs = [
-        f"GPU {g.label}: pid {p.pid} {p.name} {p.used_mib} MiB" for g in gpus or () for p in g.processes or ()
-    ]
-    extra = facts.evidence(
-        "nvml_probe", procs or ["no process listed (held from another PID namespace or a zombie)"]
+    collector, gpus = facts.gpus()
+    held = [g for g in gpus or () if test(g)]
+    procs = [f"GPU {g.label}: pid {p.pid} {p.name} {p.used_mib} MiB" for g in held for p in g.processes or ()]
+    if any(g.processes is None for g in held):
+        return inconclusive(f"{verdict.reason}, but the GPU process list cannot be read", *verdict.evidence)
+    if procs:  # a live process that owns the memory may be between steps: one idle reading proves nothing
+        return inconclusive(
+            f"{verdict.reason}, held by a process that is still running: check whether it is still wanted",
+            *verdict.evidence,
+            facts.evidence(collector, procs),  # type: ignore[arg-type]
+        )
+    return confirmed(
+        f"{verdict.reason} and no process is listed (held from another PID namespace, or by a zombie)",
+        *verdict.evidence,
     )
-    return confirmed(verdict.reason, *verdict.evidence, extra)
 
 
 def gpu_sku(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -331,12 +369,26 @@ def gpu_count(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Ver
 def gpu_lost(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
     """A GPU is lost to NVML or shows ERR! in nvidia-smi."""
     table = facts.get("nvidia_smi")
-    err_rows = [r.line for r in (table.gpus if table else ()) if set(r.errors) & {"fan", "mig", "ecc", "pwr"}]
-    if err_rows:
+    rows = table.gpus if table else ()
+    lost_rows = [
+        x for r in rows if len(set(r.errors)) >= 2 for x in r.lines or (r.line,)
+    ]  # one ERR!: a sensor
+    if lost_rows:
         return confirmed(
-            "nvidia-smi shows ERR! for GPU(s) (GPU in a bad state)", facts.evidence("nvidia_smi", err_rows)
+            "nvidia-smi shows ERR! in several fields of a GPU (the GPU is in a bad state)",
+            facts.evidence("nvidia_smi", lost_rows),
         )
-    return per_gpu(facts, lambda g: g.lost, ["error"], "GPU lost (NVML_ERROR_GPU_IS_LOST)", "no GPU is lost")
+    verdict = per_gpu(
+        facts, lambda g: g.lost, ["error"], "GPU lost (NVML_ERROR_GPU_IS_LOST)", "no GPU is lost"
+    )
+    one = [r for r in rows if r.errors]
+    if verdict.verdict != "confirmed" and one:
+        return inconclusive(
+            f"nvidia-smi shows ERR! only in the {', '.join(one[0].errors)} field of a GPU: one unreadable "
+            "sensor, not a lost GPU; read `nvidia-smi -q` for that GPU",
+            facts.evidence("nvidia_smi", [x for r in one for x in r.lines or (r.line,)]),
+        )
+    return verdict
 
 
 def gpu_generation(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -363,8 +415,10 @@ def gpu_mixed_models(facts: Facts, params: Mapping[str, Any], ctx: CheckContext)
     if isinstance(got, Verdict):
         return got
     collector, gpus = got
-    names = {g.name for g in gpus if g.name}
-    lines = [f"GPU {g.label}: {g.name}" for g in gpus]
+    if any(not g.name for g in gpus):
+        return inconclusive("the model of some GPU is not shown")
+    names = {g.name for g in gpus}
+    lines = [f"GPU {g.label}: {g.line('name')}" for g in gpus]
     if len(names) > 1:
         return confirmed(
             f"{len(names)} different GPU models: CUDA's default order (fastest first) differs from "
@@ -384,10 +438,7 @@ def pcie_idle_downclock(facts: Facts, params: Mapping[str, Any], ctx: CheckConte
         return got
     collector, gpus = got
     fields = ("pcie_gen_current", "pcie_gen_max", "pcie_width_current", "pcie_width_max")
-    lines = [f"GPU {g.label}: {g.line(f)}" for g in gpus for f in fields] + [
-        f"GPU {g.label}: utilization {g.utilization_pct}%, idle={(g.clock_events or {}).get('gpu_idle')}"
-        for g in gpus
-    ]
+    lines = [f"GPU {g.label}: {g.line(f)}" for g in gpus for f in (*fields, "utilization_pct")]
     down = [
         g
         for g in gpus
@@ -514,16 +565,17 @@ SPECS = (
     ),
     spec(
         gpu_remapped_rows,
-        GPU,
+        (*GPU, "kernel_log"),
         {"state": "pending | failure | uncorrectable | correctable"},
         describe={
             "en": (
-                "Reads the row-remapping counters of each GPU: a pending or failed remap "
-                "confirms it, clean counters rule it out."
+                "Reads the row-remapping counters of each GPU (when NVML cannot be read, an Xid 63 "
+                "row-remapper line of this boot): a pending or failed remap confirms it, clean "
+                "counters rule it out."
             ),
             "zh": (
-                "读取每张 GPU 的显存行重映射（row remapping）状态：有待处理或失败的重映射即确"
-                "认，计数干净则排除。"
+                "读取每张 GPU 的显存行重映射（row remapping）状态（NVML 读不出时看本次启动内核日志里的 "
+                "Xid 63 行重映射行）：有待处理或失败的重映射即确认，计数干净则排除。"
             ),
         },
     ),
@@ -557,16 +609,18 @@ SPECS = (
     ),
     spec(
         gpu_retired_pages,
-        GPU,
+        (*GPU, "kernel_log"),
         {"state": "pending (default) | dbe | any"},
         describe={
             "en": (
-                "Reads the retired-page counters of older (pre-Ampere) GPUs: pending or "
+                "Reads the retired-page counters of older (pre-Ampere) GPUs (when NVML cannot be "
+                "read, an Xid 63/64 'page retired, reboot to activate' line of this boot): pending or "
                 "double-bit retirements confirm it, none rule it out."
             ),
             "zh": (
-                "读取 Ampere 之前老卡的显存页退役（retired pages）计数：有待生效或双比特错误导"
-                "致的退役即确认，没有则排除。"
+                "读取 Ampere 之前老卡的显存页退役（retired pages）计数（NVML 读不出时看本次启动内核日志里"
+                "“page retired, reboot to activate”的 Xid 63/64 行）："
+                "有待生效或双比特错误导致的退役即确认，没有则排除。"
             ),
         },
     ),
@@ -600,10 +654,12 @@ SPECS = (
         GPU,
         describe={
             "en": (
-                "Reads each GPU's MIG mode: MIG enabled on some GPU confirms it, disabled "
-                "everywhere rules it out."
+                "Reads each GPU's MIG mode: MIG enabled on some GPU confirms it, disabled or "
+                "N/A (a GPU without MIG) everywhere rules it out."
             ),
-            "zh": "读取每张 GPU 的 MIG 模式：有卡开启 MIG 即确认，全部关闭则排除。",
+            "zh": (
+                "读取每张 GPU 的 MIG 模式：有卡开启 MIG 即确认，全部关闭或为 N/A（不支持 MIG 的卡）则排除。"
+            ),
         },
     ),
     spec(
@@ -615,13 +671,13 @@ SPECS = (
         },
         describe={
             "en": (
-                "Reads memory use and load of each GPU: an idle GPU still holding memory "
-                "confirms it and names the processes, no idle GPU holding memory rules "
-                "it out."
+                "Reads memory use, load and processes of each GPU: an idle GPU holding memory with "
+                "no process listed confirms it; held by a listed, running process it only names "
+                "that process; no idle GPU holding memory rules it out."
             ),
             "zh": (
-                "读取每张 GPU 的显存占用和利用率：空闲的卡仍占着显存即确认，并列出占用的进程；"
-                "没有这种卡则排除。"
+                "读取每张 GPU 的显存占用、利用率和进程：空闲的卡占着显存且没有列出任何进程即确认；"
+                "若由仍在运行的进程占用，只列出该进程不作结论；没有这种卡则排除。"
             ),
         },
     ),
@@ -660,11 +716,13 @@ SPECS = (
         ("nvml_probe", "nvidia_smi"),
         describe={
             "en": (
-                "Looks for a GPU the driver has lost or that nvidia-smi shows as ERR!: "
-                "such a GPU confirms it, every GPU answering rules it out."
+                "Looks for a GPU the driver has lost or that nvidia-smi shows as ERR! in several "
+                "fields: such a GPU confirms it (one ERR! field is a sensor, not the GPU), every GPU "
+                "answering rules it out."
             ),
             "zh": (
-                "查找驱动已丢失或 nvidia-smi 显示 ERR! 的 GPU：有这样的卡即确认，所有卡都正常响应则排除。"
+                "查找驱动已丢失或 nvidia-smi 在多个字段显示 ERR! 的 GPU：有这样的卡即确认"
+                "（只有一个字段 ERR! 是传感器问题，不算），所有卡都正常响应则排除。"
             ),
         },
     ),

@@ -59,6 +59,11 @@ def cmdline_flag(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> 
         return by_outcome(
             str(params.get("when_present", "confirmed")), f"kernel command line has {shown}", evidence
         )
+    if not cmd.recognized:
+        return inconclusive(
+            f"kernel command line lacks {shown}, but the output does not read as /proc/cmdline "
+            "(one line with root=, BOOT_IMAGE= or the usual flags)"
+        )
     return by_outcome(
         str(params.get("when_absent", "ruled_out")), f"kernel command line lacks {shown}", evidence
     )

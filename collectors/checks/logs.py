@@ -95,13 +95,28 @@ def kernel_log_match(facts: Facts, params: Mapping[str, Any], ctx: CheckContext)
             f"{len(hits)} kernel log line(s) {win.describe()} match {label}{where}{note}",
             facts.evidence(collector, _sample([line for e in hits for line in e.lines]), rerun),
         )
-    reason = f"no {label} in the kernel log {win.describe()}"
+    reason = f"not in the kernel log {win.describe()}: {label}"
     if older:
         reason += f" ({len(older)} older line(s) outside the window ignored)"
+    health = _compile(params.get("health_pattern"))
+    if not log.recognized:
+        return inconclusive(
+            f"{reason}, but the output does not read as a kernel log (no timestamps or kernel: "
+            "prefixes), so an absence shows nothing"
+        )
+    if health is not None:
+        healthy = [e for e in events if health.search(e.message)]
+        if not healthy:
+            return inconclusive(f"{reason}, and no line shows the healthy state ({health.pattern})")
+        return ruled_out(
+            f"{reason}; {params.get('health_label') or 'the healthy state'} is logged",
+            facts.evidence(collector, _sample([line for e in healthy for line in e.lines], 4), rerun),
+        )
+    covered = [e.line for e in (log.events[0], log.events[-1])] if log.events else []
     return by_outcome(
         str(params.get("when_absent", "ruled_out")),
         reason,
-        facts.evidence(collector, _sample([line for e in older for line in e.lines], 4), rerun),
+        facts.evidence(collector, _sample([line for e in older for line in e.lines], 4) or covered, rerun),
     )
 
 
@@ -122,7 +137,17 @@ def fabricmanager_log_match(facts: Facts, params: Mapping[str, Any], ctx: CheckC
             f"{len(hits)} Fabric Manager log line(s) show {label}",
             facts.evidence("fabricmanager_log", _sample(hits)),
         )
-    return by_outcome(str(params.get("when_absent", "ruled_out")), f"no {label} in the Fabric Manager log")
+    reason = f"not in the Fabric Manager log: {label}"
+    if not log.recognized:
+        return inconclusive(
+            f"{reason}, but there is no Fabric Manager log on this host (no line written by it), "
+            "so nothing can be ruled out"
+        )
+    return by_outcome(
+        str(params.get("when_absent", "ruled_out")),
+        reason,
+        facts.evidence("fabricmanager_log", [line for line in dict.fromkeys((log.first, log.last)) if line]),
+    )
 
 
 def ipmi_sel_match(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -167,16 +192,20 @@ SPECS = (
             "when_found": f"verdict when found (default confirmed; {_OUTCOMES})",
             "when_absent": f"verdict when absent (default ruled_out; {_OUTCOMES})",
             "label": "words for reasons",
+            "health_pattern": "regex of a line that shows health; without it an absence is inconclusive",
+            "health_label": "words for that line",
         },
         describe={
             "en": (
                 "Searches the kernel log of the time window (this boot unless a time is "
                 "given) for the Xid codes or messages this cause leaves: finding them confirms "
-                "it, their absence usually rules it out."
+                "it; their absence rules it out only in output that reads as a complete kernel log "
+                "(or, where the entry names one, when a line showing health is there)."
             ),
             "zh": (
                 "在时间窗口内（未指定时为本次开机以来）的内核日志里查找这个原因会留下的 "
-                "Xid 或报错信息：找到即确认，找不到一般可以排除。"
+                "Xid 或报错信息：找到即确认；只有输出确实是完整的内核日志（或条目指定的健康行出现）时，"
+                "找不到才排除。"
             ),
         },
     ),
@@ -193,9 +222,13 @@ SPECS = (
         describe={
             "en": (
                 "Searches the Fabric Manager log for the messages this cause leaves: finding "
-                "them confirms it, their absence rules it out."
+                "them confirms it; their absence rules it out only when the host has a Fabric "
+                "Manager log at all."
             ),
-            "zh": "在 Fabric Manager 日志里查找这个原因会留下的信息：找到即确认，找不到则排除。",
+            "zh": (
+                "在 Fabric Manager 日志里查找这个原因会留下的信息：找到即确认；"
+                "只有主机上确实有 Fabric Manager 日志时，找不到才排除。"
+            ),
         },
     ),
     spec(

@@ -85,6 +85,9 @@ def link_mtu(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verd
     return ruled_out(f"MTU {expected} on every active interface", facts.evidence("ip_link", lines))
 
 
+_KNOWN_STATES = frozenset(
+    {"Active", "Down", "Initializing", "Init", "Armed", "PORT_ACTIVE", "PORT_DOWN", "PORT_INIT", "PORT_ARMED"}
+)
 _PORT_TESTS = {
     "not_active": lambda state, phys: state not in ("Active", "PORT_ACTIVE"),
     "init": lambda state, phys: (
@@ -106,15 +109,26 @@ def ib_port_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) ->
     collector, info = facts.first("ibstat", "ibv_devinfo")
     if info is None:
         return inconclusive(facts.why_missing("ibstat", "ibv_devinfo"))
-    layer = str(params.get("link_layer", "InfiniBand")).lower()
+    # The fabric's link layer: InfiniBand when the host has IB ports (its Ethernet ports are then
+    # other networks), else Ethernet (a RoCE host, whose down ports count). A subnet manager
+    # exists only on InfiniBand.
+    layers = {(p.link_layer or "infiniband").lower() for p in info.ports}
+    fabric = "infiniband" if "infiniband" in layers or which == "init" else "ethernet"
+    layer = str(params.get("link_layer", fabric)).lower()
     ports = [p for p in info.ports if (p.link_layer or "infiniband").lower() == layer]
     if not ports:
         return inconclusive(f"no {layer} port found")
+    layer = "RoCE (Ethernet)" if layer == "ethernet" else "InfiniBand"
+    if getattr(info, "stray", ()):
+        return inconclusive(f"a line naming an HCA or port was not understood: {info.stray[0]}")
+    unknown = [p for p in ports if p.state not in _KNOWN_STATES]
+    if unknown:
+        return inconclusive(f"the state of {len(unknown)} {layer} port(s) is not shown")
     bad = [p for p in ports if test(p.state, p.physical_state)]
     name = (
         (lambda p: f"{p.ca} port {p.port}") if collector == "ibstat" else (lambda p: f"{p.hca} port {p.port}")
     )
-    lines = [f"{name(p)}: {' '.join(p.lines)}" for p in (bad or ports)]
+    lines = [f"{name(p)}: {line}" for p in (bad or ports) for line in p.lines]
     errors = list(getattr(info, "errors", ()))
     if bad:
         return confirmed(
@@ -134,8 +148,8 @@ def ib_rate(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdi
         return inconclusive(facts.why_missing("ibstat"))
     ports = [p for p in info.ports if (p.link_layer or "").lower() == "infiniband" and p.state == "Active"]
     rates = [p.rate_gbps for p in ports if p.rate_gbps is not None]
-    if not rates:
-        return inconclusive("no active InfiniBand port with a rate")
+    if not rates or len(rates) < len(ports):
+        return inconclusive("the rate of some active InfiniBand port is not shown")
     minimum = float(params.get("min_gbps") or ctx.expectations.get("ib_rate_gbps") or max(rates))
     slow = [p for p in ports if p.rate_gbps is not None and p.rate_gbps < minimum]
     lines = [f"{p.ca} port {p.port}: rate {p.rate_gbps:g}" for p in (slow or ports)]
@@ -189,14 +203,20 @@ SPECS = (
     spec(
         ib_port_state,
         ("ibstat",),
-        {"state": "not_active (default) | init | down", "link_layer": "InfiniBand (default) | Ethernet"},
+        {
+            "state": "not_active (default) | init | down",
+            "link_layer": "InfiniBand | Ethernet (RoCE); default: InfiniBand when the host has IB ports, "
+            "else Ethernet",
+        },
         describe={
             "en": (
-                "Reads the state of each InfiniBand port: a port that is not Active in "
-                "the way this cause describes confirms it, all ports Active rule it out."
+                "Reads the state of each RDMA port of the fabric's link layer (InfiniBand, or "
+                "Ethernet on a RoCE-only host): a port that is not Active in the way this cause "
+                "describes confirms it, all ports Active rule it out; an unknown state decides nothing."
             ),
             "zh": (
-                "读取每个 InfiniBand 端口的状态：出现这个原因描述的非 Active 状态即确认，全部 Active 则排除。"
+                "读取该主机 RDMA 网络所用链路层（InfiniBand；纯 RoCE 主机则为 Ethernet）每个端口的状态："
+                "出现这个原因描述的非 Active 状态即确认，全部 Active 则排除；状态读不出则不作结论。"
             ),
         },
     ),

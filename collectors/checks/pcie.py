@@ -55,22 +55,36 @@ def pcie_link_downgraded(facts: Facts, params: Mapping[str, Any], ctx: CheckCont
 
 
 def pci_acs_redirect(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
-    """ACS ReqRedir+/CmpltRedir+ on PCIe bridges (blocks direct GPU P2P)."""
+    """ACS ReqRedir+/CmpltRedir+ on a PCIe bridge above an NVIDIA GPU (its bus range holds the GPU's
+    bus): GPU peer-to-peer traffic is forced up to the root complex. Bridges above other devices
+    (NVMe, NICs) do not count."""
     pci = facts.get("lspci")
     if pci is None:
         return inconclusive(facts.why_missing("lspci"))
-    acs = [d for d in pci.devices if d.acs_redirect is not None]
-    if not acs:
-        return inconclusive("no ACSCtl lines (no ACS-capable bridge shown, or lspci not run as root)")
-    on = [d for d in acs if d.acs_redirect]
-    lines = [f"{d.slot} {d.description}: {d.acs_line}" for d in (on or acs)]
+    gpus = [d.bus for d in pci.devices if _selected(d, "gpu") and d.bus is not None]
+    if not gpus:
+        return inconclusive("no NVIDIA GPU in lspci output: no GPU peer-to-peer path to judge")
+    above = [
+        d
+        for d in pci.devices
+        if d.acs_redirect is not None and d.buses and any(d.buses[0] <= b <= d.buses[1] for b in gpus)
+    ]
+    if not above:
+        return inconclusive(
+            "no ACSCtl line on a bridge above the GPUs (no ACS-capable bridge there, or lspci not run "
+            "as root)"
+        )
+    on = [d for d in above if d.acs_redirect]
+    lines = [f"{d.slot} {d.description}: {d.acs_line}" for d in (on or above)]
     if on:
         return confirmed(
-            "ACS request/completion redirect enabled on PCIe bridges: GPU peer-to-peer traffic "
-            "goes through the root complex",
+            "ACS request/completion redirect enabled on PCIe bridges above the GPUs: GPU peer-to-peer "
+            "traffic goes through the root complex",
             facts.evidence("lspci", lines),
         )
-    return ruled_out("ACS redirection disabled on every bridge shown", facts.evidence("lspci", lines[:6]))
+    return ruled_out(
+        "ACS redirection disabled on every bridge above the GPUs", facts.evidence("lspci", lines[:6])
+    )
 
 
 def pci_kernel_driver(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -113,10 +127,13 @@ SPECS = (
         ("lspci",),
         describe={
             "en": (
-                "Reads the access-control (ACS) settings of the PCIe bridges: request redirection "
-                "turned on confirms it, turned off everywhere rules it out."
+                "Reads the access-control (ACS) settings of the PCIe bridges above the NVIDIA GPUs: "
+                "request redirection turned on there confirms it, turned off on all of them rules it out."
             ),
-            "zh": "读取 PCIe 桥的 ACS（访问控制）设置：开启了请求重定向即确认，全部关闭则排除。",
+            "zh": (
+                "读取 NVIDIA GPU 上游 PCIe 桥的 ACS（访问控制）设置：这些桥开启了请求重定向即确认，"
+                "全部关闭则排除。"
+            ),
         },
     ),
     spec(

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from datetime import datetime
 
+from pitstop.collectors import catalog
 from pitstop.collectors.checks import (
     container,
     driver,
@@ -74,9 +75,42 @@ def _run(spec: CheckSpec, facts: Facts, params: Mapping[str, object], ctx: Check
         verdict = spec.fn(facts, own, ctx)
     except Exception as exc:  # a check bug must not hide the other verdicts; say so instead of a traceback
         return Verdict(pitfall="", verdict="inconclusive", reason=f"check {spec.name} failed: {exc!r}")
+    verdict = contradiction_rule(spec, facts, verdict)
     if verdict.verdict == "confirmed" and cap == "inconclusive":
         reason = f"consistent with this cause: {verdict.reason}"
         return replace(verdict, verdict="inconclusive", reason=reason)
+    return verdict
+
+
+def _inputs(spec: CheckSpec) -> tuple[str, ...]:
+    """The collectors a check reads: its needs and the fallbacks that stand in for them."""
+    fallbacks = tuple(c.name for c in catalog.CATALOG if c.fallback_for in spec.needs)
+    return spec.needs + fallbacks
+
+
+def contradiction_rule(spec: CheckSpec, facts: Facts, verdict: Verdict) -> Verdict:
+    """What every verdict must satisfy, whatever the check: a confirmation quotes a line from output
+    that was read (not from a missing tool or a failed command); a rule-out quotes a line that shows
+    health, from output that was not cut at the size cap. Anything else is inconclusive, saying why."""
+    if verdict.verdict == "inconclusive":
+        return verdict
+    readable = facts.read_commands()
+    quoted = [e for e in verdict.evidence if e.lines and e.command in readable]
+    if not quoted:
+        why = "no line from output that was read shows it"
+        return replace(verdict, verdict="inconclusive", reason=f"{verdict.reason}, but {why}")
+    if verdict.verdict == "ruled_out":
+        quoted_commands = {e.command for e in verdict.evidence}
+        cut = [
+            c
+            for c in facts.collectors()
+            if (r := facts.result(c)) is not None
+            and r.truncated
+            and (c in _inputs(spec) or facts.command(c) in quoted_commands)
+        ]
+        if cut:
+            why = f"the output of {', '.join(facts.command(c) for c in cut)} was cut at the size cap"
+            return replace(verdict, verdict="inconclusive", reason=f"{verdict.reason}, but {why}")
     return verdict
 
 

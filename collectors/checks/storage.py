@@ -95,13 +95,15 @@ def raid_vd_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) ->
             str(vd.vd),
             vd.state or "",
             getattr(vd, "line", "")
-            or " ".join(getattr(vd, "lines", ()))
+            or getattr(vd, "state_line", "")
             or f"Virtual Drive {vd.vd}: State {vd.state}",
         )
         for vd in raid.vds
     ]
     if not rows:
         return inconclusive("no virtual drive listed")
+    if any(not r[1] for r in rows):
+        return inconclusive("the state of some virtual drive is not shown")
     bad = [r for r in rows if r[1] not in ("Optl", "Optimal")]
     if bad:
         return confirmed(
@@ -144,7 +146,7 @@ def shm_size(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verd
     free = facts.get("df")
     if free is None:
         return inconclusive(facts.why_missing("df"))
-    minimum = float(params.get("min_mib", 1024))
+    minimum = float(params.get("min_mib", 512))
     shm = next((f for f in free.filesystems if f.mount == "/dev/shm"), None)
     if shm is None or size_bytes(shm.size) is None:
         return inconclusive("/dev/shm not listed by df")
@@ -215,7 +217,7 @@ SPECS = (
         shm_size,
         ("df",),
         {
-            "min_mib": "default 1024",
+            "min_mib": "default 512 (Docker's default is 64 MiB)",
             "when_large": "verdict when the host's /dev/shm is large enough "
             "(default ruled_out; inconclusive for container entries)",
         },

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass, field
 
@@ -14,11 +15,17 @@ class Cmdline:
 
     line: str = ""
     params: dict[str, str | bool] = field(default_factory=dict)
+    recognized: bool = False  # one line naming the kernel image or the root file system
+
+
+_BOOT = ("BOOT_IMAGE", "root", "init", "initrd")
+_PATH = re.compile(r"^(?:/|\(|UUID=|PARTUUID=|LABEL=|ZFS=|live:|nfs:)")
 
 
 def parse(text: str) -> Cmdline:
     """Split like the kernel does (quotes group a value)."""
-    line = " ".join(part.strip() for part in clean_lines(text) if part.strip())
+    parts = [part.strip() for part in clean_lines(text) if part.strip()]
+    line = " ".join(parts)
     try:
         tokens = shlex.split(line)
     except ValueError:
@@ -27,4 +34,5 @@ def parse(text: str) -> Cmdline:
     for token in tokens:
         name, eq, value = token.partition("=")
         params[name] = value if eq else True
-    return Cmdline(line=line, params=params)
+    booted = any(isinstance(params.get(k), str) and _PATH.match(str(params[k])) for k in _BOOT)
+    return Cmdline(line=line, params=params, recognized=len(parts) == 1 and booted)

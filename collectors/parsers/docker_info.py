@@ -19,13 +19,14 @@ class DockerInfo:
     name: str | None = None
     warnings: tuple[str, ...] = ()
     daemon_unreachable: str | None = None
+    cdi_devices: tuple[str, ...] = ()  # "Discovered Devices:" entries, e.g. "cdi: nvidia.com/gpu=gpu0"
     fields: dict[str, str] = field(default_factory=dict)
     lines: dict[str, str] = field(default_factory=dict)
 
     @property
     def docker_desktop(self) -> bool | None:
         """True when the daemon is Docker Desktop's VM (LinuxKit kernel, 'Docker Desktop' OS)."""
-        if self.operating_system is None and self.kernel_version is None and self.name is None:
+        if self.operating_system is None and self.kernel_version is None:
             return None
         text = " ".join(filter(None, (self.operating_system, self.kernel_version, self.name))).lower()
         return "docker desktop" in text or "linuxkit" in text or "docker-desktop" in text
@@ -36,6 +37,7 @@ def parse(text: str) -> DockerInfo:
     fields: dict[str, str] = {}
     lines: dict[str, str] = {}
     warnings = []
+    cdi = []
     unreachable = None
     for raw in clean_lines(text):
         line = raw.strip()
@@ -46,6 +48,8 @@ def parse(text: str) -> DockerInfo:
             or "permission denied while trying to connect" in line
         ):
             unreachable = line
+        elif line.startswith("cdi:"):
+            cdi.append(line)
         elif (kv := split_kv(line)) is not None and kv[0] not in fields:
             fields[kv[0]], lines[kv[0]] = kv[1], line
     runtimes = tuple(fields["Runtimes"].split()) if "Runtimes" in fields else None
@@ -58,6 +62,7 @@ def parse(text: str) -> DockerInfo:
         name=fields.get("Name") or None,
         warnings=tuple(warnings),
         daemon_unreachable=unreachable,
+        cdi_devices=tuple(cdi),
         fields=fields,
         lines=lines,
     )

@@ -13,7 +13,13 @@ LOG_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("nothing_to_do", re.compile(r"NV_WARN_NOTHING_TO_DO|Nothing to do", re.I)),
     (
         "version_mismatch",
-        re.compile(r"version mismatch|is not compatible with|driver version .* does not match", re.I),
+        re.compile(
+            r"version mismatch|is not compatible with|"
+            r"(?:do(?:es)?n['’]?t|do(?:es)? not) match(?:es)? (?:with )?(?:the )?(?:NVIDIA )?(?:GPU )?driver|"
+            r"driver version .* (?:do(?:es)?n['’]?t|do(?:es)? not) match|"
+            r"driver interface version .* (?:do(?:es)?n['’]?t|do(?:es)? not) match",
+            re.I,
+        ),
     ),
     ("nvswitch_error", re.compile(r"NVSwitch (non-)?fatal error|detected NVSwitch .*error", re.I)),
     (
@@ -25,6 +31,14 @@ LOG_KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
         re.compile(r"Successfully configured all the available NVSwitches|Started .*(fabric|Fabric)", re.I),
     ),
     ("stopped", re.compile(r"Stopped .*Fabric|Stopping nvidia-fabricmanager", re.I)),
+)
+
+
+# A line Fabric Manager itself wrote (journal identifier or its own log format).
+_OWN = re.compile(
+    r"nv-fabricmanager|nvidia-fabricmanager|fabric ?manager|NVSwitch|"
+    r"^\[[^]]+\] \[(?:INFO|WARNING|ERROR)\]|^Message payload details",
+    re.I,
 )
 
 
@@ -43,6 +57,9 @@ class FmLog:
     """Notable log lines as (kind, line) in order."""
 
     entries: tuple[tuple[str, str], ...] = ()
+    recognized: bool = False  # some line is Fabric Manager's own (a log that can show an absence)
+    first: str = ""  # first and last Fabric Manager lines: what the log covers
+    last: str = ""
 
     def of(self, kind: str) -> tuple[str, ...]:
         """Lines of one kind."""
@@ -63,12 +80,22 @@ def parse_status(text: str) -> FmStatus:
 def parse_log(text: str) -> FmLog:
     """Classify each line by `LOG_KINDS`; unclassified lines are dropped."""
     entries = []
+    own = []
+    total = 0
     for raw in clean_lines(text):
+        total += bool(raw.strip()) and not raw.startswith("-- ")
         line = raw.strip()
         kind = next((k for k, pattern in LOG_KINDS if pattern.search(line)), None)
         if kind:
             entries.append((kind, line))
-    return FmLog(entries=tuple(entries))
+        if _OWN.search(line):
+            own.append(line)
+    return FmLog(
+        entries=tuple(entries),
+        recognized=bool(own) and len(own) * 2 >= total,
+        first=own[0] if own else "",
+        last=own[-1] if own else "",
+    )
 
 
 parse = parse_status

@@ -10,6 +10,7 @@ from pitstop.collectors.parsers._text import clean_lines, split_kv, to_float
 _CA = re.compile(r"^CA '(?P<ca>[^']+)'")
 _PORT = re.compile(r"^Port (?P<port>\d+):$")
 _IBSTATUS = re.compile(r"^Infiniband device '(?P<ca>[^']+)' port (?P<port>\d+) status:")
+_NAMES_PORT = re.compile(r"^\S*CA\b.*'|Infiniband device|^\S*\s*Port\s*\d+:?\s*$|^\d+:?\s+Port:?$", re.I)
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,7 @@ class IbStat:
 
     ports: tuple[IbPort, ...] = ()
     errors: tuple[str, ...] = ()
+    stray: tuple[str, ...] = ()  # lines that name an HCA or a port but were not understood
 
 
 def _word(value: str) -> str:
@@ -45,8 +47,11 @@ def parse(text: str) -> IbStat:
     ports: list[dict[str, object]] = []
     errors = []
     ca = firmware = None
+    stray = []
     for raw in clean_lines(text):
         line = raw.strip()
+        if _NAMES_PORT.search(line) and not (_CA.match(line) or _PORT.match(line) or _IBSTATUS.match(line)):
+            stray.append(line)
         if "ibpanic" in line or "ibwarn" in line:
             errors.append(line)
         elif (m := _CA.match(line)) is not None:
@@ -97,4 +102,5 @@ def parse(text: str) -> IbStat:
     return IbStat(
         ports=tuple(IbPort(**{**p, "lines": tuple(p["lines"])}) for p in ports),  # type: ignore[arg-type]
         errors=tuple(errors),
+        stray=tuple(stray),
     )

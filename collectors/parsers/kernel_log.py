@@ -85,11 +85,27 @@ class KernelEvent:
     sxid: int | None = None
     pci: str | None = None  # short bus id "bb:dd"
     time_format: str = "none"
+    framed: bool = False  # the line carried a kernel-log prefix (a time format or `kernel:`)
 
     @property
     def line(self) -> str:
         """The first output line (what a person would grep)."""
         return self.lines[0]
+
+
+_API_MISMATCH = re.compile(
+    r"API mismatch: the client (?:'[^']*' \(pid \d+\) )?has the version (?P<client>\d[\w.-]*?),? but "
+    r"this kernel module has the version (?P<module>\d[\w.-]*?)\.?\s"
+)
+
+
+@dataclass(frozen=True)
+class ApiMismatch:
+    """One NVRM API mismatch: user-space (client) and kernel module versions, and its lines."""
+
+    client: str
+    module: str
+    lines: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -101,6 +117,29 @@ class KernelLog:
     def xids(self) -> tuple[KernelEvent, ...]:
         """Events that carry an Xid."""
         return tuple(e for e in self.events if e.xid is not None)
+
+    def api_mismatches(self) -> tuple[ApiMismatch, ...]:
+        """NVRM "API mismatch" messages: the user-space client's version against the loaded module's.
+
+        The message spans lines that may be joined (indented), repeat the timestamp, or be escaped
+        (rsyslog `#012`); each event is read together with the next two."""
+        found = []
+        for i, event in enumerate(self.events):
+            if "API mismatch" not in event.message:
+                continue
+            window = self.events[i : i + 3]
+            text = " ".join(re.sub(r"#012|NVRM:", " ", e.message) for e in window)
+            if (m := _API_MISMATCH.search(" ".join(text.split()))) is not None:
+                lines = tuple(line for e in window for line in e.lines)
+                found.append(ApiMismatch(m.group("client"), m.group("module"), lines))
+        return tuple(found)
+
+    @property
+    def recognized(self) -> bool:
+        """Whether this reads as a kernel log: most lines carry a kernel-log prefix. Only a recognized
+        log can show that something is absent; bare message text can still show what is present."""
+        framed = sum(1 for e in self.events if e.framed)
+        return bool(self.events) and framed * 2 >= len(self.events)
 
 
 def month_number(token: str) -> int | None:
@@ -150,7 +189,9 @@ def _split(line: str, now: datetime | None) -> tuple[str, dict[str, object]]:
             time=_syslog_time(m.group("mon"), m.group("day"), m.group("t"), now), time_format="syslog"
         )
         line = m.group("rest")
-    line = _IDENT.sub("", line, count=1) if _IDENT.match(line) else line
+    if (m := _IDENT.match(line)) is not None:
+        info["framed"] = info.get("framed") or m.group("ident") == "kernel" or "time_format" in info
+        line = _IDENT.sub("", line, count=1)
     if (m := _REL.match(line)) is not None:
         info.setdefault("time_format", "reltime")
         line = m.group("rest")
@@ -176,6 +217,7 @@ def _event(message: str, lines: list[str], info: dict[str, object]) -> KernelEve
         sxid=int(sxid.group("xid")) if sxid else None,
         pci=short_bus_id(pci),
         time_format=str(info.get("time_format", "none")),
+        framed=bool(info.get("framed")) or "time_format" in info,
     )
 
 

@@ -16,6 +16,9 @@ _LINK = re.compile(
 )
 
 
+_BUS = re.compile(r"^Bus: primary=[0-9a-fA-F]+, secondary=([0-9a-fA-F]+), subordinate=([0-9a-fA-F]+)")
+
+
 @dataclass(frozen=True)
 class PciDevice:
     """One device block; link fields None when not shown (no capability, or not root)."""
@@ -34,11 +37,18 @@ class PciDevice:
     sta_line: str
     acs_redirect: bool | None  # ACSCtl ReqRedir+ or CmpltRedir+ (P2P routed through the root complex)
     acs_line: str
+    buses: tuple[int, int] | None = None  # a bridge's secondary..subordinate bus numbers
 
     @property
     def vendor(self) -> str:
         """A lower-case vendor word from the description (nvidia, mellanox, intel, broadcom...)."""
         return self.description.split()[0].lower() if self.description else ""
+
+    @property
+    def bus(self) -> int | None:
+        """The device's own bus number (from `bb:dd.f` or `dddd:bb:dd.f`)."""
+        parts = self.slot.split(":")
+        return int(parts[-2], 16) if len(parts) >= 2 else None
 
     @property
     def downgraded(self) -> bool | None:
@@ -80,6 +90,8 @@ def _block(lines: list[str]) -> PciDevice | None:
         elif text.startswith("ACSCtl:"):
             fields["acs"] = "ReqRedir+" in text or "CmpltRedir+" in text
             fields["acs_line"] = text
+        elif (m := _BUS.search(text)) is not None:
+            fields["buses"] = (int(m.group(1), 16), int(m.group(2), 16))
         elif "<access denied>" in text:
             denied = True
     cap, sta = fields["cap"], fields["sta"]
@@ -98,6 +110,7 @@ def _block(lines: list[str]) -> PciDevice | None:
         sta_line=str(fields["sta_line"]),
         acs_redirect=fields["acs"],
         acs_line=str(fields["acs_line"]),  # type: ignore[arg-type]
+        buses=fields.get("buses"),  # type: ignore[arg-type]
     )
 
 

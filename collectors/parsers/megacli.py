@@ -18,7 +18,8 @@ class MegaVd:
     default_write: str | None
     current_write: str | None
     no_cache_if_bad_bbu: bool | None
-    lines: tuple[str, ...]
+    lines: tuple[str, ...]  # the cache policy lines
+    state_line: str = ""
 
 
 @dataclass(frozen=True)
@@ -50,12 +51,13 @@ def parse(text: str) -> MegaCli:
                     "current_write": None,
                     "no_cache_if_bad_bbu": None,
                     "lines": [],
+                    "state_line": "",
                 }
             )
         elif vds and (kv := split_kv(line)) is not None:
             key, value = kv
             if key == "State":
-                vds[-1]["state"] = value
+                vds[-1]["state"], vds[-1]["state_line"] = value, line
             elif key in ("Default Cache Policy", "Current Cache Policy"):
                 vds[-1]["default_write" if key.startswith("Default") else "current_write"] = _write(value)
                 vds[-1]["no_cache_if_bad_bbu"] = "No Write Cache if Bad BBU" in value

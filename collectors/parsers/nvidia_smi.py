@@ -44,6 +44,7 @@ class SmiGpuRow:
     ecc_uncorrected: int | None
     errors: tuple[str, ...]
     line: str
+    lines: tuple[str, ...] = ()  # the table lines themselves, as printed
 
 
 @dataclass(frozen=True)
@@ -71,7 +72,7 @@ def parse(text: str) -> SmiTable:
     def flush() -> None:
         nonlocal pending
         if pending:
-            gpus.append(SmiGpuRow(**pending))  # type: ignore[arg-type]
+            gpus.append(SmiGpuRow(**{**pending, "lines": tuple(pending["lines"])}))  # type: ignore[arg-type]
         pending = None
 
     for line in lines:
@@ -116,6 +117,7 @@ def parse(text: str) -> SmiTable:
                     col for col, val in (("ecc", ecc), ("display", m1.group("disp"))) if val == "ERR!"
                 ),
                 "line": line.strip(),
+                "lines": [line.strip()],
             }
         elif (
             pending is not None and (m2 := _ROW2.match(line)) is not None and pending["temperature_c"] is None
@@ -133,11 +135,13 @@ def parse(text: str) -> SmiTable:
                     "compute_mode": None if is_unknown(m2.group("compute")) else m2.group("compute"),
                     "errors": tuple(pending["errors"]) + tuple(errs),  # type: ignore[operator]
                     "line": f"{pending['line']} / {line.strip()}",
+                    "lines": [*pending["lines"], line.strip()],  # type: ignore[misc]
                 }
             )
         elif pending is not None and (m3 := _ROW3.match(line)) is not None:
             mig = m3.group("mig")
             pending["mig_mode"] = None if is_unknown(mig) else mig
+            pending["lines"] = [*pending["lines"], line.strip()]  # type: ignore[misc]
             if mig == "ERR!":
                 pending["errors"] = tuple(pending["errors"]) + ("mig",)  # type: ignore[arg-type]
     flush()

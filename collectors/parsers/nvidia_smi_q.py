@@ -84,6 +84,13 @@ def _value(node: _Node | None) -> str | None:
     return None if node is None or is_unknown(node.value) else node.value
 
 
+def _mig(node: _Node | None) -> str | None:
+    """ "Enabled"/"Disabled", "N/A" for a GPU without MIG, None when not shown."""
+    if node is not None and node.value.strip().lower() == "n/a":
+        return "N/A"
+    return _value(node)
+
+
 def _sum(nodes: list[_Node | None]) -> int | None:
     values = [to_int(n.value) for n in nodes if n is not None]
     known = [v for v in values if v is not None]
@@ -209,7 +216,7 @@ def _gpu(node: _Node, index: int, driver: str | None) -> Gpu:
             _value(pick("pcie_gen_device_max", "PCI", "GPU Link Info", "PCIe Generation", "Device Max"))
         ),
         persistence_mode=to_bool(_value(pick("persistence_mode", "Persistence Mode"))),
-        mig_mode=_value(pick("mig_mode", "MIG Mode", "Current")),
+        mig_mode=_mig(pick("mig_mode", "MIG Mode", "Current")),
         compute_mode=_value(pick("compute_mode", "Compute Mode")),
         utilization_pct=to_float(_value(pick("utilization_pct", "Utilization", "GPU"))),
         memory_used_mib=to_int(_value(pick("memory_used_mib", "FB Memory Usage", "Used"))) if fb else None,

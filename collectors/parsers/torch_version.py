@@ -30,6 +30,16 @@ class TorchBuild:
 
 
 _BOOL = {"True": True, "False": False}
+_VERSION = re.compile(r"^\d+\.\d+(?:\.\d+)?(?:[a-z+][\w.+]*)?$")
+_CUDA = re.compile(r"^(?:None|\d+\.\d+(?:\.\d+)?)$")
+_AVAILABLE = re.compile(r"^(?:True|False|-)$")
+
+
+def _version_line(words: list[str]) -> bool:
+    """`2.5.1+cu121 12.1 True`, `2.13.0+cpu None -`: a version, a CUDA version or None, availability."""
+    if len(words) < 2 or not (_VERSION.match(words[0]) and _CUDA.match(words[1])):
+        return False
+    return len(words) == 2 or bool(_AVAILABLE.match(words[2]))
 
 
 def parse(text: str) -> TorchBuild:
@@ -42,7 +52,12 @@ def parse(text: str) -> TorchBuild:
     nccl = extra.get("nccl")
     for raw in reversed(lines):
         words = raw.split()
-        if len(words) >= 2 and re.match(r"^\d+\.\d+", words[0]):
+        if (
+            len(words) >= 2
+            and _VERSION.match(words[0])
+            and _CUDA.match(words[1])
+            and _AVAILABLE.match(words[2] if len(words) > 2 else "-")
+        ):
             cuda = None if words[1] == "None" else words[1]
             return TorchBuild(
                 version=words[0],

@@ -313,7 +313,7 @@ def _gpu(index):
                     errors, "pcie_gen_device_max", "nvmlDeviceGetGpuMaxPcieLinkGeneration", handle
                 ),
                 "persistence_mode": None if persistence is None else persistence == NVML.NVML_FEATURE_ENABLED,
-                "mig_mode": None
+                "mig_mode": ("N/A" if errors.get("mig_mode") == "not_supported" else None)
                 if mig is None
                 else ("Enabled" if mig[0] == NVML.NVML_DEVICE_MIG_ENABLE else "Disabled"),
                 "compute_mode": None if compute is None else COMPUTE_MODES.get(compute, str(compute)),

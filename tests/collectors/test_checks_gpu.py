@@ -125,8 +125,11 @@ def test_memory_held_by_idle_gpu() -> None:
             "processes": [{"pid": 77, "name": "python", "used_mib": 29990}],
         }
     )
-    verdict = check("gpu_memory_held", stale)
-    assert verdict.verdict == "confirmed" and "pid 77 python 29990 MiB" in verdict.evidence[-1].lines[0]
+    verdict = check("gpu_memory_held", stale)  # a live owner may be between steps: one reading proves nothing
+    assert verdict.verdict == "inconclusive" and "pid 77 python 29990 MiB" in verdict.evidence[-1].lines[0]
+    orphan = probe({"index": 0, "memory_used_mib": 30000, "utilization_pct": 0, "processes": []})
+    verdict = check("gpu_memory_held", orphan)
+    assert verdict.verdict == "confirmed" and "no process is listed" in verdict.reason
     busy = probe({"index": 0, "memory_used_mib": 30000, "utilization_pct": 97})
     assert check("gpu_memory_held", busy).verdict == "ruled_out"
 

@@ -163,7 +163,10 @@ def test_pcie_links(shared_dir: Path) -> None:
     verdict = check("pcie_link_downgraded", narrowed)
     assert verdict.verdict == "confirmed" and "Width x8 (downgraded)" in verdict.evidence[0].lines[0]
     switch = shared(shared_dir, "lspci", "lspci-vv/pex890xx-switch-port-speed-downgraded.txt")
-    assert check("pci_acs_redirect", switch).verdict == "ruled_out"
+    assert check("pci_acs_redirect", switch).verdict == "inconclusive"  # no GPU below it
+    full = fixture("lspci", "outputs/lspci-vv/xe9680-8x-h100-full-lspci-vvv.txt")
+    acs = check("pci_acs_redirect", full)  # ReqRedir+ only on a PMC-Sierra switch above no GPU
+    assert acs.verdict == "ruled_out" and "PMC-Sierra" not in " ".join(acs.evidence[0].lines)
     assert check("pci_kernel_driver", gpu).verdict == "ruled_out"
     nouveau = ok(
         "lspci",
@@ -257,7 +260,7 @@ def test_disks(shared_dir: Path) -> None:
     assert check("disk_full", vm).verdict == "ruled_out"  # snap loop mounts at 100% are ignored
     full = ok("df", "Filesystem Size Used Avail Use% Mounted on\n/dev/nvme0n1 3.5T 3.5T 12G 100% /data\n")
     assert check("disk_full", full).verdict == "confirmed"
-    assert check("shm_size", vm).verdict == "confirmed"  # 986M
+    assert check("shm_size", vm).verdict == "ruled_out"  # 986M: half of a 2 GB VM, not Docker's 64M
     big = ok("df", "Filesystem Size Used Avail Use% Mounted on\ntmpfs 252G 0 252G 0% /dev/shm\n")
     assert check("shm_size", big).verdict == "ruled_out"
 
@@ -359,10 +362,21 @@ def test_fabric_manager(shared_dir: Path) -> None:
 def test_containers(shared_dir: Path) -> None:
     runc = shared(shared_dir, "docker_info", "docker-info/grep-runtime-nvidia-missing.txt")
     verdict = check("docker_nvidia_runtime", runc, missing("nvidia_ctk"))
-    assert verdict.verdict == "confirmed" and "nvidia-ctk: command not found" in verdict.evidence[0].lines
+    assert verdict.verdict == "confirmed"
+    by_command = {e.command: e.lines for e in verdict.evidence}  # each line under the command that printed it
+    assert "Runtimes: io.containerd.runc.v2 runc" in by_command["docker info"]
+    assert by_command["nvidia-ctk --version"] == ("command not found",)
+    assert check("docker_nvidia_runtime", runc).verdict == "inconclusive"  # the toolkit was not read
     nvidia = ok("docker_info", " Runtimes: io.containerd.runc.v2 nvidia runc\n Default Runtime: runc\n")
     assert check("docker_nvidia_runtime", nvidia).verdict == "ruled_out"
-    assert check("nvidia_ctk_installed", missing("nvidia_ctk")).verdict == "confirmed"
+    cdi = fixture("docker_info", "outputs/docker-info/cli-golden-cdi-discovered-devices-nvidia-gpu0.txt")
+    modern = check("docker_nvidia_runtime", cdi, missing("nvidia_ctk"))  # CDI devices, no nvidia runtime
+    assert modern.verdict == "ruled_out" and "cdi: nvidia.com/gpu=gpu0" in modern.evidence[0].lines
+    # no container engine on the host: nothing needs the toolkit
+    assert (
+        check("nvidia_ctk_installed", missing("nvidia_ctk"), missing("docker_info")).verdict == "inconclusive"
+    )
+    assert check("nvidia_ctk_installed", missing("nvidia_ctk"), runc).verdict == "confirmed"
     ctk = shared(shared_dir, "nvidia_ctk", "nvidia-ctk-version/ctk-1.12.0.txt")
     assert check("nvidia_ctk_installed", ctk).verdict == "ruled_out"
     desktop = ok(
@@ -391,7 +405,7 @@ def test_unless_parameters(shared_dir: Path) -> None:
     vm = shared(shared_dir, "df", "df-h/ubuntu1804-vm.txt")
     big = ok("df", "Filesystem Size Used Avail Use% Mounted on\ntmpfs 252G 0 252G 0% /dev/shm\n")
     assert check("shm_size", big, params={"when_large": "inconclusive"}).verdict == "inconclusive"
-    assert check("shm_size", vm, params={"when_large": "inconclusive"}).verdict == "confirmed"
+    assert check("shm_size", vm, params={"when_large": "inconclusive"}).verdict == "inconclusive"
 
 
 def test_nvlink_topology_defers_to_the_sku(shared_dir: Path) -> None:

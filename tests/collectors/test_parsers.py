@@ -188,7 +188,7 @@ def test_smi_q_variants(shared_dir: Path) -> None:
     assert sum("sw_power_cap" in g.active_clock_events for g in rtx.gpus) == 2
     assert parse(shared_dir, "nvidia-smi-q/titanv-560-idle.txt").gpus[0].active_clock_events == ("gpu_idle",)
     consumer = parse(shared_dir, "nvidia-smi-q/rtx4080s-595-idle.txt").gpus[0]
-    assert consumer.ecc_volatile_uncorrected is None and consumer.mig_mode is None
+    assert consumer.ecc_volatile_uncorrected is None and consumer.mig_mode == "N/A"  # no MIG on GeForce
     truncated = parse(shared_dir, "nvidia-smi-q/h100-535-truncated.txt")
     assert truncated.driver_version == "535.183.01" and truncated.gpus[0].name == "NVIDIA H100 80GB HBM3"
 
