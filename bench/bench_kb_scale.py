@@ -110,23 +110,35 @@ def synthesize(base: Path, db: Path, entries: int) -> dict:
     return {"insert_entries_s": round(inserted - began, 1), "store_vectors_s": round(stored, 1)}
 
 
-def _exact_top(conn: object, ids: object, queries: object) -> list[set[int]]:
-    """Exact inner-product top K per query, streaming vectors from SQLite in batches."""
+def _exact_kth(conn: object, ids: object, queries: object) -> object:
+    """The exact K-th best inner product per query, streaming vectors from SQLite in batches."""
     import numpy as np
 
     from pitstop.kb import store
     from pitstop.kb.embed import MODEL_DIM, MODEL_NAME
     from pitstop.kb.index import BATCH
 
-    best_scores = np.full((len(queries), K), -np.inf, dtype=np.float32)
-    best_ids = np.full((len(queries), K), -1, dtype=np.int64)
-    for batch_ids, batch in store.searchable_vectors(conn, MODEL_NAME, MODEL_DIM, ids, BATCH):
-        scores = np.concatenate([best_scores, queries @ batch.T], axis=1)
-        cand = np.concatenate([best_ids, np.broadcast_to(batch_ids, (len(queries), len(batch_ids)))], axis=1)
-        top = np.argsort(-scores, axis=1)[:, :K]
-        best_scores = np.take_along_axis(scores, top, axis=1)
-        best_ids = np.take_along_axis(cand, top, axis=1)
-    return [set(row.tolist()) for row in best_ids]
+    best = np.full((len(queries), K), -np.inf, dtype=np.float32)
+    for _, batch in store.searchable_vectors(conn, MODEL_NAME, MODEL_DIM, ids, BATCH):
+        scores = np.concatenate([best, queries @ batch.T], axis=1)
+        best = -np.sort(-scores, axis=1)[:, :K]
+    return best[:, -1]
+
+
+def _recall(conn: object, ids: object, queries: object, found: list[list[int]]) -> float:
+    """Share of exact top-K hits among the index's K: a found id counts when its exact score reaches the
+    exact K-th best (so ties between identical example texts count as hits)."""
+    import numpy as np
+
+    from pitstop.kb import store
+    from pitstop.kb.embed import MODEL_DIM, MODEL_NAME
+
+    kth = _exact_kth(conn, ids, queries)
+    hits = []
+    for query, row, threshold in zip(queries, found, kth, strict=True):
+        exact = store.vectors_of(conn, MODEL_NAME, MODEL_DIM, np.asarray(row, dtype=np.int64)) @ query
+        hits.append(int((exact >= threshold - 1e-5).sum()) / K)
+    return float(np.mean(hits))
 
 
 def measure(db: Path) -> dict:
@@ -159,10 +171,8 @@ def measure(db: Path) -> dict:
     stored /= np.linalg.norm(stored, axis=1, keepdims=True)
     asked = kb.embedder.encode([v.text for v in (dense_view(c.query) for c in cases) if v])
     queries = np.ascontiguousarray(np.vstack([asked, stored]), dtype=np.float32)
-    exact = _exact_top(conn, ids, queries)
     index = kb._get_index()  # noqa: SLF001  # the very index the asks searched
-    found = [{eid for eid, _ in index.search(q, K)} for q in queries]
-    recall = statistics.mean(len(f & e) / len(e) for f, e in zip(found, exact, strict=True))
+    recall = _recall(conn, ids, queries, [[eid for eid, _ in index.search(q, K)] for q in queries])
     ordered = sorted(samples)
     return {
         "vectors": meta.count,

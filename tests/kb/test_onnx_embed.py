@@ -17,6 +17,9 @@ from pitstop.kb.glossary import dense_view
 from pitstop.kb.onnx_embed import OnnxEmbedder
 from pitstop.kb.service import KnowledgeBase
 
+# Embedding the bundled KB through the export takes seconds alone, minutes on a loaded shared machine.
+pytestmark = pytest.mark.timeout(1200)
+
 
 @pytest.fixture(scope="module")
 def onnx() -> OnnxEmbedder:
@@ -28,6 +31,14 @@ def onnx() -> OnnxEmbedder:
 @pytest.fixture(scope="module")
 def torch_fp32() -> Embedder:
     return Embedder(quantize=False)
+
+
+@pytest.fixture(scope="module")
+def onnx_db(tmp_path_factory: pytest.TempPathFactory, onnx: OnnxEmbedder) -> Path:
+    """The bundled KB with vectors from the export (the fp32 model name)."""
+    db = tmp_path_factory.mktemp("onnx") / "kb.db"
+    KnowledgeBase.open(db, embedder=onnx).warm()
+    return db
 
 
 @pytest.fixture(scope="module")
@@ -46,11 +57,10 @@ def test_vectors_equal_torch_fp32(onnx: OnnxEmbedder, torch_fp32: Embedder, dev_
 
 
 def test_ask_ranks_as_the_torch_path(
-    tmp_path: Path, onnx: OnnxEmbedder, torch_fp32: Embedder, dev_queries: list[str]
+    onnx_db: Path, onnx: OnnxEmbedder, torch_fp32: Embedder, dev_queries: list[str]
 ) -> None:
-    db = tmp_path / "kb.db"
-    through_onnx = KnowledgeBase.open(db, embedder=onnx)
-    through_torch = KnowledgeBase.open(db, embedder=torch_fp32)  # same model name: same stored vectors
+    through_onnx = KnowledgeBase.open(onnx_db, embedder=onnx)
+    through_torch = KnowledgeBase.open(onnx_db, embedder=torch_fp32)  # same model name: same stored vectors
     for query in dev_queries:
         for mode in ("hybrid", "dense"):
             ours = [m.id for m in through_onnx.ask(query, top=5, mode=mode).results]
@@ -58,12 +68,10 @@ def test_ask_ranks_as_the_torch_path(
             assert ours == theirs, (mode, query[:60])
 
 
-def test_ask_imports_no_torch(tmp_path: Path, onnx: OnnxEmbedder) -> None:
-    db = tmp_path / "kb.db"
-    KnowledgeBase.open(db, embedder=onnx).warm()  # the first open embeds; the second only asks
+def test_ask_imports_no_torch(onnx_db: Path) -> None:
     code = (
         "import sys; from pitstop.kb.service import KnowledgeBase;"
-        f"kb = KnowledgeBase.open({str(db)!r});"
+        f"kb = KnowledgeBase.open({str(onnx_db)!r});"
         "ids = [m.id for m in kb.ask('Failed to initialize NVML: Driver/library version mismatch').results];"
         "print(type(kb.embedder).__name__, ids[0], sorted(m for m in ('torch', 'transformers',"
         " 'sentence_transformers') if m in sys.modules))"
