@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from pitstop.collectors.model import Verdict
+
 
 @dataclass(frozen=True)
 class Cause:
@@ -42,23 +44,12 @@ class HostState:
 
 
 @dataclass(frozen=True)
-class Finding:
-    """One verdict on one cause for one host, with the lines that decided it."""
-
-    host: str
-    verdict: str  # "confirmed" | "ruled_out" | "inconclusive"
-    reason: str
-    evidence: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (command, lines)
-    benign: bool = False
-
-
-@dataclass(frozen=True)
 class CauseFindings:
-    """All hosts' verdicts on one cause."""
+    """All hosts' verdicts on one cause, the strongest first."""
 
     pitfall: str
     title: str
-    findings: tuple[Finding, ...]
+    findings: tuple[tuple[str, Verdict], ...]  # (host, its verdict)
 
 
 @dataclass(frozen=True)
@@ -71,6 +62,8 @@ class DiagnosisCard:
     causes: tuple[CauseFindings, ...] = ()
     done: bool = False
     incident: int | None = None
+    odd: tuple[str, ...] = ()  # one sentence per host that differs from its peers, in `lang`
+    job: str = ""  # the job line when the target was a job
 
 
 @dataclass(frozen=True)

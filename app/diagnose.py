@@ -10,7 +10,10 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+import multiprocessing
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
@@ -28,12 +31,15 @@ from pitstop.collectors.jobs import JobInfo
 from pitstop.collectors.model import CheckContext, CommandResult, HostStatus, Verdict
 from pitstop.collectors.transport import framing
 from pitstop.collectors.transport.ssh import Connector
-from pitstop.core.clock import parse_since
+from pitstop.core.clock import parse_since, stamp
 from pitstop.core.errors import NotAllowed, NotFound, UsageError
 from pitstop.core.i18n import msg, t
 from pitstop.core.redact import redact
 
 CANDIDATES = 5
+WORKER_FROM_HOSTS = 64  # from this many hosts the checks run in a worker process (the second core):
+# starting it costs about as much CPU as checking 60 hosts inline
+KEEP_OUTPUTS_HOSTS = 16  # above this many hosts a command's output is released once it is checked
 log = logging.getLogger(__name__)
 
 
@@ -104,6 +110,11 @@ class HostReport:
         return tuple(v for v in self.verdicts if v.verdict == "confirmed" and v.benign)
 
     @property
+    def shown(self) -> tuple[Verdict, ...]:
+        """The verdicts worth reporting and recording: a sweep's confirmed ones, else all."""
+        return self.confirmed if self.sweep else self.verdicts
+
+    @property
     def evidence_status(self) -> ReadState:
         """Whether the host's evidence could be read: "checked" | "partial" | "unreadable" | "not_run".
 
@@ -128,39 +139,23 @@ class HostReport:
 
     def to_json(self) -> dict[str, Any]:
         """The host's part of the issue-3 JSON shape."""
-        shown = self.confirmed if self.sweep else self.verdicts
         out: dict[str, Any] = {
             "host": self.host,
             "status": self.status,
             "evidence_status": self.evidence_status,
             "unread": {c: redact(why) for c, why in self.unread.items()},
             "error": redact(self.error) or None,
-            "verdicts": [verdict_json(v) for v in shown],
+            "verdicts": [v.to_json() for v in self.shown],
             "commands": [command_json(c) for c in self.commands],
             "duration_s": self.duration_s,
         }
         if self.sweep:
-            out["benign"] = [verdict_json(v) for v in self.benign]
+            out["benign"] = [v.to_json() for v in self.benign]
             out["summary"] = {
                 k: sum(v.verdict == k for v in self.verdicts)
                 for k in ("confirmed", "ruled_out", "inconclusive")
             }
         return out
-
-
-def verdict_json(v: Verdict) -> dict[str, Any]:
-    """One verdict as JSON, evidence lines redacted."""
-    return {
-        "pitfall": v.pitfall,
-        "verdict": v.verdict,
-        "reason": redact(v.reason),
-        "benign": v.benign,
-        "evidence": [
-            {"command": e.command, "lines": [redact(line) for line in e.lines], "rerun": e.rerun}
-            for e in v.evidence
-        ],
-        "commands": list(v.commands),
-    }
 
 
 def command_json(c: CommandResult) -> dict[str, Any]:
@@ -197,10 +192,10 @@ class DiagnoseReport:
             "hosts": [h.to_json() for h in self.hosts],
             "outliers": [o.to_json() for o in self.outliers],
             "job": self.job.to_json() if self.job else None,
-            "until": self.until.isoformat() if self.until else None,
+            "until": stamp(self.until) if self.until else None,
             "mode": "sweep" if self.sweep else "error",
             "candidates": list(self.candidates),
-            "since": self.since.isoformat() if self.since else None,
+            "since": stamp(self.since) if self.since else None,
             "collectors": list(self.collectors),
             "lang": self.lang,
             "notes": list(self.notes),
@@ -241,9 +236,61 @@ def host_bound(lanes: int, collectors: Sequence[str], connect_timeout: float) ->
     return connect_timeout + 1 + phase(first, lanes) + later + runner.SLACK_S
 
 
-def _evaluate(pitfalls: Sequence[Any], run: runner.HostRun, ctx: CheckContext) -> tuple[Verdict, ...]:
+_WORKER_PITFALLS: Sequence[Any] = ()
+
+
+def _worker_init(pitfalls: Sequence[Any]) -> None:
+    global _WORKER_PITFALLS
+    _WORKER_PITFALLS = pitfalls
+
+
+def _check(
+    pitfalls: Sequence[Any] | None, results: Mapping[str, CommandResult], ctx: CheckContext, host: str
+) -> tuple[tuple[Verdict, ...], compare.Profile | None]:
+    """Verdicts and the comparable profile of one host's results (in the worker: its pitfalls)."""
+    pitfalls = _WORKER_PITFALLS if pitfalls is None else pitfalls
     # `evaluate` owns the "no check exists" verdict and turns a broken check into an inconclusive one.
-    return tuple(evaluate(p, run.results, ctx) for p in pitfalls)
+    verdicts = tuple(evaluate(p, results, ctx) for p in pitfalls)
+    return verdicts, compare.profile(host, facts_for(results, ctx.now)) if results else None
+
+
+class _Checker:
+    """Runs `_check` inline for a few hosts, else in one worker process so parsing a large kernel log
+    never stalls the event loop that keeps every other host's connection moving."""
+
+    def __init__(self, pitfalls: Sequence[Any], hosts: int) -> None:
+        self._pitfalls = pitfalls
+        self._pool: ProcessPoolExecutor | None = None
+        if hosts >= WORKER_FROM_HOSTS:
+            self._pool = ProcessPoolExecutor(
+                1,
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_init,
+                initargs=(pitfalls,),
+            )
+
+    async def __call__(
+        self, results: Mapping[str, CommandResult], ctx: CheckContext, host: str
+    ) -> tuple[tuple[Verdict, ...], compare.Profile | None]:
+        if self._pool is None:
+            return _check(self._pitfalls, results, ctx, host)
+        try:
+            # submitted from a thread: the first submission starts the worker, which blocks until
+            # the new interpreter has read its start-up data (1.5 s on a loaded machine)
+            future = await asyncio.to_thread(self._pool.submit, _check, None, results, ctx, host)
+            return await asyncio.wrap_future(future)
+        except BrokenProcessPool:
+            log.warning("the check worker died; checking %s in this process", host)
+            return _check(self._pitfalls, results, ctx, host)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _released(commands: tuple[CommandResult, ...]) -> tuple[CommandResult, ...]:
+    """The commands without their output (kept: sizes, exit codes, messages)."""
+    return tuple(replace(c, stdout="", stderr="") for c in commands)
 
 
 async def _run(
@@ -299,7 +346,9 @@ async def diagnose(
     lanes = runner.lanes_for(len(hosts))
     bound = host_bound(lanes, collectors, connector.timeout)
     audit = AuditLog(db) if db is not None else None
-    gate = asyncio.Semaphore(max(1, concurrency))
+    gate = asyncio.Semaphore(runner.host_slots(max(1, concurrency)))
+    check = _Checker(pitfalls, len(hosts)) if collectors else None
+    keep_outputs = len(hosts) <= KEEP_OUTPUTS_HOSTS
     reports: dict[str, HostReport] = {}
     profiles: dict[str, compare.Profile] = {}
 
@@ -311,10 +360,15 @@ async def diagnose(
             run = await _run(host, collectors, lanes, connector, bound)
         if audit is not None and run.commands:
             audit.record(request.requester, request.origin, host.name, run.commands)
-        verdicts = _evaluate(pitfalls, run, ctx) if run.status == "ok" or run.results else ()
-        if run.results:
-            profiles[host.name] = compare.profile(host.name, facts_for(run.results, now))
-        report = HostReport(host.name, run.status, run.error, verdicts, run.commands, run.duration_s, sweep)
+        verdicts: tuple[Verdict, ...] = ()
+        if check is not None and (run.status == "ok" or run.results):
+            verdicts, profile = await check(run.results, ctx, host.name)
+            if profile is not None:
+                profiles[host.name] = profile
+        elif not collectors:
+            verdicts = tuple(evaluate(p, run.results, ctx) for p in pitfalls)
+        commands = run.commands if keep_outputs else _released(run.commands)
+        report = HostReport(host.name, run.status, run.error, verdicts, commands, run.duration_s, sweep)
         reports[host.name] = report
         if progress is not None:
             try:
@@ -328,8 +382,12 @@ async def diagnose(
         await asyncio.gather(*(task(h) for h in hosts))
     finally:
         await connector.close()
+        if check is not None:
+            check.close()
     if not collectors:
         notes.append("no candidate cause has a read-only check; nothing was run on the hosts")
+    if collectors and not keep_outputs:
+        notes.append(t("sweep.outputs_released", "en", n=len(hosts), keep=KEEP_OUTPUTS_HOSTS))
     outside = [n for n in request.job.nodes if n not in inventory.hosts] if request.job else []
     if outside:
         notes.append(t("fleet.job.outside_inventory", "en", n=len(outside), hosts=compress(outside)))

@@ -18,23 +18,25 @@ from pitstop.app.cards import (
     Choice,
     DiagnosisCard,
     DraftCard,
-    Finding,
     HostState,
     Notice,
     ResolutionForm,
 )
 from pitstop.app.diagnose import authorized_hosts
+from pitstop.app.digest import digest, job_line, render_text
 from pitstop.app.hosts import mentioned_hosts
 from pitstop.app.services import Services
-from pitstop.core.errors import NotAllowed, UsageError
+from pitstop.core.errors import NotAllowed, PitstopError, UsageError
 from pitstop.core.i18n import t
-from pitstop.core.redact import redact
 
 if TYPE_CHECKING:
+    from pitstop.app.diagnose import DiagnoseReport, HostReport
     from pitstop.collectors.inventory import Host
+    from pitstop.collectors.model import Verdict
     from pitstop.kb.schema import CheckRef
 
 TOP_CAUSES = 3
+ODD_LIMIT = 4  # differing facts named per host in chat (the attached report has all)
 MAX_HOST_CHOICES = 100
 VERDICT_ORDER = {"confirmed": 0, "ruled_out": 1, "inconclusive": 2}
 
@@ -113,18 +115,16 @@ class Progress:
         if report.host not in self._states:
             return
         with self._lock:
-            self._states[report.host] = host_state(report.to_json())
+            self._states[report.host] = host_state(report)
         self._on_change(self.card())
 
 
-def host_state(host: dict[str, Any]) -> HostState:
-    """A host's line from its report JSON; a reachable host whose evidence could not be read says so."""
-    status, error = str(host.get("status")), str(host.get("error") or "")
-    if status == "ok" and host.get("evidence_status") == "unreadable":
-        unread = host.get("unread") or {}
-        why = "; ".join(f"{c}: {w}" for c, w in unread.items())
-        return HostState(str(host.get("host")), "unreadable", why)
-    return HostState(str(host.get("host")), status, error)
+def host_state(host: HostReport) -> HostState:
+    """A host's line in the card; a reachable host whose evidence could not be read says so."""
+    if host.status == "ok" and host.evidence_status == "unreadable":
+        why = "; ".join(f"{c}: {w}" for c, w in host.unread.items())
+        return HostState(host.host, "unreadable", why)
+    return HostState(host.host, str(host.status), host.error)
 
 
 def diagnose(
@@ -139,9 +139,13 @@ def diagnose(
     origin: str,
     on_progress: Callable[[DiagnosisCard], None],
     lang: str | None = None,
+    job: Any = None,
 ) -> Diagnosis:
-    """Check `hosts` (already authorized by `authorize(target)`), reporting progress; record the incident."""
-    from pitstop.app.diagnose import DiagnoseRequest
+    """Check `hosts` (already authorized by `authorize(target)`), reporting progress; record the incident.
+
+    With `job` (a resolved `JobInfo`), its nodes are checked over its time span (`job_request`).
+    """
+    from pitstop.app.diagnose import DiagnoseRequest, job_request
     from pitstop.kb.preprocess import detect_lang
 
     lang = lang or (detect_lang(error_text) if error_text else "en")
@@ -154,8 +158,9 @@ def diagnose(
         origin=f"{origin}:{channel}",
         selected=hosts,
     )
+    if job is not None:
+        request = job_request(job, services.inventory, request)
     report = services.run_diagnose(request, progress)
-    data = report.to_json()
     iid = None
     if thread_ts:
         iid = services.incidents.record_diagnosis(
@@ -163,13 +168,58 @@ def diagnose(
             thread_ts=thread_ts,
             user=user,
             hosts=[h.name for h in hosts],
-            report=report,
+            verdicts=[(h.host, v) for h in report.hosts for v in h.shown],
             text=error_text,
         )
-    states = tuple(host_state(h) for h in data.get("hosts", ()))
-    lang = getattr(report, "lang", None) or lang
-    card = DiagnosisCard(lang, target, states, _group_by_cause(services, data, lang), done=True, incident=iid)
-    return Diagnosis(card, outputs_text(report), tuple(s for s in states if s.status != "ok"))
+    lang = report.lang or lang
+    card = diagnosis_card(report, target, lang, iid, lambda pitfall: title_of(services, pitfall, lang))
+    return Diagnosis(card, report_file(report, lang), tuple(s for s in card.hosts if s.status != "ok"))
+
+
+def diagnosis_card(
+    report: Any, target: str, lang: str, incident: int | None, title: Callable[[str], str]
+) -> DiagnosisCard:
+    """The finished card of a report: host states, verdicts grouped per cause, the odd hosts, the job."""
+    return DiagnosisCard(
+        lang,
+        target,
+        tuple(host_state(h) for h in report.hosts),
+        _group_by_cause(report, title),
+        done=True,
+        incident=incident,
+        odd=tuple(o.describe(lang, limit=ODD_LIMIT) for o in digest(report).odd),
+        job=job_line(report.job, lang) if report.job else "",
+    )
+
+
+def report_file(report: Any, lang: str) -> str:
+    """The attached file: the whole verdict report as text and as JSON, then every command's output."""
+    import json
+
+    return "\n\n".join(
+        (
+            render_text(report, lang),
+            f"===== {t('fleet.slack.report_json', lang)} =====",
+            json.dumps(report.to_json(), ensure_ascii=False, indent=1),
+            f"===== {t('fleet.slack.raw_outputs', lang)} =====",
+            outputs_text(report),
+        )
+    )
+
+
+def authorize_job(services: Services, job_id: str, *, user: str, channel: str, origin: str) -> Any:
+    """The Slurm controller host, if `job_id` is a job id and the policy lets `user` ask that host."""
+    from pitstop.collectors import jobs
+
+    slurm = jobs.resolver("slurm")
+    slurm.validate(job_id)
+    host = slurm.host(services.inventory)
+    decision = services.policy.authorize(
+        user=user, user_groups=(), channel=channel, hosts=[host], origin=origin
+    )
+    if not decision.allowed:
+        raise NotAllowed(decision.reason)
+    return host
 
 
 def authorize(services: Services, target: str, *, user: str, channel: str, origin: str) -> tuple[Host, ...]:
@@ -179,29 +229,17 @@ def authorize(services: Services, target: str, *, user: str, channel: str, origi
     )
 
 
-def _group_by_cause(services: Services, data: Mapping[str, Any], lang: str) -> tuple[CauseFindings, ...]:
-    findings: dict[str, list[Finding]] = {}
-    for host in data.get("hosts", ()):
-        for v in host.get("verdicts", ()) or ():
-            evidence = tuple(
-                (str(e.get("command", "")), tuple(str(x) for x in e.get("lines", ())))
-                for e in v.get("evidence", ()) or ()
-            )
-            findings.setdefault(v["pitfall"], []).append(
-                Finding(
-                    host=str(host.get("host")),
-                    verdict=str(v.get("verdict")),
-                    reason=str(v.get("reason", "") or ""),
-                    evidence=evidence,
-                    benign=bool(v.get("benign", False)),
-                )
-            )
+def _group_by_cause(report: DiagnoseReport, title: Callable[[str], str]) -> tuple[CauseFindings, ...]:
+    findings: dict[str, list[tuple[str, Verdict]]] = {}
+    for host in report.hosts:
+        for v in host.shown:
+            findings.setdefault(v.pitfall, []).append((host.host, v))
     groups = []
     for pitfall, items in findings.items():
-        items.sort(key=lambda f: (VERDICT_ORDER.get(f.verdict, 3), f.host))
-        groups.append(CauseFindings(pitfall, title_of(services, pitfall, lang), tuple(items)))
+        items.sort(key=lambda f: (VERDICT_ORDER.get(f[1].verdict, 3), f[0]))
+        groups.append(CauseFindings(pitfall, title(pitfall), tuple(items)))
     # Confirmed first; within a verdict, the report's order (the KB's ranking of the candidates).
-    groups.sort(key=lambda g: VERDICT_ORDER.get(g.findings[0].verdict, 3))
+    groups.sort(key=lambda g: VERDICT_ORDER.get(g.findings[0][1].verdict, 3))
     return tuple(groups)
 
 
@@ -215,8 +253,8 @@ def title_of(services: Services, pitfall: str, lang: str) -> str:
     return title_zh if lang == "zh" and title_zh else getattr(entry, "title", pitfall)
 
 
-def outputs_text(report: Any) -> str:
-    """Every command's full output, per host, redacted: the content of the file posted in the thread."""
+def outputs_text(report: DiagnoseReport) -> str:
+    """Every command's full output, per host: the file posted in the thread (redacted as it is sent)."""
     lines: list[str] = []
     for host in report.hosts:
         lines.append(f"===== {host.host} ({host.status}{': ' + host.error if host.error else ''}) =====")
@@ -228,7 +266,27 @@ def outputs_text(report: Any) -> str:
             if result.message:
                 lines.append(f"[{result.message}]")
             lines.append("")
-    return redact("\n".join(lines))
+    return "\n".join(lines)
+
+
+def search_hosts(services: Services, query: str, limit: int = MAX_HOST_CHOICES) -> list[tuple[str, str]]:
+    """Host-picker options for what was typed: a host-list expression or group naming several inventory
+    hosts first (`gpu[01-04] (4 hosts)`), then host names starting with it, then containing it."""
+    q = query.strip()
+    out: list[tuple[str, str]] = []
+    if q:
+        try:
+            named = services.inventory.select(q)
+        except PitstopError:
+            named = ()
+        if len(named) > 1:
+            out.append((f"{q} ({len(named)} hosts)", q))
+    low = q.lower()
+    names = sorted(services.inventory.hosts)
+    starts = [n for n in names if n.lower().startswith(low)]
+    inside = [n for n in names if low in n.lower() and not n.lower().startswith(low)]
+    out += [(n, n) for n in starts + inside]
+    return out[:limit]
 
 
 def feedback(services: Services, incident: int, *, user: str, pitfall: str, helpful: bool) -> Notice:
@@ -243,10 +301,10 @@ def resolution_form(services: Services, incident: int) -> ResolutionForm:
     record = services.incidents.get(incident)
     lang = record.lang
     choices: dict[str, Choice] = {}
-    for v in record.verdicts:
-        if v.verdict == "confirmed" and v.pitfall_id not in choices:
-            choices[v.pitfall_id] = Choice(
-                v.pitfall_id, title_of(services, v.pitfall_id, lang), f"confirmed on {v.host}"
+    for host, v in record.verdicts:
+        if v.verdict == "confirmed" and v.pitfall not in choices:
+            choices[v.pitfall] = Choice(
+                v.pitfall, title_of(services, v.pitfall, lang), f"confirmed on {host}"
             )
     for c in record.candidates:
         if c.pitfall_id not in choices:

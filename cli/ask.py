@@ -1,13 +1,15 @@
-"""`pitstop ask [--json] [--top N] TEXT`: the known root causes that fit a pasted error."""
+"""`pitstop ask [--json] [--top N] [--file F] TEXT`: the known root causes that fit a pasted error."""
 
 from __future__ import annotations
 
 import argparse
-import json
+import shutil
 import textwrap
 from typing import TYPE_CHECKING
 
-from pitstop.cli.kbargs import MODES, add_db_option, open_kb, read_text
+from pitstop.cli.kbargs import MODES, add_db_option, add_text_options, open_kb, text_of
+from pitstop.cli.output import emit_json
+from pitstop.core.redact import redact, redact_data
 
 if TYPE_CHECKING:
     from pitstop.kb.retrieve import Answer, Match
@@ -18,10 +20,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "ask",
         help="find known root causes for an error message or log",
-        description="Find known root causes for an error message or log ('-' reads stdin).",
+        description="Find the known root causes that fit an error message or log, best first, and say why.",
     )
-    parser.add_argument("text", nargs="+", metavar="TEXT", help="the error text, or - to read stdin")
-    parser.add_argument("--json", action="store_true", help="print JSON")
+    add_text_options(parser)
+    parser.add_argument(
+        "--json", action="store_true", help="print the answer as JSON (pitstop.ask/1, docs/JSON.md)"
+    )
     parser.add_argument("--top", type=int, default=5, metavar="N", help="how many causes (default 5)")
     parser.add_argument("--mode", choices=MODES, default="hybrid", help=argparse.SUPPRESS)
     add_db_option(parser)
@@ -30,43 +34,79 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Answer one paste."""
-    text = read_text(args.text)
+    from pitstop.core.i18n import resolve_lang
+
+    text = text_of(args)
     answer = open_kb(args).ask(text, top=max(1, args.top), mode=args.mode)
+    lang = resolve_lang(text, getattr(args, "lang", None))
+    # The answer quotes the paste (its query, the text a signature matched): mask it like every sink.
     if args.json:
-        print(json.dumps(answer.to_json(), ensure_ascii=False, indent=2))
+        emit_json("ask", redact_data(answer.to_json(lang)))
     else:
-        print(render(answer))
+        print(redact(render(answer, lang, verbose=getattr(args, "verbose", False))))
     return 0
 
 
-def _match_lines(rank: int, match: Match, zh: bool) -> list[str]:
+def _wrap(text: str, width: int, indent: str = "   ") -> list[str]:
+    return textwrap.wrap(text, width, initial_indent=indent, subsequent_indent=indent + "  ") or [indent]
+
+
+def _match_lines(rank: int, match: Match, lang: str, width: int, verbose: bool) -> list[str]:
+    from pitstop.collectors.checks.registry import CHECKS
+    from pitstop.core.i18n import t
+
+    zh = lang == "zh"
     title = match.title_zh if zh and match.title_zh else match.title
     summary = match.summary_zh if zh and match.summary_zh else match.summary
-    flags = "".join((" [draft]" if match.draft else "", " [benign]" if match.benign else ""))
-    lines = [
-        f"{rank}. {title}{flags}",
-        f"   {match.id} · score {match.score:.2f} · {match.confidence} confidence · {match.layer}",
-    ]
-    lines += textwrap.wrap(summary, 100, initial_indent="   ", subsequent_indent="   ")[:3]
-    lines += [f"   why: {why}" for why in match.why[:3]]
-    if match.fix:
-        lines.append(f"   {'先做' if zh else 'first step'}: {match.fix}")
+    fix = match.fix_zh if zh and match.fix_zh else match.fix
+    flags = "".join(
+        f" [{t(f'cli.ask.flag.{name}', lang)}]"
+        for name, on in (("draft", match.draft), ("benign", match.benign))
+        if on
+    )
+    confidence = t(f"common.confidence.{match.confidence}", lang)
+    lines = [f"{rank}. {title}{flags}"]
+    lines += _wrap(
+        t(
+            "cli.ask.meta",
+            lang,
+            id=match.id,
+            score=f"{match.score:.2f}",
+            confidence=confidence,
+            layer=match.layer,
+        ),
+        width,
+    )
+    lines += _wrap(summary, width)[:4]
+    for reason in match.reasons_in(lang):
+        lines += _wrap(t("cli.ask.why", lang, reason=reason), width)
+    for ref in match.checks[:2] if verbose else ():
+        spec = CHECKS.get(ref.check)
+        words = (ref.describe.get(lang) or ref.describe.get("en")) if ref.describe else None
+        lines += _wrap(
+            t("cli.ask.check", lang, description=words or (spec.description(lang) if spec else ref.check)),
+            width,
+        )
+    if fix:
+        lines += _wrap(t("cli.ask.fix", lang, step=fix), width)
+    if verbose:
+        lines += [f"   {t('cli.ask.details', lang, detail=detail)}" for detail in match.why]
     return lines
 
 
-def render(answer: Answer) -> str:
-    """Human-readable answer: rank, title, score and confidence, why, first fix step."""
-    zh = answer.lang == "zh"
+def render(answer: Answer, lang: str | None = None, verbose: bool = False, width: int | None = None) -> str:
+    """The answer for a terminal: rank, title, confidence, why in words, first fix step (`verbose`: the
+    checks and the signals behind the ranking). Lines wrap to the terminal's width."""
+    from pitstop.core.i18n import t
+
+    lang = lang or answer.lang
+    width = width or max(40, min(110, shutil.get_terminal_size((100, 24)).columns))
     out: list[str] = []
     if not answer.confident:
-        out.append(
-            "没有可信的匹配；下面是较弱的猜测："
-            if zh
-            else "No confident match in the knowledge base; weak guesses follow:"
-        )
+        out.append(t("cli.ask.no_confident", lang))
     if answer.truncated:
-        out.append("(long paste: only its error-bearing lines were searched)")
+        out.append(t("cli.ask.truncated", lang))
     for rank, match in enumerate(answer.results, start=1):
-        out += _match_lines(rank, match, zh)
+        out += _match_lines(rank, match, lang, width, verbose)
         out.append("")
     return "\n".join(out).rstrip()

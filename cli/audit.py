@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import json
 
 from pitstop.cli.kbargs import add_db_option
+from pitstop.cli.output import emit_json, emit_jsonl
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -15,7 +15,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--user", default=None, help="only this requester")
     parser.add_argument("--host", default=None, help="only this host")
     parser.add_argument("--limit", type=int, default=1000, help="at most N rows, newest first (default 1000)")
-    parser.add_argument("--json", action="store_true", help="print JSON lines")
+    parser.add_argument("--json", action="store_true", help="print one JSON document (docs/JSON.md)")
+    parser.add_argument("--jsonl", action="store_true", help="print one JSON document per row, for streaming")
     add_db_option(parser)
     parser.set_defaults(func=run)
 
@@ -32,14 +33,17 @@ def run(args: argparse.Namespace) -> int:
     rows = AuditLog(db).query(
         since=parse_since(args.since), user=args.user, host=args.host, limit=max(1, args.limit)
     )
+    if args.json:
+        emit_json("audit", {"rows": [row.to_json() for row in rows]})
+        return 0
+    if args.jsonl:
+        emit_jsonl("audit-row", (row.to_json() for row in rows))
+        return 0
     for row in rows:
-        if args.json:
-            print(json.dumps(row.to_json(), ensure_ascii=False))
-        else:
-            exit_ = "-" if row.exit is None else row.exit
-            print(
-                f"{row.ts}  {row.requester:<12} {row.origin:<14} {row.host:<16} {row.outcome:<8} "
-                f"exit={exit_:<4} {row.duration_s:6.2f}s {row.output_bytes:>9}B  "
-                f"{display(row.argv)}"
-            )
+        exit_ = "-" if row.exit is None else row.exit
+        print(
+            f"{row.ts}  {row.requester:<12} {row.origin:<14} {row.host:<16} {row.outcome:<8} "
+            f"exit={exit_:<4} {row.duration_s:6.2f}s {row.output_bytes:>9}B  "
+            f"{display(row.argv)}"
+        )
     return 0

@@ -12,13 +12,13 @@ confident match": their share is a line of its own, as is the precision of "high
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pitstop.cli.eval_learning import add_learning
 from pitstop.cli.kbargs import MODES, add_db_option, open_kb
+from pitstop.cli.output import emit_json
 
 if TYPE_CHECKING:
     from pitstop.kb.evaluate import Report
@@ -34,7 +34,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _add_retrieval(kinds: argparse._SubParsersAction) -> None:
     parser = kinds.add_parser("retrieval", help="recall@1, recall@3 and MRR of `ask` on a JSONL case file")
-    parser.add_argument("file", type=Path, metavar="FILE.jsonl")
+    parser.add_argument(
+        "file", type=Path, metavar="FILE.jsonl", help="labelled cases, one JSON object a line"
+    )
     parser.add_argument("--json", action="store_true", help="print JSON (with every case's top 10 ids)")
     parser.add_argument(
         "--mode",
@@ -71,7 +73,7 @@ def run_retrieval(args: argparse.Namespace) -> int:
         data = reports[0].to_json()
         if len(reports) > 1:
             data["modes"] = {r.mode: {k: v for k, v in r.to_json().items() if k != "cases"} for r in reports}
-        print(json.dumps(data, ensure_ascii=False, indent=2))
+        emit_json("eval", data)
     else:
         print(render(reports))
     return 0

@@ -13,13 +13,20 @@ import json
 import tempfile
 from pathlib import Path
 
+from pitstop.cli.output import emit_json
 from pitstop.core.errors import UsageError
 
 
 def add_learning(kinds: argparse._SubParsersAction) -> None:
     """Add `eval learning`."""
     parser = kinds.add_parser("learning", help="TEST recall before and after resolving the TRAIN cases")
-    parser.add_argument("files", nargs="*", type=Path, metavar="TRAIN.jsonl TEST.jsonl")
+    parser.add_argument(
+        "files",
+        nargs="*",
+        type=Path,
+        metavar="TRAIN.jsonl TEST.jsonl",
+        help="cases to learn from, cases to test on",
+    )
     parser.add_argument(
         "--split",
         type=Path,
@@ -27,7 +34,7 @@ def add_learning(kinds: argparse._SubParsersAction) -> None:
         help="split one case file per cause (first half of each cause's cases to TRAIN)",
     )
     parser.add_argument("--write-split", type=Path, metavar="DIR", help="also write the split files here")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print JSON (pitstop.eval-learning/1)")
     parser.set_defaults(func=run_learning)
 
 
@@ -72,7 +79,7 @@ def run_learning(args: argparse.Namespace) -> int:
         report = run(kb, Incidents(open_db(kb.db_path), kb=kb), train, test)
         kb.close()
     if args.json:
-        print(json.dumps(report.to_json(), indent=2))
+        emit_json("eval-learning", report.to_json())
         return 0
     print(
         f"TRAIN {report.train} case(s) resolved ({report.learned} learned, {len(report.skipped)} skipped:"

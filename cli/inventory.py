@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import argparse
 import getpass
-import json
 import sys
 from pathlib import Path
 from typing import Any
+
+from pitstop.cli.output import emit_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -18,7 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "import",
         help="convert an Ansible inventory to Pitstop's YAML (through ansible-inventory if installed)",
     )
-    imp.add_argument("file", type=Path, metavar="FILE")
+    imp.add_argument("file", type=Path, metavar="FILE", help="the file to import")
     imp.add_argument("--out", type=Path, default=None, help="write here instead of standard output")
     imp.add_argument(
         "--reader",
@@ -173,7 +174,7 @@ def _show(args: argparse.Namespace) -> int:
         raise UsageError(t("inventory.empty", lang, source=inv.source))
     described = [describe(inv, h, "en" if args.json else lang) for h in hosts]
     if args.json:
-        print(json.dumps({"inventory": inv.source, "hosts": described}, indent=1, ensure_ascii=False))
+        emit_json("inventory", {"inventory": inv.source, "hosts": described})
     else:
         print("\n\n".join("\n".join(_text(d, lang)) for d in described))
     return 0

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from pitstop.cli import kb_learning
 from pitstop.cli.kbargs import add_db_option, open_kb
+from pitstop.cli.output import emit_json
 from pitstop.core.errors import NotFound, UsageError
 
 DEFAULT_TAXONOMY = Path(__file__).resolve().parents[2].parent / "shared" / "taxonomy.yaml"
@@ -28,11 +28,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     check.set_defaults(func=run_check)
     listing = actions.add_parser("list", help="list the entries")
-    listing.add_argument("--json", action="store_true")
+    listing.add_argument("--json", action="store_true", help="print JSON (pitstop.kb-list/1)")
     listing.set_defaults(func=run_list)
     show = actions.add_parser("show", help="show one entry")
-    show.add_argument("id")
-    show.add_argument("--json", action="store_true")
+    show.add_argument("id", help="the entry id (see pitstop kb list)")
+    show.add_argument("--json", action="store_true", help="print JSON (pitstop.pitfall/1)")
     show.set_defaults(func=run_show)
     export = actions.add_parser("export", help="print every entry with all its text fields")
     export.add_argument("--json", action="store_true", help="JSON (the only format)")
@@ -122,24 +122,19 @@ def run_list(args: argparse.Namespace) -> int:
     """List entries (curated and draft)."""
     entries = open_kb(args).all()
     if args.json:
-        print(
-            json.dumps(
-                [
-                    {
-                        "id": p.id,
-                        "title": p.title,
-                        "title_zh": p.title_zh,
-                        "layer": p.layer,
-                        "severity": p.severity,
-                        "benign": p.benign,
-                        "status": p.status,
-                    }
-                    for p in entries
-                ],
-                ensure_ascii=False,
-                indent=2,
-            )
-        )
+        rows = [
+            {
+                "id": p.id,
+                "title": p.title,
+                "title_zh": p.title_zh,
+                "layer": p.layer,
+                "severity": p.severity,
+                "benign": p.benign,
+                "status": p.status,
+            }
+            for p in entries
+        ]
+        emit_json("kb-list", {"entries": rows})
         return 0
     for p in entries:
         print(f"{p.id:48} {p.layer:16} {p.severity:9} {'draft ' if p.status == 'draft' else ''}{p.title}")
@@ -155,7 +150,7 @@ def run_show(args: argparse.Namespace) -> int:
         raise NotFound(f"no pitfall '{args.id}' (see `pitstop kb list`)") from None
     data = entry.to_dict()
     if args.json:
-        print(json.dumps(data, ensure_ascii=False, indent=2))
+        emit_json("pitfall", data)
         return 0
     for key, value in data.items():
         if isinstance(value, list):
@@ -172,9 +167,5 @@ def run_export(args: argparse.Namespace) -> int:
         return kb_learning.run_export_learned(args)
     if not args.json:
         raise UsageError("give --json (every entry) or --learned (learned examples and approved drafts)")
-    print(
-        json.dumps(
-            [p.to_dict() | {"status": p.status} for p in open_kb(args).all()], ensure_ascii=False, indent=2
-        )
-    )
+    emit_json("kb-export", {"entries": [p.to_dict() | {"status": p.status} for p in open_kb(args).all()]})
     return 0

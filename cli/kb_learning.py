@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import argparse
 import getpass
-import json
 import socket
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pitstop.cli.kbargs import add_db_option, open_kb
+from pitstop.cli.output import emit_json
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -22,18 +22,20 @@ def register_actions(actions: argparse._SubParsersAction) -> None:
     """Add drafts, approve, edit, reject and import to `pitstop kb`."""
     drafts = actions.add_parser("drafts", help="learned drafts and merge proposals waiting for review")
     drafts.add_argument("--all", action="store_true", help="also approved and rejected ones")
-    drafts.add_argument("--json", action="store_true")
+    drafts.add_argument("--json", action="store_true", help="print JSON (pitstop.drafts/1)")
     drafts.set_defaults(func=run_drafts)
     approve = actions.add_parser("approve", help="accept a draft (writes kb/pitfalls/ID.yaml) or a merge")
-    approve.add_argument("id")
+    approve.add_argument("id", help="the draft id (see pitstop kb drafts)")
     approve.add_argument(
         "--dir", type=Path, default=None, help="where to write the entry (default kb/pitfalls)"
     )
     approve.set_defaults(func=run_approve)
     edit = actions.add_parser("edit", help="change fields of a draft before approving it")
-    edit.add_argument("id")
+    edit.add_argument("id", help="the draft id (see pitstop kb drafts)")
     for name in ("title", "title_zh", "layer", "severity", "summary", "summary_zh", "cause"):
-        edit.add_argument(f"--{name.replace('_', '-')}", dest=name)
+        edit.add_argument(
+            f"--{name.replace('_', '-')}", dest=name, help=f"the new {name.replace('_zh', ' (Chinese)')}"
+        )
     for name in ("symptom", "signature", "fix", "reference"):
         edit.add_argument(
             f"--{name}",
@@ -43,10 +45,10 @@ def register_actions(actions: argparse._SubParsersAction) -> None:
         )
     edit.set_defaults(func=run_edit)
     reject = actions.add_parser("reject", help="refuse a draft (leaves search) or a merge proposal")
-    reject.add_argument("id")
+    reject.add_argument("id", help="the draft id (see pitstop kb drafts)")
     reject.set_defaults(func=run_reject)
     load = actions.add_parser("import", help="add a bundle from `pitstop kb export --learned`")
-    load.add_argument("file", type=Path)
+    load.add_argument("file", type=Path, help="a bundle written by pitstop kb export --learned")
     load.set_defaults(func=run_import)
     for action in (drafts, approve, edit, reject, load):
         add_db_option(action)
@@ -81,7 +83,7 @@ def run_export_learned(args: argparse.Namespace) -> int:
     from pitstop.incidents.exchange import export_learned
 
     bundle = export_learned(_db(args), origin=args.origin or socket.gethostname())
-    print(json.dumps(bundle, ensure_ascii=False, indent=2))
+    emit_json("learned-bundle", bundle)
     return 0
 
 
@@ -101,7 +103,7 @@ def run_drafts(args: argparse.Namespace) -> int:
 
     found = list_drafts(_db(args), status=None if args.all else "draft")
     if args.json:
-        print(json.dumps([d.to_json() for d in found], ensure_ascii=False, indent=2))
+        emit_json("drafts", {"drafts": [d.to_json() for d in found]})
         return 0
     for d in found:
         what = f"merge into {d.target_id} ({d.similarity:.2f})" if d.kind == "merge" else "new entry"

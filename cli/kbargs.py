@@ -37,3 +37,38 @@ def read_text(words: list[str]) -> str:
             raise UsageError("no standard input to read")
         return decode(sys.stdin.buffer.read())
     return " ".join(words)
+
+
+def add_text_options(parser: argparse.ArgumentParser) -> None:
+    """The error text as words, `-` for stdin, or `--file FILE` (`--file -` reads stdin too)."""
+    parser.add_argument(
+        "text", nargs="*", metavar="TEXT", help="the error text (quote it), or - to read standard input"
+    )
+    parser.add_argument(
+        "--file", type=Path, default=None, metavar="FILE", help="read the error text from FILE ('-': stdin)"
+    )
+
+
+def read_file(path: Path) -> str:
+    """A text file's content, or stdin for `-` (decoded, binary refused)."""
+    from pitstop.kb.preprocess import decode
+
+    if str(path) == "-":
+        return read_text(["-"])
+    try:
+        return decode(path.read_bytes())
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+
+
+def text_of(args: argparse.Namespace) -> str:
+    """The error text from TEXT words, `-`, `--file`, or piped stdin when neither is given."""
+    if args.file is not None and args.text:
+        raise UsageError("give the error text as TEXT or with --file, not both")
+    if args.file is not None:
+        return read_file(args.file)
+    if args.text:
+        return read_text(args.text)
+    if sys.stdin is not None and not sys.stdin.isatty():
+        return read_text(["-"])
+    raise UsageError("give the error text: TEXT, - (standard input) or --file FILE")

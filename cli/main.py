@@ -1,8 +1,8 @@
-"""The `pitstop` command: a thin argparse front over kb/, collectors/ and bot/.
+"""Pitstop: find the known root cause of a GPU-cluster error and check it on the hosts, read-only.
 
-Each sub-command lives in its own module under `pitstop.commands` and exposes
-`register(subparsers)`; the module sets `func` on its parser. Heavy imports happen
-inside the handlers, so `pitstop --help` stays fast.
+Each sub-command lives in its own module under `pitstop.cli` and exposes `register(subparsers)`;
+the module sets `func` on its parser. Heavy imports happen inside the handlers, so
+`pitstop --help` stays fast. `--lang` and `--verbose` are accepted before or after the command.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import importlib
 import sys
 
 from pitstop.core.errors import PitstopError
+from pitstop.core.redact import install_log_redaction
 
 COMMAND_MODULES: tuple[str, ...] = (
     "pitstop.cli.ask",
@@ -30,17 +31,71 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
+EXIT_CODES = (
+    "exit status: 0 done (for diagnose: nothing confirmed, every host checked); 1 an error Pitstop "
+    "explains; 2 bad usage (wrong option, empty or unreadable text); 3 not found (host, incident, "
+    "entry); 4 refused by the authorization policy; 10 diagnose confirmed a cause; 11 diagnose could "
+    "not check some host; 12 both; 130 interrupted. JSON outputs: docs/JSON.md."
+)
+
+
+def version() -> str:
+    """The installed package's version (the source tree's when not installed)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("pitstop")
+    except metadata.PackageNotFoundError:
+        return "0.2.0"
+
+
+def _add_common(parser: argparse.ArgumentParser, default: object) -> None:
+    """`--lang` and `--verbose`; sub-commands use SUPPRESS so they never override the top-level value."""
+    parser.add_argument(
+        "--lang",
+        choices=("en", "zh", "auto"),
+        default=default,
+        help="answer language: en, zh, or auto to follow the pasted text (default)",
+    )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        default=False if default is None else default,
+        help="also show the details behind an answer (checks, regexes, matched terms)",
+    )
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+    found = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in dict.fromkeys(action.choices.values()):
+                found += [child, *_subparsers(child)]
+    return found
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Build the full argument parser from the registered command modules."""
-    parser = argparse.ArgumentParser(prog="pitstop", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="pitstop",
+        description=__doc__.splitlines()[0],
+        epilog=EXIT_CODES,
+    )
+    parser.add_argument("--version", action="version", version=f"pitstop {version()}")
+    _add_common(parser, None)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
+    for child in _subparsers(parser):
+        if not any("--lang" in a.option_strings for a in child._actions):
+            _add_common(child, argparse.SUPPRESS)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the process exit status."""
+    install_log_redaction()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
@@ -49,7 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except PitstopError as exc:
-        print(f"pitstop: {exc}", file=sys.stderr)
+        from pitstop.core.i18n import t
+
+        print(t("cli.error", getattr(args, "lang", None) or "en", message=exc), file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         return 130

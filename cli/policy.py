@@ -7,10 +7,10 @@ A dry run of the authorization policy (no rate-limit token is spent). Exit statu
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
 
 from pitstop.cli.kbargs import add_db_option
+from pitstop.cli.output import emit_json
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -65,15 +65,14 @@ def run(args: argparse.Namespace) -> int:
         charge=False,
     )
     if args.json:
-        print(
-            json.dumps(
-                {
-                    "allowed": decision.allowed,
-                    "reason": decision.reason,
-                    "rule": decision.rule,
-                    "hosts": [h.name for h in hosts],
-                }
-            )
+        emit_json(
+            "policy-decision",
+            {
+                "allowed": decision.allowed,
+                "reason": str(decision.reason),
+                "rule": decision.rule,
+                "hosts": [h.name for h in hosts],
+            },
         )
     else:
         print(f"{'allowed' if decision.allowed else 'refused'}: {decision.reason}")

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 from typing import TYPE_CHECKING
 
 from pitstop.cli.kbargs import add_db_option
+from pitstop.cli.output import emit_json
 
 if TYPE_CHECKING:
     from pitstop.incidents.stats import Stats
@@ -16,7 +16,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add `stats`."""
     parser = sub.add_parser("stats", help="top causes, busiest hosts, time to resolution, causes per layer")
     parser.add_argument("--since", help="period start: 7d, 24h, 30m or a date (default: all time)")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print JSON (pitstop.stats/1)")
     add_db_option(parser)
     parser.set_defaults(func=run)
 
@@ -30,35 +30,62 @@ def run(args: argparse.Namespace) -> int:
 
     now = utc_now()
     since = parse_since(args.since, now) if args.since else None
-    figures = compute(open_db(args.db or load_settings().db_path), since=since, now=now)
-    print(json.dumps(figures.to_json(), ensure_ascii=False, indent=2) if args.json else render(figures))
+    settings = load_settings()
+    figures = compute(
+        open_db(args.db or settings.db_path), since=since, now=now, quiet_days=settings.incident_quiet_days
+    )
+    if args.json:
+        emit_json("stats", figures.to_json())
+    else:
+        print(render(figures, getattr(args, "lang", None) or "en"))
     return 0
 
 
-def _duration(seconds: float | None) -> str:
+def _duration(seconds: float | None, lang: str) -> str:
+    from pitstop.core.i18n import t
+
     if seconds is None:
-        return "-"
+        return t("cli.duration.none", lang)
     if seconds < 60:
-        return f"{seconds:.0f} s"
+        return t("cli.duration.s", lang, n=f"{seconds:.0f}")
     minutes = seconds / 60
-    return f"{minutes:.0f} min" if minutes < 120 else f"{minutes / 60:.1f} h"
+    if minutes < 120:
+        return t("cli.duration.min", lang, n=f"{minutes:.0f}")
+    return t("cli.duration.h", lang, n=f"{minutes / 60:.1f}")
 
 
-def render(figures: Stats) -> str:
-    """The figures as text for a terminal."""
+def render(figures: Stats, lang: str = "en") -> str:
+    """The figures as text for a terminal, each line saying what it counts."""
+    from pitstop.core.i18n import t
+
     lines = [
-        f"incidents since {figures.since or 'the beginning'}: {figures.incidents}"
-        f" ({figures.open} open, {figures.resolved} resolved)",
-        f"time to resolution: median {_duration(figures.resolution_median_s)},"
-        f" p90 {_duration(figures.resolution_p90_s)}",
+        t(
+            "cli.stats.period",
+            lang,
+            since=figures.since or t("cli.stats.beginning", lang),
+            incidents=figures.incidents,
+            open=figures.open,
+            resolved=figures.resolved,
+            no_action=figures.no_action,
+            expired=figures.expired,
+            quiet=f"{figures.quiet_days:g}",
+        ),
+        t(
+            "cli.stats.resolution",
+            lang,
+            resolved=figures.resolved,
+            median=_duration(figures.resolution_median_s, lang),
+            p90=_duration(figures.resolution_p90_s, lang),
+        ),
     ]
     sections = (
-        ("top causes", figures.top_causes),
-        ("hosts with most incidents", figures.top_hosts),
-        ("causes per layer", figures.layers),
+        ("cli.stats.top_causes", figures.top_causes),
+        ("cli.stats.top_hosts", figures.top_hosts),
+        ("cli.stats.layers", figures.layers),
     )
-    for heading, rows in sections:
-        lines.append(f"{heading}:" if rows else f"{heading}: none")
+    for key, rows in sections:
+        heading = t(key, lang)
+        lines.append(t("cli.stats.heading" if rows else "cli.stats.none", lang, heading=heading))
         lines += [
             f"  {row.count:>4}  {row.key}" + (f"  {row.label}" if row.label != row.key else "")
             for row in rows

@@ -17,6 +17,7 @@ from pathlib import Path
 import sqlite_utils
 
 from pitstop.collectors.model import CommandResult
+from pitstop.core.clock import stamp
 from pitstop.core.redact import redact
 
 
@@ -43,7 +44,7 @@ class AuditEntry:
 
 
 def _stamp(moment: datetime) -> str:
-    return moment.astimezone(UTC).isoformat(timespec="milliseconds")
+    return stamp(moment, millis=True)
 
 
 def _now() -> str:

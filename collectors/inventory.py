@@ -35,6 +35,7 @@ import yaml
 
 from pitstop.collectors import catalog, hostlist
 from pitstop.collectors.sshconfig import DEFAULT_GLOBAL_KNOWN_HOSTS, DEFAULT_USER_KNOWN_HOSTS, SshConfig
+from pitstop.core import yamlio
 from pitstop.core.errors import NotFound, UsageError
 from pitstop.core.i18n import Msg
 
@@ -457,7 +458,7 @@ def load(path: str | os.PathLike[str] | None, allow_local_commands: bool | None 
         allow_local_commands = load_settings().ssh_local_commands
     p = Path(path).expanduser()
     try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
+        data = yamlio.safe_load(p.read_text(encoding="utf-8"))
     except OSError as exc:
         raise UsageError(f"cannot read inventory {p}: {exc.strerror}") from None
     except yaml.YAMLError as exc:

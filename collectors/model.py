@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, cast, get_args
+
+from pitstop.core.redact import redact
 
 Outcome = Literal["ok", "nonzero", "timeout", "missing", "error", "refused"]
 HostStatus = Literal["ok", "unreachable", "auth_failed", "host_key_mismatch", "error"]
 VerdictName = Literal["confirmed", "ruled_out", "inconclusive"]
+VERDICTS: tuple[str, ...] = get_args(VerdictName)
 
 
 @dataclass(frozen=True)
@@ -35,6 +39,23 @@ class Evidence:
     lines: tuple[str, ...]
     rerun: str
 
+    def to_json(self) -> dict[str, Any]:
+        """Plain data, every field redacted: what is stored and printed (the edge)."""
+        return {
+            "command": redact(self.command),
+            "lines": [redact(line) for line in self.lines],
+            "rerun": redact(self.rerun),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Evidence:
+        """The inverse of `to_json` (storage reads its rows back)."""
+        return cls(
+            str(data.get("command", "")),
+            tuple(str(line) for line in data.get("lines", ())),
+            str(data.get("rerun", "")),
+        )
+
 
 @dataclass(frozen=True)
 class CheckContext:
@@ -57,3 +78,31 @@ class Verdict:
     evidence: tuple[Evidence, ...] = ()
     commands: tuple[str, ...] = ()
     benign: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """Plain data, reason and evidence redacted: the one serialization (reports, storage)."""
+        return {
+            "pitfall": self.pitfall,
+            "verdict": self.verdict,
+            "reason": redact(self.reason),
+            "benign": self.benign,
+            "evidence": [e.to_json() for e in self.evidence],
+            "commands": list(self.commands),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Verdict:
+        """The inverse of `to_json`; ValueError for a verdict name outside `VERDICTS`."""
+        name = str(data.get("verdict", ""))
+        if name not in VERDICTS:
+            raise ValueError(f"not a verdict: {name!r}")
+        return cls(
+            pitfall=str(data.get("pitfall", "")),
+            verdict=cast(VerdictName, name),
+            reason=str(data.get("reason", "") or ""),
+            evidence=tuple(
+                Evidence.from_json(e) for e in data.get("evidence", ()) or () if isinstance(e, Mapping)
+            ),
+            commands=tuple(str(c) for c in data.get("commands", ()) or ()),
+            benign=bool(data.get("benign", False)),
+        )

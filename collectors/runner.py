@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import re
+import resource
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -33,6 +35,8 @@ SECOND_PHASE_LANES = 1  # a few small commands (ethtool per interface, a fallbac
 _MISSING = re.compile(r"command not found|^sh: \d+: \S+: not found", re.M)
 _SUDO_REFUSED = re.compile(r"^sudo: (?:a password is required|a terminal is required|sorry,)", re.M)
 LOST = "connection lost while running"
+FDS_PER_HOST = 2  # the SSH socket, and room for a jump host's or the local transport's pipes
+FDS_RESERVED = 64  # the database, logs, the check worker's pipes
 
 
 @dataclass(frozen=True)
@@ -66,6 +70,25 @@ def plan(names: Iterable[str]) -> tuple[tuple[Collector, ...], tuple[Collector, 
         else:
             first[name] = c
     return tuple(first.values()), tuple(second.values())
+
+
+def host_slots(wanted: int) -> int:
+    """How many hosts may run at once: `wanted`, lowered to what the open-files limit allows.
+
+    The soft limit is first raised to the hard one (as a server would), so a large fleet is bounded
+    by a count the operating system will honour instead of failing with "Too many open files".
+    """
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 16)
+    if soft < target:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+    try:
+        in_use = len(os.listdir("/proc/self/fd"))
+    except OSError:
+        in_use = FDS_RESERVED
+    return max(1, min(wanted, (soft - in_use - FDS_RESERVED) // FDS_PER_HOST))
 
 
 def lanes_for(host_count: int) -> int:

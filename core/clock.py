@@ -52,6 +52,13 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def stamp(moment: datetime) -> str:
-    """The stored form of a time: RFC 3339 UTC with a Z, so that strings sort as times."""
-    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+def stamp(moment: datetime, *, millis: bool = False) -> str:
+    """The one form of a time, stored and printed: RFC 3339 UTC with a Z, so that strings sort as times.
+
+    `millis` adds milliseconds (`2026-12-01T11:00:00.123Z`) for logs whose rows must keep their order
+    within a second; compare such a column only with stamps made the same way.
+    """
+    moment = moment.astimezone(UTC)
+    if millis:
+        return moment.strftime("%Y-%m-%dT%H:%M:%S.") + f"{moment.microsecond // 1000:03d}Z"
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")

@@ -36,6 +36,7 @@ class Settings:
     slack_signing_secret: str | None
     slack_api_url: str | None
     maintainers: tuple[str, ...] = ()  # Slack user ids (U…/W…) and user-group ids (S…) who review drafts
+    incident_quiet_days: float = 7.0  # an open incident with no activity this long closes as expired
     ssh_local_commands: bool = False  # let ssh config run local commands (Match exec, ProxyCommand)
 
     @property

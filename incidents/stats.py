@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import asdict, dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import sqlite_utils
 
@@ -27,9 +27,23 @@ class Count:
     count: int
 
 
+# What each figure counts, said once for the JSON, the CLI and the App Home.
+COUNTED = {
+    "incidents": "incidents opened in the period (one per pasted thread)",
+    "open": "of those, still open: activity within the quiet period and no resolution",
+    "resolved": "of those, closed with a recorded cause",
+    "no_action": "of those, closed as no action needed",
+    "expired": "of those, open but quiet for longer than the quiet period (closed as expired)",
+    "top_causes": "resolutions recorded in the period, by cause",
+    "layers": "resolutions recorded in the period, by the cause's layer",
+    "top_hosts": "incidents opened in the period, by host named",
+    "resolution_median_s": "time from opening to resolution, over the resolved incidents only",
+}
+
+
 @dataclass(frozen=True)
 class Stats:
-    """Incident figures over one period (`since` None: all time)."""
+    """Incident figures over one period (`since` None: all time); see COUNTED for what each counts."""
 
     since: str | None
     until: str
@@ -41,20 +55,35 @@ class Stats:
     layers: tuple[Count, ...]
     resolution_median_s: float | None
     resolution_p90_s: float | None
+    no_action: int = 0
+    expired: int = 0
+    quiet_days: float = 7.0
 
     def to_json(self) -> dict[str, object]:
-        """Plain data for `--json` and the App Home tab."""
+        """Plain data for `--json` and the App Home tab, with what each figure counts."""
         data = asdict(self)
-        return {**data, **{key: list(data[key]) for key in ("top_causes", "top_hosts", "layers")}}
+        lists = {key: list(data[key]) for key in ("top_causes", "top_hosts", "layers")}
+        return {**data, **lists, "counted": dict(COUNTED)}
 
 
-def compute(db: sqlite_utils.Database, *, since: datetime | None, now: datetime) -> Stats:
-    """Figures for incidents opened (and resolutions made) since `since`."""
+def compute(
+    db: sqlite_utils.Database, *, since: datetime | None, now: datetime, quiet_days: float = 7.0
+) -> Stats:
+    """Figures for incidents opened (and resolutions made) since `since`.
+
+    An open incident quiet for longer than `quiet_days` counts as expired even before
+    `Incidents.expire` has closed it, so the figures do not depend on when that last ran.
+    """
     start = stamp(since) if since else ""
+    quiet = stamp(now - timedelta(days=quiet_days))
     counts = db.execute(
-        "SELECT count(*), coalesce(sum(status = 'open'), 0), coalesce(sum(status = 'resolved'), 0)"
+        "SELECT count(*),"
+        " coalesce(sum(status = 'open' AND updated_at >= ?), 0),"
+        " coalesce(sum(status = 'resolved'), 0),"
+        " coalesce(sum(status = 'no_action'), 0),"
+        " coalesce(sum(status = 'expired' OR (status = 'open' AND updated_at < ?)), 0)"
         " FROM incidents WHERE created_at >= ?",
-        [start],
+        [quiet, quiet, start],
     ).fetchone()
     causes = db.execute(
         "SELECT r.cause_id, coalesce(p.title, r.cause_id), count(*) AS n FROM resolutions r"
@@ -92,6 +121,9 @@ def compute(db: sqlite_utils.Database, *, since: datetime | None, now: datetime)
         layers=tuple(Count(k, k, n) for k, n in layers),
         resolution_median_s=statistics.median(waits) if waits else None,
         resolution_p90_s=_percentile(waits, 0.9) if waits else None,
+        no_action=counts[3],
+        expired=counts[4],
+        quiet_days=quiet_days,
     )
 
 

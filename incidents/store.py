@@ -13,10 +13,12 @@ import json
 import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 import sqlite_utils
 
+from pitstop.collectors.model import Verdict
 from pitstop.core.clock import Clock, stamp, utc_now
 from pitstop.core.db import immediate
 from pitstop.core.errors import NotFound, PitstopError, UsageError
@@ -27,7 +29,7 @@ if TYPE_CHECKING:
     from pitstop.kb.service import KnowledgeBase
 
 MAX_STORED_CHARS = 32_000
-VERDICTS = ("confirmed", "ruled_out", "inconclusive")
+STATUSES = ("open", "resolved", "no_action", "expired")  # migrations/m006_incident_lifecycle.py
 
 
 class AlreadyResolved(PitstopError):
@@ -45,27 +47,6 @@ class Candidate:
     score: float
     confidence: str
     draft: bool
-
-
-@dataclass(frozen=True)
-class StoredEvidence:
-    """Redacted output lines that decided a verdict."""
-
-    command: str
-    lines: tuple[str, ...]
-    rerun: str
-
-
-@dataclass(frozen=True)
-class VerdictRecord:
-    """The latest verdict on one cause for one host."""
-
-    host: str
-    pitfall_id: str
-    verdict: str
-    benign: bool
-    reason: str
-    evidence: tuple[StoredEvidence, ...]
 
 
 @dataclass(frozen=True)
@@ -93,12 +74,14 @@ class Incident:
     hosts: tuple[str, ...]
     error_text: str
     lang: str
-    status: str
+    status: str  # open | resolved | no_action | expired (see STATUSES)
     created_at: str
     updated_at: str
     candidates: tuple[Candidate, ...]
-    verdicts: tuple[VerdictRecord, ...]
+    verdicts: tuple[tuple[str, Verdict], ...]  # (host, the latest verdict there on one cause)
     resolution: Resolution | None
+    closed_at: str | None = None
+    closed_by: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         """Plain data for `--json` output and the bot."""
@@ -114,11 +97,10 @@ class Incident:
             "status": self.status,
             "created_at": self.created_at,
             "updated_at": self.updated_at,
+            "closed_at": self.closed_at,
+            "closed_by": self.closed_by,
             "candidates": [c.__dict__ for c in self.candidates],
-            "verdicts": [
-                {**v.__dict__, "evidence": [e.__dict__ | {"lines": list(e.lines)} for e in v.evidence]}
-                for v in self.verdicts
-            ],
+            "verdicts": [{"host": host, **v.to_json()} for host, v in self.verdicts],
             "resolution": None
             if resolution is None
             else {
@@ -187,19 +169,17 @@ class Incidents:
         thread_ts: str,
         user: str,
         hosts: Iterable[str],
-        report: Any,
+        verdicts: Iterable[tuple[str, Verdict]],
         text: str | None = None,
     ) -> int:
-        """Open or update the thread's incident with a diagnosis report (`to_json()` shape of issue 3)."""
-        data = report.to_json() if hasattr(report, "to_json") else dict(report)
-        host_rows = [h for h in data.get("hosts", ()) if isinstance(h, Mapping)]
-        names = [str(h) for h in hosts] + [str(h.get("host", "")) for h in host_rows]
+        """Open or update the thread's incident with a diagnosis: (host, verdict) pairs, stored redacted."""
+        found = list(verdicts)
+        names = [str(h) for h in hosts] + [host for host, _ in found]
         now = stamp(self.clock())
         with immediate(self.db):
             iid = self._upsert(channel, thread_ts, user, now, text=text, hosts=names)
-            for host in host_rows:
-                for verdict in host.get("verdicts", ()) or ():
-                    self._store_verdict(iid, str(host.get("host", "")), verdict, now)
+            for host, verdict in found:
+                self._store_verdict(iid, host, verdict, now)
         return iid
 
     def _upsert(
@@ -232,25 +212,43 @@ class Incidents:
             stored = cap_text(f"{stored}\n\n{paste}" if stored else paste)
         merged = _unique([*json.loads(hosts_json), *hosts])
         self.db.execute(
-            "UPDATE incidents SET error_text = ?, hosts_json = ?, lang = coalesce(?, lang), updated_at = ?"
+            "UPDATE incidents SET error_text = ?, hosts_json = ?, lang = coalesce(?, lang), updated_at = ?,"
+            " status = CASE WHEN status IN ('no_action', 'expired') THEN 'open' ELSE status END,"
+            " closed_at = CASE WHEN status IN ('no_action', 'expired') THEN NULL ELSE closed_at END,"
+            " closed_by = CASE WHEN status IN ('no_action', 'expired') THEN NULL ELSE closed_by END"
             " WHERE id = ?",
             [stored, json.dumps(merged), lang, now, iid],
         )
         return int(iid)
 
-    def _store_verdict(self, iid: int, host: str, verdict: Mapping[str, Any], now: str) -> None:
-        name = str(verdict.get("verdict", ""))
-        if name not in VERDICTS:
-            return  # a malformed entry in someone else's report must not lose the rest
-        evidence = [
-            {
-                "command": redact(str(e.get("command", ""))),
-                "lines": [redact(str(line)) for line in e.get("lines", ())],
-                "rerun": redact(str(e.get("rerun", ""))),
-            }
-            for e in verdict.get("evidence", ()) or ()
-            if isinstance(e, Mapping)
-        ]
+    def close(self, iid: int, *, user: str) -> Incident:
+        """Close an open incident as "no action needed" (it resolved itself, or was not a problem)."""
+        now = stamp(self.clock())
+        with immediate(self.db):
+            row = self.db.execute("SELECT status FROM incidents WHERE id = ?", [iid]).fetchone()
+            if row is None:
+                raise NotFound(f"no incident #{iid}")
+            if row[0] != "open":
+                raise UsageError(f"incident #{iid} is already closed ({row[0].replace('_', ' ')})")
+            self.db.execute(
+                "UPDATE incidents SET status = 'no_action', updated_at = ?, closed_at = ?, closed_by = ?"
+                " WHERE id = ?",
+                [now, now, user, iid],
+            )
+        return self.get(iid)
+
+    def expire(self, quiet: timedelta) -> int:
+        """Close, as expired, every open incident with no activity for `quiet`; returns how many."""
+        now = self.clock()
+        cursor = self.db.execute(
+            "UPDATE incidents SET status = 'expired', closed_at = ?, closed_by = 'pitstop'"
+            " WHERE status = 'open' AND updated_at < ?",
+            [stamp(now), stamp(now - quiet)],
+        )
+        return cursor.rowcount
+
+    def _store_verdict(self, iid: int, host: str, verdict: Verdict, now: str) -> None:
+        data = verdict.to_json()  # the one serialization, redacted
         self.db.execute(
             "INSERT INTO incident_verdicts (incident_id, host, pitfall_id, verdict, benign, reason,"
             " evidence_json, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
@@ -260,11 +258,11 @@ class Incidents:
             [
                 iid,
                 host,
-                str(verdict.get("pitfall", "")),
-                name,
-                int(bool(verdict.get("benign", False))),
-                redact(str(verdict.get("reason", ""))),
-                json.dumps(evidence, ensure_ascii=False),
+                data["pitfall"],
+                data["verdict"],
+                int(data["benign"]),
+                data["reason"],
+                json.dumps(data["evidence"], ensure_ascii=False),
                 now,
             ],
         )
@@ -286,9 +284,9 @@ class Incidents:
         return self._build(rows[0])
 
     def list(self, status: str | None = None, since: str | None = None, limit: int = 50) -> list[Incident]:
-        """Incidents, newest first; `status` open|resolved, `since` a stored timestamp."""
-        if status not in (None, "open", "resolved"):
-            raise UsageError(f"status must be open or resolved, not {status!r}")
+        """Incidents, newest first; `status` one of STATUSES, `since` a stored timestamp."""
+        if status not in (None, *STATUSES):
+            raise UsageError(f"status must be one of {', '.join(STATUSES)}, not {status!r}")
         where, params = ["1 = 1"], []
         if status:
             where.append("status = ?")
@@ -311,15 +309,16 @@ class Incidents:
             )
         )
         verdicts = tuple(
-            VerdictRecord(
+            (
                 r["host"],
-                r["pitfall_id"],
-                r["verdict"],
-                bool(r["benign"]),
-                r["reason"],
-                tuple(
-                    StoredEvidence(e["command"], tuple(e["lines"]), e["rerun"])
-                    for e in json.loads(r["evidence_json"])
+                Verdict.from_json(
+                    {
+                        "pitfall": r["pitfall_id"],
+                        "verdict": r["verdict"],
+                        "reason": r["reason"],
+                        "benign": bool(r["benign"]),
+                        "evidence": json.loads(r["evidence_json"]),
+                    }
                 ),
             )
             for r in self.db.query(
@@ -335,6 +334,8 @@ class Incidents:
             error_text=row["error_text"],
             lang=row["lang"],
             status=row["status"],
+            closed_at=row["closed_at"],
+            closed_by=row["closed_by"],
             created_at=row["created_at"],
             updated_at=row["updated_at"],
             candidates=candidates,
@@ -413,7 +414,9 @@ class Incidents:
                 ],
             )
             self.db.execute(
-                "UPDATE incidents SET status = 'resolved', updated_at = ? WHERE id = ?", [now, iid]
+                "UPDATE incidents SET status = 'resolved', updated_at = ?, closed_at = ?, closed_by = ?"
+                " WHERE id = ?",
+                [now, now, user, iid],
             )
         if self.kb is not None:
             learning.learn(self.kb, self.db, iid, clock=self.clock)

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
 import sqlite_utils
 
 from pitstop.core.db import immediate
@@ -24,6 +24,9 @@ from pitstop.core.i18n import Msg, msg
 from pitstop.kb.embed import Embedder
 from pitstop.kb.glossary import DenseView, dense_view
 from pitstop.kb.preprocess import prepare
+
+if TYPE_CHECKING:
+    import numpy as np
 
 NEAR = 0.90
 MIN_NOT_IT = 2
@@ -93,6 +96,8 @@ class FeedbackAdjuster:
         return self._votes
 
     def _read(self, db: sqlite_utils.Database) -> _Votes:
+        import numpy as np
+
         rows = db.execute(
             "SELECT f.pitfall_id, f.helpful, i.id, i.error_text FROM feedback f JOIN incidents i"
             " ON i.id = f.incident_id WHERE i.error_text != '' ORDER BY f.rowid"
@@ -108,6 +113,8 @@ class FeedbackAdjuster:
 
     def _incident_vectors(self, db: sqlite_utils.Database, texts: dict[int, str]) -> dict[int, np.ndarray]:
         """Cached vectors of incident texts (embedding the ones missing or stale)."""
+        import numpy as np
+
         model, dim = self._embedder.name, self._embedder.dim
         views = {iid: view for iid, text in texts.items() if (view := _view(text)) is not None}
         found = {

@@ -15,9 +15,12 @@ import os
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import faiss
-import numpy as np
+if TYPE_CHECKING:
+    import faiss
+    import numpy as np
+
 
 APPROX_THRESHOLD = 50_000
 IVF_NPROBE = 24  # lists searched per query
@@ -39,6 +42,8 @@ class VectorIndex:
     """Example vectors searchable by inner product, keyed by example id."""
 
     def __init__(self, index: faiss.Index, meta: IndexMeta) -> None:
+        import faiss
+
         # One OpenMP thread: on a shared 2-core machine two threads made a search 3.5x slower
         # (19.6 ms vs 5.5 ms for 7 queries over 13k vectors), and a query is a handful of vectors.
         faiss.omp_set_num_threads(1)
@@ -48,6 +53,8 @@ class VectorIndex:
     @classmethod
     def build(cls, ids: np.ndarray, vectors: np.ndarray, model: str, fingerprint: str) -> VectorIndex:
         """Build an index over `vectors` (unit float32 rows) with example `ids`."""
+        import faiss
+
         dim = vectors.shape[1]
         if len(ids) > APPROX_THRESHOLD:
             index = _trained_ivf(vectors)
@@ -62,6 +69,8 @@ class VectorIndex:
     @classmethod
     def load(cls, path: Path, model: str, dim: int, fingerprint: str) -> VectorIndex | None:
         """The cached index at `path`, or None when absent, unreadable or built from other content."""
+        import faiss
+
         try:
             meta = IndexMeta(**json.loads(Path(f"{path}.json").read_text(encoding="utf-8")))
             if (meta.model, meta.dim, meta.fingerprint) != (model, dim, fingerprint):
@@ -77,6 +86,8 @@ class VectorIndex:
 
     def save(self, path: Path) -> None:
         """Write the index and its sidecar atomically (temporary file, then rename)."""
+        import faiss
+
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
         os.close(fd)
@@ -101,6 +112,8 @@ class VectorIndex:
 
     def search(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         """The `k` nearest examples to one or more query vectors: (example id, best similarity)."""
+        import numpy as np
+
         if self._index.ntotal == 0:
             return []
         scores, ids = self._index.search(np.atleast_2d(vector), min(k, int(self._index.ntotal)))
@@ -114,6 +127,9 @@ class VectorIndex:
 
 def _trained_ivf(vectors: np.ndarray) -> faiss.Index:
     """An IVF inner-product index with about 2*sqrt(n) lists, trained on a random sample."""
+    import faiss
+    import numpy as np
+
     n, dim = vectors.shape
     nlist = min(4096, int(2 * np.sqrt(n)))
     sample = np.random.default_rng(0).choice(n, size=min(n, nlist * IVF_TRAIN_PER_LIST), replace=False)

@@ -367,8 +367,9 @@ class Retriever:
         out = []
         for rank, (pitfall_id, _, score) in enumerate(ranked):
             shared = [t for t in terms if t in catalog.words_of(pitfall_id)][:8] if rank < 10 else []
-            why = _Why(f"terms: {', '.join(shared)}", msg("kb.why.words", terms=", ".join(shared[:5])))
-            out.append((pitfall_id, why if shared else None, score))
+            words = [t for t in shared if (len(t) >= 3 and not t.isdigit()) or not t.isascii()][:5]
+            reason = msg("kb.why.words", terms=", ".join(words)) if words else None
+            out.append((pitfall_id, _Why(f"terms: {', '.join(shared)}", reason) if shared else None, score))
         return out
 
     def _trigram(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, _Why | None, float]]:

@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from pitstop.core import yamlio
 from pitstop.kb import signatures
 
 PITFALLS_DIR = Path(__file__).parent / "pitfalls"
@@ -249,7 +248,7 @@ def missing_translations(
 def read_entry_file(path: Path) -> Any:
     """Parse one entry file (YAML)."""
     with path.open(encoding="utf-8") as handle:
-        return yaml.safe_load(handle)
+        return yamlio.safe_load(handle)
 
 
 def load_pitfalls(directory: Path = PITFALLS_DIR) -> list[Pitfall]:

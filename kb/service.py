@@ -12,8 +12,8 @@ import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
 import sqlite_utils
 
 from pitstop.core.db import open_db
@@ -27,6 +27,9 @@ from pitstop.kb.index import IndexMeta, VectorIndex
 from pitstop.kb.loader import SyncReport, sync_entries
 from pitstop.kb.retrieve import MODES, Answer, Catalog, Retriever, Tuning
 from pitstop.kb.schema import PITFALLS_DIR, Pitfall
+
+if TYPE_CHECKING:
+    pass
 
 EXAMPLE_SOURCES = ("curated", "incident", "import")
 
@@ -237,6 +240,8 @@ class KnowledgeBase:
         provenance: str = "",
     ) -> int:
         """Store an example of an entry, embed it and add it to the index (no rebuild); returns its id."""
+        import numpy as np
+
         text = text.strip()
         if not text:
             raise UsageError("an example needs some text")

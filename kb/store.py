@@ -11,13 +11,16 @@ import hashlib
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
-import numpy as np
 import sqlite_utils
 
+from pitstop.core.clock import stamp, utc_now
 from pitstop.kb.schema import Pitfall
 from pitstop.kb.tokens import bigram_text
+
+if TYPE_CHECKING:
+    import numpy as np
 
 FTS_TABLES = ("docs_fts", "words_fts")
 SEARCHABLE = ("curated", "draft")
@@ -37,8 +40,8 @@ class ExampleRow:
 
 
 def now() -> str:
-    """The current UTC time as ISO text."""
-    return datetime.now(UTC).isoformat(timespec="seconds")
+    """The current time in the one stored format (`pitstop.core.clock.stamp`)."""
+    return stamp(utc_now())
 
 
 def text_hash(text: str) -> str:
@@ -277,6 +280,8 @@ def store_vectors(
 
 def searchable_vectors(db: sqlite_utils.Database, model: str, dim: int) -> tuple[np.ndarray, np.ndarray]:
     """(example ids, vectors) of every searchable example embedded by `model`, filled in place."""
+    import numpy as np
+
     where = (
         "FROM embeddings v JOIN examples e ON e.id = v.example_id JOIN pitfalls p ON p.id = e.pitfall_id "
         "WHERE v.model = ? AND v.dim = ? AND p.status IN ('curated', 'draft')"

@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from pitstop.collectors.catalog import CATALOG
+from pitstop.core import yamlio
 from pitstop.core.errors import UsageError
 
 SCENARIOS_DIR = Path(__file__).parent / "scenarios"
@@ -62,7 +63,7 @@ def _read_yaml(path: Path) -> Any:
     if not path.is_file():
         return None
     try:
-        return yaml.safe_load(path.read_text(encoding="utf-8"))
+        return yamlio.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
         raise UsageError(f"{path}: not valid YAML ({exc})") from None
 

@@ -17,6 +17,8 @@ from pitstop.migrations import (  # noqa: E402  (the modules register on `migrat
     m002_audit,  # noqa: F401
     m003_incidents,  # noqa: F401
     m004_prefs,  # noqa: F401
+    m005_stamps,  # noqa: F401
+    m006_incident_lifecycle,  # noqa: F401
 )
 
 __all__ = ["migrations"]

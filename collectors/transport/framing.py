@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 import secrets
 import shlex
+from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 from pitstop.collectors.catalog import Command
 
@@ -109,20 +109,37 @@ def script_blocks(script: str) -> tuple[list[str], list[str]] | None:
     return None if current is not None else (fixed, commands)
 
 
-@dataclass
 class Tail:
-    """The last `cap` bytes of a stream, and how many bytes went by."""
+    """The last `cap` bytes of a stream, and how many bytes went by: a ring of received chunks.
 
-    cap: int
-    data: bytearray = field(default_factory=bytearray)
-    total: int = 0
+    Memory stays at the cap plus one chunk however long the stream is: whole chunks fall off the
+    front as new ones arrive, and the one straddling the cap is cut once, when the text is read.
+    """
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.total = 0
+        self._chunks: deque[bytes] = deque()
+        self._held = 0
 
     def add(self, chunk: bytes) -> None:
         """Append, dropping the oldest bytes beyond the cap."""
+        if not chunk:
+            return
         self.total += len(chunk)
-        self.data += chunk
-        if len(self.data) > self.cap:
-            del self.data[: len(self.data) - self.cap]
+        if len(chunk) >= self.cap:
+            self._chunks.clear()
+            chunk, self._held = chunk[-self.cap :] if self.cap else b"", 0
+        self._chunks.append(chunk)
+        self._held += len(chunk)
+        while self._chunks and self._held - len(self._chunks[0]) >= self.cap:
+            self._held -= len(self._chunks.popleft())
+
+    @property
+    def data(self) -> bytes:
+        """The kept bytes (at most `cap`)."""
+        raw = b"".join(self._chunks)
+        return raw[len(raw) - self.cap :] if len(raw) > self.cap else raw
 
     @property
     def truncated(self) -> bool:
@@ -131,10 +148,15 @@ class Tail:
 
     def text(self) -> str:
         """Decoded text (invalid UTF-8 replaced); after truncation the partial first line is dropped."""
-        raw = bytes(self.data)
+        raw = self.data
         if self.truncated and b"\n" in raw:
             raw = raw[raw.index(b"\n") + 1 :]
         return raw.decode("utf-8", errors="replace")
+
+    def release(self) -> None:
+        """Forget the kept bytes (the counts stay)."""
+        self._chunks.clear()
+        self._held = 0
 
 
 class Demux:

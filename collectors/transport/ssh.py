@@ -24,6 +24,9 @@ from pitstop.core.errors import PitstopError
 from pitstop.core.i18n import msg
 
 KEEPALIVE_S = 15
+# At 500 hosts a 256-wide gate started 256 handshakes at once: the client's key exchanges queued
+# behind each other past the connect timeout and some hosts were reported unreachable.
+HANDSHAKES = 32
 KEEPALIVE_COUNT = 3
 PROBE_TIMEOUT_S = 2.0  # reading what a port that broke the SSH handshake says instead
 # AES-GCM runs in OpenSSL per packet; asyncssh's chacha20-poly1305 builds two cipher contexts per
@@ -151,7 +154,9 @@ class Connector:
 
     inventory: Inventory
     connect_timeout: float | None = None
+    handshakes: int = HANDSHAKES  # SSH handshakes in flight at once, apart from open connections
     _known: dict[tuple[str, ...], asyncssh.SSHKnownHosts] = field(default_factory=dict)
+    _handshaking: asyncio.Semaphore | None = None
     _jumps: dict[tuple, asyncio.Task] = field(default_factory=dict)
 
     def _known_hosts(self, files: tuple[str, ...]) -> asyncssh.SSHKnownHosts:
@@ -206,29 +211,32 @@ class Connector:
         present = [p for p in host.identity_files if os.path.isfile(p)]
         keys = {"client_keys": present} if present else {}
         proxy = {"proxy_command": host.proxy_command} if host.proxy_command and tunnel is None else {}
+        if self._handshaking is None:
+            self._handshaking = asyncio.Semaphore(max(1, self.handshakes))
         try:
-            conn, _ = await asyncio.wait_for(
-                asyncssh.create_connection(
-                    lambda: client,
-                    host.address,
-                    port=host.port,
-                    username=host.user or (),
-                    tunnel=tunnel or (),
-                    config=None,
-                    x509_trusted_certs=None,
-                    known_hosts=known,
-                    preferred_auth=("publickey",),
-                    connect_timeout=self.timeout,
-                    login_timeout=self.timeout,
-                    keepalive_interval=KEEPALIVE_S,
-                    keepalive_count_max=KEEPALIVE_COUNT,
-                    encryption_algs=CIPHERS,
-                    compression_algs=("none",),
-                    **keys,
-                    **proxy,
-                ),
-                self.timeout + 1,
-            )
+            async with self._handshaking:  # the connect timeout starts when this host's turn comes
+                conn, _ = await asyncio.wait_for(
+                    asyncssh.create_connection(
+                        lambda: client,
+                        host.address,
+                        port=host.port,
+                        username=host.user or (),
+                        tunnel=tunnel or (),
+                        config=None,
+                        x509_trusted_certs=None,
+                        known_hosts=known,
+                        preferred_auth=("publickey",),
+                        connect_timeout=self.timeout,
+                        login_timeout=self.timeout,
+                        keepalive_interval=KEEPALIVE_S,
+                        keepalive_count_max=KEEPALIVE_COUNT,
+                        encryption_algs=CIPHERS,
+                        compression_algs=("none",),
+                        **keys,
+                        **proxy,
+                    ),
+                    self.timeout + 1,
+                )
             return conn
         except asyncssh.HostKeyNotVerifiable as exc:
             raise _key_message(host, client, known, shown_files, exc.reason) from None

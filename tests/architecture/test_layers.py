@@ -1,4 +1,4 @@
-"""Imports run one way: cli and bot -> app -> incidents / collectors / lab -> kb -> core -> migrations.
+"""Imports run one way: cli and bot -> app -> lab -> incidents -> collectors -> kb -> core -> migrations.
 
 Every module of every layer folder is parsed (imports inside functions count too), so an upward
 import or a cycle anywhere in the production code fails here, with the offending lines named.
@@ -19,12 +19,12 @@ RANK = {
     "migrations": 0,
     "core": 1,
     "kb": 2,
-    "incidents": 3,
     "collectors": 3,
-    "lab": 4,
-    "app": 5,
-    "bot": 6,
-    "cli": 7,
+    "incidents": 4,  # records diagnoses: collectors' verdicts are its records too
+    "lab": 5,
+    "app": 6,
+    "bot": 7,
+    "cli": 8,
 }
 # Layers of equal rank stay independent of each other.
 SIDEWAYS_ALLOWED: set[tuple[str, str]] = set()

@@ -10,11 +10,12 @@ from pitstop.app.cards import (
     Cause,
     CauseFindings,
     DiagnosisCard,
-    Finding,
     HostState,
     Notice,
 )
+from pitstop.bot import ids
 from pitstop.bot.render import blocks, text
+from pitstop.collectors.model import Evidence, Verdict
 from tests.bot.slack_checks import all_text, assert_within_limits
 
 words = st.text(min_size=0, max_size=4000)
@@ -48,7 +49,9 @@ def test_answer_fits_slack_limits_for_any_content(title, why, fix, hosts):
 @settings(max_examples=30, deadline=None)
 @given(n_causes=st.integers(0, 120), line=words)
 def test_diagnosis_fits_slack_limits_with_many_causes_and_long_evidence(n_causes, line):
-    findings = (Finding("gpu1", "confirmed", "because", (("nvidia-smi -q", (line,) * 50),)),)
+    findings = (
+        ("gpu1", Verdict("c", "confirmed", "because", (Evidence("nvidia-smi -q", (line,) * 50, ""),))),
+    )
     card = DiagnosisCard(
         "en",
         "gpu[1-20]",
@@ -59,8 +62,9 @@ def test_diagnosis_fits_slack_limits_with_many_causes_and_long_evidence(n_causes
     )
     body = blocks.diagnosis_message(card).kwargs()
     assert_within_limits(body)
-    if n_causes > 49:
-        assert "more in the attached outputs file" in body["blocks"][-1]["elements"][0]["text"]
+    assert body["blocks"][-1]["elements"][0]["action_id"] == ids.ACTION_RESOLVE  # always kept
+    if n_causes > 48:
+        assert "more cause(s) (" in body["blocks"][-2]["elements"][0]["text"]
 
 
 def test_escaping_and_redaction():

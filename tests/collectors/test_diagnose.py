@@ -144,7 +144,7 @@ def test_cli_diagnose_and_audit(lab_fleet, tmp_path: Path, capsys: pytest.Captur
     code = cli.main(["diagnose", "h100-sxm5-healthy", *args, "--policy", str(policy), "--json"])
     doc = json.loads(capsys.readouterr().out)
     assert code in (0, 10) and doc["hosts"][0]["status"] == "ok" and doc["mode"] == "sweep"
-    assert cli.main(["audit", "--db", str(db), "--host", "h100-sxm5-healthy", "--json"]) == 0
+    assert cli.main(["audit", "--db", str(db), "--host", "h100-sxm5-healthy", "--jsonl"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert len(rows) == len(doc["hosts"][0]["commands"])
     assert all(r["origin"] == "cli" and r["requester"] == getpass.getuser() for r in rows)

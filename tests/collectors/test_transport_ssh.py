@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import socket
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from pitstop.collectors import catalog, runner
+from pitstop.collectors import catalog, inventory, runner
 from pitstop.collectors.inventory import Host, Inventory
 from pitstop.collectors.transport.ssh import Connector
 from pitstop.lab import keys
@@ -283,3 +284,27 @@ def test_messages_exist_in_chinese() -> None:
 
     ssh = {k: v for k, v in catalogue().items() if k.startswith("ssh.")}
     assert len(ssh) >= 10 and all(zh and zh != en for en, zh in ssh.values())
+
+
+@pytest.mark.parametrize("allowed", [False, True])
+def test_proxy_command_runs_only_when_the_admin_allows_it(
+    lab_fleet: Fleet, lab_inventory: Inventory, tmp_path: Path, allowed: bool
+) -> None:
+    h = lab_fleet.host(HEALTHY)
+    relay = Path(__file__).parents[1] / "fixtures" / "tcp_relay.py"
+    config = tmp_path / "ssh_config"
+    config.write_text(
+        f"Host proxied\n  HostName {h.address}\n  Port {h.port}\n  User {lab_fleet.user}\n"
+        f"  IdentityFile {lab_fleet.identity_file}\n  ProxyCommand {sys.executable} {relay} %h %p\n"
+    )
+    inv = inventory.build(
+        {"ssh_config": str(config), "known_hosts": str(lab_fleet.known_hosts), "hosts": {}},
+        allow_local_commands=allowed,
+    )
+    host = inv.get("proxied")
+    assert host.proxy_command and host.groups == (inventory.CONFIG_GROUP,)
+    r = _run(inv, host, ["uname"])
+    if allowed:
+        assert r.status == "ok" and r.results["uname"].stdout.startswith("Linux hgx-h100-07")
+    else:
+        assert r.status == "error" and "PITSTOP_SSH_LOCAL_COMMANDS=1" in r.error and not r.commands

@@ -18,7 +18,7 @@ PROSE = re.compile(r"[A-Za-z]{3,}")
 
 def untranslated(en: str, zh: str) -> bool:
     """A Chinese template that is the English one, or has English prose but no Chinese at all."""
-    strip = re.compile(r"\{[^}]*\}|`[^`]*`|:\w[\w-]*|--[\w-]+|[A-Z]{2,}\w*|https?://\S+")
+    strip = re.compile(r"\{[^}]*\}|`[^`]*`|:\w[\w-]*|--[\w-]+|[A-Z]{2,}\w*|https?://\S+|\bpitstop\b")
     return (zh == en and bool(PROSE.search(strip.sub("", en)))) or (
         bool(PROSE.search(strip.sub("", en))) and not CJK.search(zh)
     )

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pitstop.cli.main import main
+from pitstop.collectors.model import Evidence, Verdict
 from pitstop.core.db import open_db
 from pitstop.core.errors import NotFound, UsageError
 from pitstop.incidents.model import NewCause
@@ -25,44 +26,25 @@ SECRET_PASTE = (
 )
 
 
-class Report:
-    """A diagnosis report as `collectors.diagnose` returns it: only `to_json()` crosses the boundary."""
-
-    def __init__(self, data: dict) -> None:
-        self.data = data
-
-    def to_json(self) -> dict:
-        return self.data
-
-
-def diagnosis(verdict: str, line: str) -> Report:
-    return Report(
-        {
-            "hosts": [
-                {
-                    "host": "gpu-node-3",
-                    "status": "ok",
-                    "error": None,
-                    "commands": [],
-                    "verdicts": [
-                        {
-                            "pitfall": "fabric-manager-not-running",
-                            "verdict": verdict,
-                            "reason": "service state",
-                            "evidence": [
-                                {
-                                    "command": "systemctl status nvidia-fabricmanager",
-                                    "lines": [line],
-                                    "rerun": "ssh gpu-node-3 systemctl status nvidia-fabricmanager",
-                                }
-                            ],
-                            "commands": [],
-                        }
-                    ],
-                }
-            ]
-        }
-    )
+def diagnosis(verdict: str, line: str) -> list[tuple[str, Verdict]]:
+    """One host's verdict, as a diagnosis hands it to `record_diagnosis`."""
+    return [
+        (
+            "gpu-node-3",
+            Verdict(
+                "fabric-manager-not-running",
+                verdict,
+                "service state",
+                (
+                    Evidence(
+                        "systemctl status nvidia-fabricmanager",
+                        (line,),
+                        "ssh gpu-node-3 systemctl status nvidia-fabricmanager",
+                    ),
+                ),
+            ),
+        )
+    ]
 
 
 @pytest.fixture
@@ -134,7 +116,7 @@ def test_diagnosis_records_verdicts_with_redacted_evidence_and_hosts(incidents):
         thread_ts="5.5",
         user="U3",
         hosts=["gpu-node-3"],
-        report=diagnosis("inconclusive", "Active: unknown"),
+        verdicts=diagnosis("inconclusive", "Active: unknown"),
         text="cudaErrorSystemNotReady on gpu-node-3",
     )
     again = incidents.record_diagnosis(
@@ -142,14 +124,14 @@ def test_diagnosis_records_verdicts_with_redacted_evidence_and_hosts(incidents):
         thread_ts="5.5",
         user="U3",
         hosts=["gpu-node-4"],
-        report=diagnosis("confirmed", "Active: failed (Result: exit-code) token=abc123secretvalue"),
+        verdicts=diagnosis("confirmed", "Active: failed (Result: exit-code) token=abc123secretvalue"),
     )
     assert again == iid
     incident = incidents.get(iid)
     assert incident.hosts == ("gpu-node-3", "gpu-node-4")
     assert incident.error_text == "cudaErrorSystemNotReady on gpu-node-3"
-    (verdict,) = incident.verdicts
-    assert (verdict.host, verdict.pitfall_id, verdict.verdict) == (
+    ((host, verdict),) = incident.verdicts
+    assert (host, verdict.pitfall, verdict.verdict) == (
         "gpu-node-3",
         "fabric-manager-not-running",
         "confirmed",
@@ -321,7 +303,7 @@ def test_cli_lists_shows_and_resolves_through_the_same_path(fresh_kb, incidents,
     )
     db = ["--db", str(fresh_kb.db_path)]
     assert main(["incidents", "list", "--json", *db]) == 0
-    assert [i["id"] for i in json.loads(capsys.readouterr().out)] == [iid]
+    assert [i["id"] for i in json.loads(capsys.readouterr().out)["incidents"]] == [iid]
     assert (
         main(
             ["incidents", "resolve", str(iid), "--cause", "xid79-gpu-fell-off-bus", "--user", "cli:ops", *db]

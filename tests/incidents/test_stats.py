@@ -24,14 +24,6 @@ class Answer:
     results = ()
 
 
-class Report:
-    def __init__(self, host: str) -> None:
-        self.host = host
-
-    def to_json(self) -> dict:
-        return {"hosts": [{"host": self.host, "status": "ok", "verdicts": [], "commands": []}]}
-
-
 @pytest.fixture
 def db(tmp_path: Path):
     db = open_db(tmp_path / "stats.db")
@@ -46,7 +38,7 @@ def db(tmp_path: Path):
 
 
 def resolve(store: Incidents, clock: Clock, thread: str, host: str, cause: str, minutes: float) -> None:
-    iid = store.record_diagnosis(channel="C1", thread_ts=thread, user="U1", hosts=[host], report=Report(host))
+    iid = store.record_diagnosis(channel="C1", thread_ts=thread, user="U1", hosts=[host], verdicts=())
     clock.advance(minutes=minutes)
     store.resolve(iid, user="U2", cause_id=cause)
 

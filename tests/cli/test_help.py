@@ -1,0 +1,66 @@
+"""Every command and every option says what it does; `--version`; one `--error` argument."""
+
+from __future__ import annotations
+
+import argparse
+import re
+
+import pytest
+
+from pitstop.cli.main import build_parser, main
+
+
+def walk(parser: argparse.ArgumentParser, path: str = "pitstop"):
+    """(command path, parser, its help line) for every command, the top level first."""
+    yield path, parser, parser.description
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            helps = {a.dest: a.help for a in action._choices_actions}
+            for name, child in action.choices.items():
+                if name in helps:  # aliases have no help line of their own
+                    yield from (
+                        (p, c, h if p != f"{path} {name}" else helps[name])
+                        for p, c, h in walk(child, f"{path} {name}")
+                    )
+
+
+def test_every_command_and_option_has_help_text() -> None:
+    missing = []
+    for path, parser, help_line in walk(build_parser()):
+        if not help_line:
+            missing.append(f"{path}: no help line")
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction | argparse._HelpAction):
+                continue
+            if action.help is None or not str(action.help).strip():
+                missing.append(f"{path} {'/'.join(action.option_strings) or action.dest}: no help")
+    assert not missing, "\n".join(missing)
+
+
+def test_the_top_level_help_describes_the_product_not_the_code() -> None:
+    text = build_parser().format_help()
+    assert "thin argparse" not in text and "argparse front" not in text
+    assert "exit status" in text and "130 interrupted" in text
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["--version"])
+    assert stop.value.code == 0
+    assert re.fullmatch(r"pitstop \d+\.\d+\.\d+\S*\n", capsys.readouterr().out)
+
+
+def test_error_takes_one_argument_so_the_host_list_is_not_swallowed() -> None:
+    args = build_parser().parse_args(["diagnose", "--error", "NCCL timeout", "gpu-thermal-001"])
+    assert args.hosts == "gpu-thermal-001" and args.error == "NCCL timeout"
+    args = build_parser().parse_args(["diagnose", "gpu-thermal-001", "--error-file", "-", "--json"])
+    assert str(args.error_file) == "-" and args.json
+
+
+def test_lang_and_verbose_go_before_or_after_the_command() -> None:
+    parser = build_parser()
+    assert parser.parse_args(["--lang", "zh", "ask", "x"]).lang == "zh"
+    assert parser.parse_args(["ask", "x", "--lang", "zh"]).lang == "zh"
+    assert parser.parse_args(["ask", "x"]).lang is None
+    assert parser.parse_args(["-v", "ask", "x"]).verbose is True
+    assert parser.parse_args(["ask", "--verbose", "x"]).verbose is True
