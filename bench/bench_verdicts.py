@@ -49,7 +49,8 @@ def coverage() -> list[str]:
     checked = [p for p in pitfalls if p.checks]
     noted = [p for p in pitfalls if not p.checks and p.checks_note]
     return [
-        "| KB entries | with a check | without, `checks_note` says why | without either | registered checks |",
+        "| KB entries | with a check | without, `checks_note` says why | without either "
+        "| registered checks |",
         "|---|---|---|---|---|",
         f"| {len(pitfalls)} | {len(checked)} | {len(noted)} | {len(pitfalls) - len(checked) - len(noted)} "
         f"| {len(CHECKS)} |",
@@ -138,7 +139,8 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|")
     print(
-        f"| {real['confirmed'] + real.get('ruled_out', 0) + real.get('inconclusive', 0)} | {real['confirmed']} "
+        f"| {real['confirmed'] + real.get('ruled_out', 0) + real.get('inconclusive', 0)} "
+        f"| {real['confirmed']} "
         f"| {real.get('confirmed_right', 0)} | {real['false_confirmations']} "
         f"| {real['required'] - real['missed']}/{real['required']} | {real['variants']} "
         f"| {real['variant_rule_outs']} |"
