@@ -37,7 +37,8 @@ RULED_OUT_CHARS = 160  # a ruled-out cause's host list is cut here; the confirme
 EXIT_HELP = (
     "exit status: 0 nothing confirmed and every host checked; 10 a cause confirmed; "
     "11 nothing confirmed but some host could not be checked; 12 a cause confirmed and some host "
-    "could not be checked; 2 usage; 3 unknown host, group or job; 4 refused by policy"
+    "could not be checked; 2 usage; 3 unknown host, group or job; 4 refused by policy; 5 a bad inventory, "
+    "policy or error file; 6 an unusable database"
 )
 
 
