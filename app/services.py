@@ -8,9 +8,10 @@ on one "domain" thread and wrapped in `Confined`, which runs every method call t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -128,20 +129,35 @@ class Services:
     maintainers: tuple[str, ...] = ()  # Slack user and user-group ids who may review drafts
     pitfalls_dir: Path | None = None  # where approved drafts are written (None: kb/pitfalls/)
 
+    @contextlib.contextmanager
+    def _job_db(self) -> Iterator[Any]:
+        """This job thread's own audit connection (one per thread), or None without a database."""
+        if self.db_path is None:
+            yield None
+            return
+        from pitstop.core.db import open_db
+
+        db = open_db(self.db_path)
+        try:
+            yield db
+        finally:
+            db.close()
+
     def run_diagnose(self, request: Any, progress: Callable[..., None]) -> Any:
         """Run the async `diagnose` to completion on the calling (job) thread, auditing into `db_path`."""
-        db = None
-        if self.db_path is not None:
-            from pitstop.core.db import open_db
-
-            db = open_db(self.db_path)  # one connection per thread: this job's own
-        try:
+        with self._job_db() as db:
             return asyncio.run(
                 self.diagnose(request, inventory=self.inventory, kb=self.kb, progress=progress, db=db)
             )
-        finally:
-            if db is not None:
-                db.close()
+
+    def resolve_job(self, kind: str, job_id: str, *, requester: str, origin: str) -> Any:
+        """Resolve a scheduler job's nodes and span on the calling (job) thread, auditing into `db_path`."""
+        from pitstop.app.diagnose import resolve_job
+
+        with self._job_db() as db:
+            return asyncio.run(
+                resolve_job(kind, job_id, inventory=self.inventory, db=db, requester=requester, origin=origin)
+            )
 
     def close(self) -> None:
         """Stop the executors (jobs first: they call into the domain thread)."""

@@ -11,6 +11,7 @@ docs/ARCHITECTURE.md is `markdown_table()`'s output (a test compares them).
 
 from __future__ import annotations
 
+import functools
 import re
 import shlex
 from collections.abc import Callable, Mapping, Sequence
@@ -448,6 +449,11 @@ def probe_text(file_name: str) -> str:
 
 def display(argv: Sequence[str]) -> str:
     """The command line for people: a probe's code is named by its file instead of inlined."""
+    return _display(tuple(argv))
+
+
+@functools.lru_cache(maxsize=512)  # every check of every host asks; a probe's text is 16 KB
+def _display(argv: tuple[str, ...]) -> str:
     for c in CATALOG:
         if c.argv_probe and len(argv) == len(c.argv) and tuple(argv[:-1]) == c.argv[:-1]:
             try:
