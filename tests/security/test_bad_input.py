@@ -179,8 +179,10 @@ def _fill(value: str, paths: dict[str, str]) -> str:
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_bad_input_gets_one_clear_message_and_its_exit_status(
-    case: Case, tmp_path: Path, refusing_slack: str, monkeypatch: Any, capsys: Any
+    case: Case, tmp_path: Path, refusing_slack: str, monkeypatch: Any, capsys: Any, kb_path: Path
 ) -> None:
+    from tests.bot.conftest import copy_kb
+
     paths = {"dir": str(tmp_path), "slack": refusing_slack}
     for key, content in case.files.items():
         path = tmp_path / key
@@ -195,12 +197,14 @@ def test_bad_input_gets_one_clear_message_and_its_exit_status(
         **{k: _fill(v, paths) for k, v in case.env.items()},
     }
     if case.stdin is not None or argv[0] == "serve":
+        if "PITSTOP_DB" not in case.env:
+            copy_kb(kb_path, tmp_path / "pitstop.db")  # built already: the subprocess only loads it
         done = subprocess.run(
             [sys.executable, "-m", "pitstop.cli", *argv],
             input=case.stdin or b"",
             capture_output=True,
             env={**os.environ, **env},
-            timeout=120,
+            timeout=600,
         )
         code, err = done.returncode, done.stderr.decode("utf-8", "replace")
     else:
