@@ -45,7 +45,7 @@ after switching the job to FP16 on gpu-node-3
     assert "Pick the real cause" in out and "(candidate 1)" in out
     assert out.count("resolved as") == 1
     assert "already resolved" in out  # the second resolution is refused with a sentence
-    assert "Last 30 days: 1 incidents (0 open, 1 resolved)" in out
+    assert "Last 30 days: 1 incident(s) opened (0 open, 1 resolved, 0 closed as no action needed" in out
     incident = services.incidents.list()[0]
     assert incident.status == "resolved" and incident.channel == "console" and incident.requester == "alice"
     assert "Traceback" not in out
