@@ -121,9 +121,9 @@ def test_pitstop_start_without_tokens_runs_the_lab_and_the_console(kb_path, tmp_
     )
     assert done.returncode == 0, done.stderr
     assert "lab hosts on 127.0.0.x" in done.stdout
-    assert "Checks on driver-library-mismatch: 1 hosts" in done.stdout
+    assert "Checks on driver-library-mismatch: 1 host" in done.stdout
     assert "reached behind-bastion through bastion-outer -> bastion-inner: host keys checked" in done.stdout
-    assert "Checks on behind-bastion: 1 hosts" in done.stdout
+    assert "Checks on behind-bastion: 1 host" in done.stdout
     assert not re.search(
         r"^\s+behind-bastion: (unreachable|error|auth_failed|host_key_mismatch)", done.stdout, re.M
     )
