@@ -48,7 +48,11 @@ def console(settings: Settings, policy: Policy | None = None) -> int:
         print("Loading the knowledge base…", flush=True)
     services = open_services(settings, policy=policy)
     try:
-        Console(services, sys.stdout).run(sys.stdin, prompt=interactive)
+        shell = Console(services, sys.stdout)
+        if interactive and sys.stdout.isatty():
+            shell.interactive(history=str(settings.db_path.parent / "console_history"))
+        else:
+            shell.run(sys.stdin, prompt=interactive)
     finally:
         services.close()
     return 0

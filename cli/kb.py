@@ -82,6 +82,7 @@ def run_check(args: argparse.Namespace) -> int:
     """Validate entries: schema, both languages, unique ids, regexes, taxonomy coverage, check names."""
     import yaml
 
+    from pitstop.kb.mined import EXAMPLES_DIR, load_examples
     from pitstop.kb.schema import (
         PITFALLS_DIR,
         Pitfall,
@@ -111,7 +112,10 @@ def run_check(args: argparse.Namespace) -> int:
                 problems += missing_translations(data, path.name, described)
     slugs, taxonomy_note = _taxonomy_slugs(args.taxonomy)
     problems += check_collection(entries, required_ids=slugs or (), known_checks=checks)
+    mined, mined_problems = load_examples(EXAMPLES_DIR, {e.id for e in entries})
+    problems += mined_problems
     print(f"{len(paths)} entry files, {len(entries)} valid; {taxonomy_note}; {checks_note}")
+    print(f"{len(mined)} mined examples in {EXAMPLES_DIR.name}/ with their source URLs")
     for problem in problems:
         print(f"  - {problem}")
     print("OK" if not problems else f"{len(problems)} problem(s)")

@@ -12,8 +12,8 @@ labelled high that were right (a not-in-KB case answered "high" counts as wrong)
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +32,7 @@ class Case:
     slugs: tuple[str, ...]
     origin: str = ""  # en | zh-post | zh-from-en ('' in older files: taken from lang)
     pure_zh: bool = False
+    new_cause: Mapping[str, Any] | None = field(default=None, compare=False)  # for `eval learning`
 
     @property
     def groups(self) -> tuple[str, ...]:
@@ -191,6 +192,7 @@ def load_cases(path: Path) -> list[Case]:
                     slugs=tuple(str(s) for s in data["slugs"]),
                     origin=str(data.get("origin") or ""),
                     pure_zh=bool(data.get("pure_zh", False)),
+                    new_cause=data.get("new_cause") if isinstance(data.get("new_cause"), dict) else None,
                 )
             )
         except (ValueError, KeyError, TypeError) as exc:

@@ -128,3 +128,11 @@ def test_pitstop_start_without_tokens_runs_the_lab_and_the_console(kb_path, tmp_
         r"^\s+behind-bastion: (unreachable|error|auth_failed|host_key_mismatch)", done.stdout, re.M
     )
     assert not (tmp_path / "home" / "lab" / "state.json").exists()  # the lab it started is stopped again
+
+
+def test_a_chained_traceback_from_a_script_is_one_paste_and_buttons_are_checked(services):
+    from tests.bot.test_console_tty import CHAINED
+
+    out = run(services, CHAINED + "\n\n:this 9\n:notit no-such-cause\n:this 1\n")
+    assert len(services.incidents.list()) == 1 and out.count("Likely causes") == 1
+    assert out.count("is not a cause of the last answer") == 2 and "marked as the cause" in out
