@@ -13,7 +13,7 @@ Knowledge-base answers are open to everyone; running collectors is refused until
     rules:
       - name: oncall
         user_groups: [gpu-oncall, S0456EFGH]   # policy groups or Slack user-group ids
-        hosts: ["*"]
+        inventory_groups: [gpu-nodes]          # `*` would do too: it never matches the Pitstop host
       - name: a100-channel
         channels: [C0789IJKL]                  # anyone in this channel ...
         inventory_groups: [a100]               # ... on hosts of this inventory group
@@ -31,11 +31,13 @@ from __future__ import annotations
 
 import fnmatch
 import logging
+import socket
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -45,6 +47,7 @@ from pitstop.collectors import hostlist
 from pitstop.collectors.audit import host_checks_since
 from pitstop.core import yamlio
 from pitstop.core.errors import PitstopError, UsageError
+from pitstop.core.i18n import Msg, msg
 from pitstop.core.redact import redact
 
 log = logging.getLogger(__name__)
@@ -74,7 +77,7 @@ class Decision:
     """The answer to one request: allowed or not, and a sentence saying why."""
 
     allowed: bool
-    reason: str
+    reason: str | Msg  # a Msg renders in the reader's language; str() gives English
     rule: str | None = None
     retry_after_s: float | None = None
 
@@ -112,12 +115,34 @@ class Rule:
         return True
 
     def grants(self, host: HostLike) -> bool:
-        """True when this rule covers `host`."""
-        return (
-            host.name in self.host_names
-            or bool(self.inventory_groups & set(host.groups))
-            or any(fnmatch.fnmatchcase(host.name, g) for g in self.host_globs)
+        """True when this rule covers `host`. The Pitstop host itself (localhost, 127.0.0.1, ::1, this
+        machine's name, the `local` transport) is covered only when the rule names it: never by a glob
+        such as `*` or by an inventory group."""
+        if host.name in self.host_names:
+            return True
+        if is_pitstop_host(host):
+            return False
+        return bool(self.inventory_groups & set(host.groups)) or any(
+            fnmatch.fnmatchcase(host.name, g) for g in self.host_globs
         )
+
+
+_SELF_ADDRESSES = frozenset(
+    {"localhost", "localhost.localdomain", "127.0.0.1", "127.0.1.1", "::1", "0.0.0.0", "::"}
+)
+
+
+@lru_cache(maxsize=1)
+def _own_names() -> frozenset[str]:
+    name = socket.gethostname().lower()
+    return _SELF_ADDRESSES | {name, name.split(".")[0]}
+
+
+def is_pitstop_host(host: HostLike) -> bool:
+    """True when `host` is the machine Pitstop runs on (by name, address or the `local` transport)."""
+    own = _own_names()
+    address = str(getattr(host, "address", "") or "").strip("[]").lower()
+    return host.name.lower() in own or address in own or getattr(host, "transport", "ssh") == "local"
 
 
 class _Buckets:
@@ -265,10 +290,23 @@ class Policy:
             return Decision(False, NO_POLICY)
         groups = user_groups | self.member_groups(user)
         rules = [r for r in self.rules if r.matches(user, groups, channel, origin)]
-        denied = [h.name for h in hosts if not any(r.grants(h) for r in rules)]
-        if denied:
+        refused = [h for h in hosts if not any(r.grants(h) for r in rules)]
+        if refused:
+            denied = [h.name for h in refused]
             where = f" from {channel}" if channel and origin == "slack" else f" from the {origin}"
             listed = ", ".join(denied[:5]) + (f" and {len(denied) - 5} more" if len(denied) > 5 else "")
+            own = [h.name for h in refused if is_pitstop_host(h)]
+            if own:
+                return Decision(
+                    False,
+                    msg(
+                        "security.authz.self_host",
+                        hosts=listed,
+                        where=where,
+                        own=", ".join(own[:3]),
+                        first=own[0],
+                    ),
+                )
             return Decision(
                 False,
                 f"you may not run checks on {listed}{where}; an admin can grant it in "

@@ -62,6 +62,8 @@ class DiagnosisCard:
     causes: tuple[CauseFindings, ...] = ()
     done: bool = False
     incident: int | None = None
+    odd: tuple[str, ...] = ()  # one sentence per host that differs from its peers, in `lang`
+    job: str = ""  # the job line when the target was a job
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from pitstop.collectors.catalog import display
 from pitstop.collectors.hostlist import compress
 from pitstop.collectors.jobs import JobInfo
 from pitstop.collectors.model import Verdict
-from pitstop.core.i18n import t
+from pitstop.core.i18n import render, t
 
 _ORDER = {"confirmed": 0, "benign": 1, "inconclusive": 2, "ruled_out": 3}
 
@@ -157,3 +157,89 @@ def digest(report: DiagnoseReport) -> Digest:
         (cmd, outcome, tuple(dict.fromkeys(hosts))) for (cmd, outcome), hosts in sorted(failed.items())
     )
     return Digest(len(report.hosts), odd, tuple(causes), not_checked, failures, report.lang)
+
+
+RULED_OUT_CHARS = 160  # a ruled-out cause's host list is cut here; the confirmed ones are shown whole
+EVIDENCE_LINES = 6
+
+
+def _cause_lines(c: CauseGroup, total: int, lang: str) -> list[str]:
+    v = c.sample
+    hosts = c.hostlist
+    if c.verdict == "ruled_out" and len(hosts) > RULED_OUT_CHARS:
+        hosts = hosts[: RULED_OUT_CHARS - 1] + "…"
+    mark = t(f"fleet.text.mark.{c.verdict}", lang)
+    on = t("fleet.text.on", lang, n=len(c.hosts), total=total)
+    lines = [f"{mark:<12} {c.pitfall} {on}: {hosts}"]
+    reason = render(v.reason, lang)
+    if c.reasons > 1:
+        reason += " " + t("fleet.text.other_reasons", lang, n=c.reasons - 1)
+    lines.append(f"    {reason}")
+    if c.verdict in ("confirmed", "benign"):
+        for e in v.evidence:
+            lines += [f"    {e.command}: {line}" for line in e.lines[:EVIDENCE_LINES]]
+            if e.rerun:
+                lines.append(f"    {t('fleet.text.rerun', lang, command=e.rerun)}")
+    return lines
+
+
+def render_text(report: DiagnoseReport, lang: str = "en") -> str:
+    """The report as text: the job, the hosts that differ from their peers, confirmed causes with their
+    evidence, the other verdicts one line per cause, failed commands and hosts not checked one line each,
+    then the summary (`summary_lines`). The CLI prints it; Slack attaches it."""
+    d = digest(report)
+    out: list[str] = [job_line(report.job, lang)] if report.job else []
+    if report.candidates:
+        out.append(
+            t(
+                "fleet.text.candidates",
+                lang,
+                ids=", ".join(f"{c['id']} ({c['score']:.2f})" for c in report.candidates),
+            )
+        )
+    if d.odd:
+        out.append(t("fleet.text.odd", lang, n=len(d.odd), total=d.total))
+        out += [f"  {o.describe(lang, limit=8)}" for o in d.odd]
+    for c in d.causes:
+        out += _cause_lines(c, d.total, lang)
+    if report.sweep and not d.causes and not d.unchecked_hosts:
+        out.append(t("fleet.text.nothing", lang, total=d.total))
+    for command, outcome, hosts in d.failed_commands:
+        out.append(
+            t(
+                "fleet.text.failed",
+                lang,
+                command=command,
+                outcome=outcome,
+                n=len(hosts),
+                hosts=compress(hosts),
+            )
+        )
+    for n in d.not_checked:
+        out.append(not_checked_line(n, lang))
+    out += [t("fleet.text.note", lang, note=n) for n in report.notes]
+    out += ["", *summary_lines(d, lang)]
+    return "\n".join(out)
+
+
+def not_checked_line(n: NotChecked, lang: str) -> str:
+    """`not checked: 3 host(s) unreachable: gpu[01-03] (first: ...)`."""
+    return t(
+        "fleet.text.not_checked",
+        lang,
+        n=len(n.hosts),
+        status=t(f"fleet.status.{n.status}", lang),
+        hosts=n.hostlist,
+        error=render(n.error, lang),
+    )
+
+
+def summary_lines(d: Digest, lang: str = "en") -> list[str]:
+    """The closing lines: confirmed causes with their hosts, the odd hosts, the hosts not checked."""
+    none = t("fleet.text.none", lang)
+    confirmed = "; ".join(f"{c.pitfall} ({c.hostlist})" for c in d.confirmed) or none
+    return [
+        t("fleet.text.summary_confirmed", lang, total=d.total, causes=confirmed),
+        t("fleet.text.summary_odd", lang, hosts=compress(o.host for o in d.odd) or none),
+        t("fleet.text.summary_unchecked", lang, hosts=compress(d.unchecked_hosts) or none),
+    ]

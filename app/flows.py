@@ -22,10 +22,11 @@ from pitstop.app.cards import (
     Notice,
     ResolutionForm,
 )
-from pitstop.app.diagnose import authorized_hosts
+from pitstop.app.diagnose import authorize_hosts, authorized_hosts
+from pitstop.app.digest import digest, job_line, render_text
 from pitstop.app.hosts import mentioned_hosts
 from pitstop.app.services import Services
-from pitstop.core.errors import NotAllowed, UsageError
+from pitstop.core.errors import NotAllowed, PitstopError, UsageError
 from pitstop.core.i18n import t
 
 if TYPE_CHECKING:
@@ -35,6 +36,7 @@ if TYPE_CHECKING:
     from pitstop.kb.schema import CheckRef
 
 TOP_CAUSES = 3
+ODD_LIMIT = 4  # differing facts named per host in chat (the attached report has all)
 MAX_HOST_CHOICES = 100
 VERDICT_ORDER = {"confirmed": 0, "ruled_out": 1, "inconclusive": 2}
 
@@ -137,9 +139,13 @@ def diagnose(
     origin: str,
     on_progress: Callable[[DiagnosisCard], None],
     lang: str | None = None,
+    job: Any = None,
 ) -> Diagnosis:
-    """Check `hosts` (already authorized by `authorize(target)`), reporting progress; record the incident."""
-    from pitstop.app.diagnose import DiagnoseRequest
+    """Check `hosts` (already authorized by `authorize(target)`), reporting progress; record the incident.
+
+    With `job` (a resolved `JobInfo`), its nodes are checked over its time span (`job_request`).
+    """
+    from pitstop.app.diagnose import DiagnoseRequest, job_request
     from pitstop.kb.preprocess import detect_lang
 
     lang = lang or (detect_lang(error_text) if error_text else "en")
@@ -152,6 +158,8 @@ def diagnose(
         origin=f"{origin}:{channel}",
         selected=hosts,
     )
+    if job is not None:
+        request = job_request(job, services.inventory, request)
     report = services.run_diagnose(request, progress)
     iid = None
     if thread_ts:
@@ -163,12 +171,51 @@ def diagnose(
             verdicts=[(h.host, v) for h in report.hosts for v in h.shown],
             text=error_text,
         )
-    states = tuple(host_state(h) for h in report.hosts)
     lang = report.lang or lang
-    card = DiagnosisCard(
-        lang, target, states, _group_by_cause(services, report, lang), done=True, incident=iid
+    card = diagnosis_card(report, target, lang, iid, lambda pitfall: title_of(services, pitfall, lang))
+    return Diagnosis(card, report_file(report, lang), tuple(s for s in card.hosts if s.status != "ok"))
+
+
+def diagnosis_card(
+    report: Any, target: str, lang: str, incident: int | None, title: Callable[[str], str]
+) -> DiagnosisCard:
+    """The finished card of a report: host states, verdicts grouped per cause, the odd hosts, the job."""
+    return DiagnosisCard(
+        lang,
+        target,
+        tuple(host_state(h) for h in report.hosts),
+        _group_by_cause(report, title),
+        done=True,
+        incident=incident,
+        odd=tuple(o.describe(lang, limit=ODD_LIMIT) for o in digest(report).odd),
+        job=job_line(report.job, lang) if report.job else "",
     )
-    return Diagnosis(card, outputs_text(report), tuple(s for s in states if s.status != "ok"))
+
+
+def report_file(report: Any, lang: str) -> str:
+    """The attached file: the whole verdict report as text and as JSON, then every command's output."""
+    import json
+
+    return "\n\n".join(
+        (
+            render_text(report, lang),
+            f"===== {t('fleet.slack.report_json', lang)} =====",
+            json.dumps(report.to_json(), ensure_ascii=False, indent=1),
+            f"===== {t('fleet.slack.raw_outputs', lang)} =====",
+            outputs_text(report),
+        )
+    )
+
+
+def authorize_job(services: Services, job_id: str, *, user: str, channel: str, origin: str) -> Host:
+    """The Slurm controller host, if `job_id` is a job id and the policy lets `user` ask that host."""
+    from pitstop.collectors import jobs
+
+    slurm = jobs.resolver("slurm")
+    slurm.validate(job_id)
+    host = slurm.host(services.inventory)
+    authorize_hosts(services.policy, (host,), user=user, channel=channel, origin=origin)
+    return host
 
 
 def authorize(services: Services, target: str, *, user: str, channel: str, origin: str) -> tuple[Host, ...]:
@@ -178,7 +225,7 @@ def authorize(services: Services, target: str, *, user: str, channel: str, origi
     )
 
 
-def _group_by_cause(services: Services, report: DiagnoseReport, lang: str) -> tuple[CauseFindings, ...]:
+def _group_by_cause(report: DiagnoseReport, title: Callable[[str], str]) -> tuple[CauseFindings, ...]:
     findings: dict[str, list[tuple[str, Verdict]]] = {}
     for host in report.hosts:
         for v in host.shown:
@@ -186,7 +233,7 @@ def _group_by_cause(services: Services, report: DiagnoseReport, lang: str) -> tu
     groups = []
     for pitfall, items in findings.items():
         items.sort(key=lambda f: (VERDICT_ORDER.get(f[1].verdict, 3), f[0]))
-        groups.append(CauseFindings(pitfall, title_of(services, pitfall, lang), tuple(items)))
+        groups.append(CauseFindings(pitfall, title(pitfall), tuple(items)))
     # Confirmed first; within a verdict, the report's order (the KB's ranking of the candidates).
     groups.sort(key=lambda g: VERDICT_ORDER.get(g.findings[0][1].verdict, 3))
     return tuple(groups)
@@ -216,6 +263,26 @@ def outputs_text(report: DiagnoseReport) -> str:
                 lines.append(f"[{result.message}]")
             lines.append("")
     return "\n".join(lines)
+
+
+def search_hosts(services: Services, query: str, limit: int = MAX_HOST_CHOICES) -> list[tuple[str, str]]:
+    """Host-picker options for what was typed: a host-list expression or group naming several inventory
+    hosts first (`gpu[01-04] (4 hosts)`), then host names starting with it, then containing it."""
+    q = query.strip()
+    out: list[tuple[str, str]] = []
+    if q:
+        try:
+            named = services.inventory.select(q)
+        except PitstopError:
+            named = ()
+        if len(named) > 1:
+            out.append((f"{q} ({len(named)} hosts)", q))
+    low = q.lower()
+    names = sorted(services.inventory.hosts)
+    starts = [n for n in names if n.lower().startswith(low)]
+    inside = [n for n in names if low in n.lower() and not n.lower().startswith(low)]
+    out += [(n, n) for n in starts + inside]
+    return out[:limit]
 
 
 def feedback(services: Services, incident: int, *, user: str, pitfall: str, helpful: bool) -> Notice:

@@ -9,9 +9,10 @@ acknowledge.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import threading
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,9 +22,12 @@ from pitstop.app.detect import ChannelModes, Detector
 from pitstop.core.config import Settings
 
 if TYPE_CHECKING:
+    import sqlite_utils
+
     from pitstop.app.authz import Policy
     from pitstop.app.diagnose import DiagnoseReport, DiagnoseRequest, Progress
     from pitstop.collectors.inventory import Inventory
+    from pitstop.collectors.jobs import JobInfo
     from pitstop.incidents.store import Incidents
     from pitstop.kb.service import KnowledgeBase
 
@@ -88,20 +92,35 @@ class Services:
     maintainers: tuple[str, ...] = ()  # Slack user and user-group ids who may review drafts
     pitfalls_dir: Path | None = None  # where approved drafts are written (None: kb/pitfalls/)
 
+    @contextlib.contextmanager
+    def _job_db(self) -> Iterator[sqlite_utils.Database | None]:
+        """This job thread's own audit connection (one per thread), or None without a database."""
+        if self.db_path is None:
+            yield None
+            return
+        from pitstop.core.db import open_db
+
+        db = open_db(self.db_path)
+        try:
+            yield db
+        finally:
+            db.close()
+
     def run_diagnose(self, request: DiagnoseRequest, progress: Progress) -> DiagnoseReport:
         """Run the async `diagnose` to completion on the calling (job) thread, auditing into `db_path`."""
-        db = None
-        if self.db_path is not None:
-            from pitstop.core.db import open_db
-
-            db = open_db(self.db_path)  # one connection per thread: this job's own
-        try:
+        with self._job_db() as db:
             return asyncio.run(
                 self.diagnose(request, inventory=self.inventory, kb=self.kb, progress=progress, db=db)
             )
-        finally:
-            if db is not None:
-                db.close()
+
+    def resolve_job(self, kind: str, job_id: str, *, requester: str, origin: str) -> JobInfo:
+        """Resolve a scheduler job's nodes and span on the calling (job) thread, auditing into `db_path`."""
+        from pitstop.app.diagnose import resolve_job
+
+        with self._job_db() as db:
+            return asyncio.run(
+                resolve_job(kind, job_id, inventory=self.inventory, db=db, requester=requester, origin=origin)
+            )
 
     def close(self) -> None:
         """Finish the queued jobs and stop the pool."""

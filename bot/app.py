@@ -14,6 +14,7 @@ from pitstop.bot.deps import Deps
 from pitstop.bot.listeners import register
 from pitstop.bot.maintainers import Maintainers
 from pitstop.core.config import Settings
+from pitstop.core.redact import install_log_redaction
 
 DEFAULT_API_URL = "https://slack.com/api/"
 
@@ -46,6 +47,7 @@ def create_app(
 ) -> App:
     """The Pitstop Bolt app with every listener registered; the caller chooses Socket Mode or HTTP."""
     logging.getLogger("slack_bolt.RequestVerification").addFilter(_FILTER)  # no-op when already there
+    install_log_redaction()
     secret = settings.slack_signing_secret
     app = App(
         client=client or make_client(settings),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from slack_bolt import Respond
@@ -11,10 +12,13 @@ from slack_sdk.errors import SlackApiError
 
 from pitstop.app import flows
 from pitstop.app.cards import DiagnosisCard, HostState, Notice
+from pitstop.app.diagnose import DiagnoseRequest, job_request
 from pitstop.bot.deps import Deps
 from pitstop.bot.errors import reporting
 from pitstop.bot.render import blocks
 from pitstop.bot.slack_io import ThrottledUpdater, post, tell, upload_text
+from pitstop.collectors.hostlist import compress
+from pitstop.core.i18n import t
 
 
 def start_checks(
@@ -28,8 +32,10 @@ def start_checks(
     thread_ts: str | None,
     lang: str | None = None,
     respond: Respond | None = None,
+    job: str | None = None,
 ) -> None:
-    """Queue a diagnosis of `target`; notices go to `user` alone (`respond` when given, else ephemeral).
+    """Queue a diagnosis of `target` (or of Slurm job `job`'s nodes); notices go to `user` alone
+    (`respond` when given, else ephemeral), at most one per request.
 
     A refusal raises (`NotAllowed`, `UsageError`): the listener lets it reach the app's error handler.
     """
@@ -45,45 +51,63 @@ def start_checks(
             )
 
     # Authorize before queueing, so one user's refused requests never fill the shared job queue.
-    hosts = flows.authorize(deps.services, target, user=user, channel=channel, origin="slack")
-    if not deps.services.jobs.submit(
-        _run, deps, client, hosts, target, error_text, user, channel, thread_ts, lang, privately
-    ):
+    if job is not None:  # the controller now; the job's nodes once they are known
+        flows.authorize_job(deps.services, job, user=user, channel=channel, origin="slack")
+        hosts: tuple[Any, ...] = ()
+    else:
+        hosts = flows.authorize(deps.services, target, user=user, channel=channel, origin="slack")
+    request = _Request(target, error_text, user, channel, thread_ts, lang, job)
+    if not deps.services.jobs.submit(_run, deps, client, hosts, request, privately):
         privately("Pitstop is busy with other checks; try again in a minute.")
 
 
+@dataclass(frozen=True)
+class _Request:
+    target: str
+    error_text: str | None
+    user: str
+    channel: str
+    thread_ts: str | None
+    lang: str | None
+    job: str | None
+
+
 def _run(
-    deps: Deps,
-    client: WebClient,
-    hosts: tuple[Any, ...],
-    target: str,
-    error_text: str | None,
-    user: str,
-    channel: str,
-    thread_ts: str | None,
-    lang: str | None,
-    privately: Callable[[str], None],
+    deps: Deps, client: WebClient, hosts: tuple[Any, ...], r: _Request, privately: Callable[[str], None]
 ) -> None:
-    first = DiagnosisCard(lang or "en", target, tuple(HostState(h.name, "pending") for h in hosts))
+    lang = r.lang or "en"
+    if r.job is not None:
+        first = blocks.notice_message(Notice(t("fleet.slack.resolving", lang, job=r.job), ok=True))
+    else:
+        first = blocks.diagnosis_message(
+            DiagnosisCard(lang, r.target, tuple(HostState(h.name, "pending") for h in hosts))
+        )
     try:
-        ts = post(client, channel, blocks.diagnosis_message(first), thread_ts=thread_ts)
+        ts = post(client, r.channel, first, thread_ts=r.thread_ts)
     except SlackApiError as exc:
         privately(f"I cannot post here ({exc.response.get('error')}); invite me with /invite @pitstop.")
         return
-    updater = ThrottledUpdater(client, channel, ts, deps.update_interval_s)
+    updater = ThrottledUpdater(client, r.channel, ts, deps.update_interval_s)
 
     def check() -> flows.Diagnosis:
+        target, chosen, info = r.target, hosts, None
+        if r.job is not None:
+            info = deps.services.resolve_job("slurm", r.job, requester=r.user, origin=f"slack:{r.channel}")
+            target = f"job {r.job}"
+            nodes = job_request(info, deps.services.inventory, DiagnoseRequest(hosts="")).hosts
+            chosen = flows.authorize(deps.services, nodes, user=r.user, channel=r.channel, origin="slack")
         return flows.diagnose(
             deps.services,
-            hosts,
+            chosen,
             target,
-            error_text,
-            user=user,
-            channel=channel,
-            thread_ts=thread_ts or ts,
+            r.error_text,
+            user=r.user,
+            channel=r.channel,
+            thread_ts=r.thread_ts or ts,
             origin="slack",
             on_progress=lambda card: updater.update(blocks.diagnosis_message(card)),
-            lang=lang,
+            lang=r.lang,
+            job=info,
         )
 
     # The posted message must not stay "running" forever: a failure replaces it with the sentence.
@@ -91,9 +115,16 @@ def _run(
     if result is None:
         return
     updater.finish(blocks.diagnosis_message(result.card))
+    lang = result.card.lang
     if result.outputs:
         upload_text(
-            client, channel, thread_ts or ts, result.outputs, f"pitstop-{ts}.txt", "Full command outputs"
+            client,
+            r.channel,
+            r.thread_ts or ts,
+            result.outputs,
+            f"pitstop-{ts}.txt",
+            t("fleet.slack.file_title", lang),
         )
-    for state in result.down:
-        privately(f"{state.host} could not be checked ({state.status}): {state.error}")
+    if result.down:  # one notice for all of them, never one per host
+        down = compress(s.host for s in result.down)
+        privately(t("fleet.slack.down_notice", lang, n=len(result.down), hosts=down))

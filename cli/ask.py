@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from pitstop.cli.kbargs import MODES, add_db_option, add_text_options, open_kb, text_of
 from pitstop.cli.output import emit_json
+from pitstop.core.redact import redact, redact_data
 
 if TYPE_CHECKING:
     from pitstop.kb.retrieve import Answer, Match
@@ -38,10 +39,11 @@ def run(args: argparse.Namespace) -> int:
     text = text_of(args)
     answer = open_kb(args).ask(text, top=max(1, args.top), mode=args.mode)
     lang = resolve_lang(text, getattr(args, "lang", None))
+    # The answer quotes the paste (its query, the text a signature matched): mask it like every sink.
     if args.json:
-        emit_json("ask", answer.to_json(lang))
+        emit_json("ask", redact_data(answer.to_json(lang)))
     else:
-        print(render(answer, lang, verbose=getattr(args, "verbose", False)))
+        print(redact(render(answer, lang, verbose=getattr(args, "verbose", False))))
     return 0
 
 

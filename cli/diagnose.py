@@ -17,21 +17,13 @@ from typing import TYPE_CHECKING
 
 from pitstop.cli.kbargs import add_db_option, open_kb, read_file, read_text
 from pitstop.cli.output import emit_json
-from pitstop.collectors.hostlist import compress
 from pitstop.core.errors import UsageError
+from pitstop.core.redact import redact
 
 if TYPE_CHECKING:
     from pitstop.app.diagnose import DiagnoseReport, HostReport
-    from pitstop.app.digest import CauseGroup, Digest
     from pitstop.collectors.inventory import Host
 
-_MARK = {
-    "confirmed": "CONFIRMED",
-    "benign": "benign",
-    "ruled_out": "ruled out",
-    "inconclusive": "inconclusive",
-}
-RULED_OUT_CHARS = 160  # a ruled-out cause's host list is cut here; the confirmed ones are shown whole
 EXIT_HELP = (
     "exit status: 0 nothing confirmed and every host checked; 10 a cause confirmed; "
     "11 nothing confirmed but some host could not be checked; 12 a cause confirmed and some host "
@@ -179,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         emit_json("diagnose", report.to_json())
     else:
-        print(render(report))
+        print(redact(render(report)))  # the same masking as --json (to_json redacts its fields)
     from pitstop.app.digest import digest
 
     return digest(report).exit_code
@@ -203,56 +195,8 @@ def _progress(report: HostReport, done: int, total: int) -> None:
     )
 
 
-def _cause_lines(c: CauseGroup, total: int) -> list[str]:
-    v = c.sample
-    on = f"{len(c.hosts)} of {total} hosts" if total > 1 else "1 host"
-    hosts = c.hostlist
-    if c.verdict == "ruled_out" and len(hosts) > RULED_OUT_CHARS:
-        hosts = hosts[: RULED_OUT_CHARS - 1] + "…"
-    head = f"{_MARK[c.verdict]:<12} {c.pitfall} on {on}: {hosts}"
-    reason = v.reason + (f" (and {c.reasons - 1} other reason(s) on other hosts)" if c.reasons > 1 else "")
-    lines = [head, f"    {reason}"]
-    if c.verdict in ("confirmed", "benign"):
-        for e in v.evidence:
-            lines += [f"    {e.command}: {line}" for line in e.lines[:6]]
-            if e.rerun:
-                lines.append(f"    rerun: {e.rerun}")
-    return lines
-
-
 def render(report: DiagnoseReport) -> str:
-    """The report folded per cause (app/digest.py): the job, the odd hosts, then confirmed causes with
-    their evidence, the other verdicts one line per cause, hosts not checked on one line, a summary."""
-    from pitstop.app.digest import digest, job_line
+    """The report as text, folded per cause (app/digest.py `render_text`), in the report's language."""
+    from pitstop.app.digest import render_text
 
-    d = digest(report)
-    out: list[str] = [job_line(report.job, "en")] if report.job else []
-    if report.candidates:
-        out.append("candidates: " + ", ".join(f"{c['id']} ({c['score']:.2f})" for c in report.candidates))
-    if d.odd:
-        out.append(f"differs from its peers ({len(d.odd)} of {d.total} hosts; evidence, not a verdict):")
-        out += [f"  {o.describe(limit=8)}" for o in d.odd]
-    for c in d.causes:
-        out += _cause_lines(c, d.total)
-    if report.sweep and not d.causes and not d.unchecked_hosts:
-        out.append(f"nothing confirmed on {d.total} host(s)")
-    for command, outcome, hosts in d.failed_commands:
-        out.append(f"! {command}: {outcome} on {len(hosts)} host(s): {compress(hosts)}")
-    for n in d.not_checked:
-        what = "whose evidence could not be read" if n.status == "unreadable" else n.status.replace("_", " ")
-        out.append(f"not checked: {len(n.hosts)} host(s) {what}: {n.hostlist} (first: {n.error})")
-    out += [f"note: {n}" for n in report.notes]
-    out += ["", *summary(d)]
-    return "\n".join(out)
-
-
-def summary(d: Digest) -> list[str]:
-    """The closing lines: confirmed causes with their hosts, the odd hosts, hosts not checked."""
-    confirmed = "; ".join(f"{c.pitfall} ({c.hostlist})" for c in d.confirmed) or "nothing"
-    odd = compress(o.host for o in d.odd) or "none"
-    unchecked = compress(d.unchecked_hosts) or "none"
-    return [
-        f"summary: {d.total} host(s); confirmed: {confirmed}",
-        f"summary: differ from their peers: {odd}",
-        f"summary: not checked: {unchecked}",
-    ]
+    return render_text(report, report.lang)

@@ -12,6 +12,7 @@ import importlib
 import sys
 
 from pitstop.core.errors import PitstopError
+from pitstop.core.redact import install_log_redaction
 
 COMMAND_MODULES: tuple[str, ...] = (
     "pitstop.cli.ask",
@@ -94,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the process exit status."""
+    install_log_redaction()
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

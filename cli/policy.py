@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
             "policy-decision",
             {
                 "allowed": decision.allowed,
-                "reason": decision.reason,
+                "reason": str(decision.reason),
                 "rule": decision.rule,
                 "hosts": [h.name for h in hosts],
             },

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -9,6 +11,9 @@ from pathlib import Path
 
 import sqlite_utils
 
+from pitstop.core.config import data_dir
+from pitstop.core.errors import BadDatabase
+from pitstop.core.i18n import msg
 from pitstop.migrations import migrations
 
 
@@ -18,18 +23,60 @@ def open_db(path: str | Path, *, migrate: bool = True) -> sqlite_utils.Database:
     One connection per thread: callers that work from several threads open one each.
     """
     path = Path(path)
-    if str(path) != ":memory:":
-        path.parent.mkdir(parents=True, exist_ok=True)
+    memory = str(path) == ":memory:"
+    if not memory:
+        private_dir(path.parent)
+        _refuse_unusable(path)
+    if not memory:
+        # Owner only (0600); SQLite gives the -wal and -shm sidecars the database file's mode.
+        os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
+        os.chmod(path, 0o600)
     conn = sqlite3.connect(str(path), timeout=30, isolation_level=None, check_same_thread=True)
     db = sqlite_utils.Database(conn)
-    db.execute("PRAGMA busy_timeout = 30000")
-    if str(path) != ":memory:":
-        db.execute("PRAGMA journal_mode = WAL")
-    db.execute("PRAGMA synchronous = NORMAL")
-    db.execute("PRAGMA foreign_keys = ON")
-    if migrate:
-        migrations.apply(db)
+    try:
+        db.execute("PRAGMA busy_timeout = 30000")
+        if not memory:
+            db.execute("PRAGMA journal_mode = WAL")
+        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("PRAGMA foreign_keys = ON")
+        if migrate:
+            migrations.apply(db)
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise BadDatabase(msg("security.db.unreadable", path=str(path), reason=str(exc))) from None
+    if not memory:
+        for suffix in ("-wal", "-shm"):  # sidecars left by an older Pitstop that did not restrict them
+            with contextlib.suppress(FileNotFoundError, PermissionError):
+                os.chmod(f"{path}{suffix}", 0o600)
     return db
+
+
+def private_dir(directory: Path) -> None:
+    """Make sure `directory` exists for Pitstop's state: the default data directory is created (0700);
+    any other must already exist, so a mistyped PITSTOP_DB fails clearly instead of creating folders."""
+    if directory.is_dir():
+        return
+    if directory.exists():
+        raise BadDatabase(msg("security.db.not_a_dir", directory=str(directory)))
+    if directory.resolve() != data_dir().resolve():
+        raise BadDatabase(msg("security.db.missing_dir", directory=str(directory)))
+    directory.mkdir(parents=True, mode=0o700)
+    os.chmod(directory, 0o700)
+
+
+def _refuse_unusable(path: Path) -> None:
+    """A clear error for a path that is a directory or a file that is not SQLite."""
+    if path.is_dir():
+        raise BadDatabase(msg("security.db.is_dir", path=str(path)))
+    if path.is_file() and path.stat().st_size:
+        try:
+            with path.open("rb") as handle:
+                header = handle.read(16)
+        except OSError as exc:
+            reason = exc.strerror or str(exc)
+            raise BadDatabase(msg("security.db.unreadable", path=str(path), reason=reason)) from None
+        if header != b"SQLite format 3\x00":
+            raise BadDatabase(msg("security.db.not_sqlite", path=str(path)))
 
 
 @contextmanager

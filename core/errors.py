@@ -25,3 +25,22 @@ class NotAllowed(PitstopError):
     """The policy refuses this request (authorization, rate limit, host cap)."""
 
     exit_code = 4
+
+
+class BadFile(UsageError):
+    """A file Pitstop was told to read (inventory, policy, taxonomy, eval set, bundle, stdin) is
+    unreadable, binary or has the wrong shape."""
+
+    exit_code = 5
+
+
+class BadDatabase(PitstopError):
+    """The database path is not usable: a directory, not SQLite, or in a directory that does not exist."""
+
+    exit_code = 6
+
+
+class Unreachable(PitstopError):
+    """Slack (or another service Pitstop needs at start) cannot be reached or refuses the credentials."""
+
+    exit_code = 7

@@ -9,27 +9,46 @@ matters. tests/security/test_redact.py holds the corpus of both.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections.abc import Callable
+from typing import Any
 
 MASK = "[REDACTED]"
 _KEEP = r"\1" + MASK  # keep the label (group 1), mask what follows
 _QUOTED_OR_WORD = r"(\"[^\"\n]*\"|'[^'\n]*'|[^\s,;&\"']+)"
-# Names that say "secret" when they end a variable or key name: HF_TOKEN, db_password, clientSecret.
-_SECRET_NAME = re.compile(
-    r"(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|API_?KEY|ACCESS_?KEY|ACCOUNT_?KEY|"
-    r"PRIVATE_?KEY|CREDENTIALS?)\d*$",
-    re.I,
+# Names that say "secret" when they end a variable or key name: HF_TOKEN, db_password, clientSecret,
+# x-api-key, client-key-data; and, in upper-case environment names, *_KEY, *_PWD, *_PASS*, *_SECRET*.
+_SECRET_NAME = (
+    r"(?:[A-Za-z0-9_.-]{0,80}?(?i:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|API[_-]?KEY|ACCESS[_-]?KEY|"
+    r"ACCOUNT[_-]?KEY|SECRET[_-]?KEY|PRIVATE[_-]?KEY(?:[_-]?ID)?|KEY[_-]DATA|CREDENTIALS?)\d*"
+    r"|[A-Za-z0-9_.-]{0,80}?(?:_KEY|_PWD)\d*"
+    r"|[A-Za-z0-9_.-]{0,80}?_(?:PASS|SECRET)[A-Za-z0-9_.-]{0,40})"
 )
 # Values that are kernel-log numbers or switches rather than secrets (`startToken = 0x3`, `TOKEN: 12`).
-_NOT_A_SECRET = re.compile(r"(?:0x[0-9A-Fa-f]{1,16}|\d{1,4}|true|false|none|null)", re.I)
-# A name starts where no name character precedes it, so a long run of name characters is tried once.
-_ASSIGNMENT = re.compile(r"(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]{1,80})([\"']?\s*[=:]\s*)" + _QUOTED_OR_WORD)
+_NOT_A_SECRET = re.compile(r"(?:0x[0-9A-Fa-f]{1,16}|\d{1,4}|true|false|none|null|\[REDACTED\])", re.I)
+# A name starts where no name character precedes it; the separator stays on the name's line.
+_ASSIGNMENT = re.compile(
+    r"(?<![A-Za-z0-9_.-])(" + _SECRET_NAME + r")(?![A-Za-z0-9_.-])([\"']?[ \t]*[=:][ \t]*)" + _QUOTED_OR_WORD
+)
+# Tokens recognisable by their prefix alone (gitleaks' and detect-secrets' rules, and vendors' docs).
+_PREFIXED_TOKENS = (
+    r"gh[pousr]_[A-Za-z0-9]{30,}|github_pat_\w{40,}"
+    r"|gl(?:pat|dt|rt|ptt|soat|cbt|ft|imt|agent)-[A-Za-z0-9_-]{20,}"
+    r"|hf_[A-Za-z0-9]{30,}|api_org_[A-Za-z0-9]{30,}"
+    r"|sk-(?:proj-|ant-(?:api\d\d-)?)?[A-Za-z0-9_-]{20,}|nvapi-[A-Za-z0-9_-]{20,}"
+    r"|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}|dckr_pat_[A-Za-z0-9_-]{20,}|dapi[0-9a-f]{32}"
+    r"|dop_v1_[0-9a-f]{64}|glsa_[A-Za-z0-9_]{32,}|gsk_[A-Za-z0-9]{40,}|r8_[A-Za-z0-9]{30,}"
+    r"|GOCSPX-[A-Za-z0-9_-]{20,}|ya29\.[0-9A-Za-z_-]{20,}|AIza[0-9A-Za-z_-]{35}"
+    r"|LTAI[0-9A-Za-z]{12,30}|AKID[0-9A-Za-z]{32,}|hvs\.[A-Za-z0-9_-]{20,}"
+    r"|AGE-SECRET-KEY-1[0-9A-Z]{40,}|SG\.[\w-]{16,}\.[\w-]{30,}"
+    r"|npm_[A-Za-z0-9]{36}|pypi-[A-Za-z0-9_-]{50,}"
+)
 
 
 def _mask_assignment(m: re.Match[str]) -> str:
     name, sep, value = m.groups()
-    if not _SECRET_NAME.search(name) or _NOT_A_SECRET.fullmatch(value):
+    if _NOT_A_SECRET.fullmatch(value.strip("\"'")):
         return m.group(0)
     return name + sep + MASK
 
@@ -44,8 +63,10 @@ _RULES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
         ),
         MASK,
     ),
-    # Slack tokens: bot, user, app-level, refresh, config, legacy workspace; incoming webhooks.
-    (re.compile(r"\bx(?:ox[abprse]|app)-[A-Za-z0-9-]{10,}"), MASK),
+    # PuTTY private keys (.ppk v2 and v3): the whole file to its MAC line, or to the end.
+    (re.compile(r"PuTTY-User-Key-File-\d+:.*?(?:Private-(?:MAC|Hash):[^\n]*|\Z)", re.S), MASK),
+    # Slack tokens: bot, user, app-level, refresh, config, session, legacy workspace; incoming webhooks.
+    (re.compile(r"\bx(?:ox[abprsecd]|app)-[A-Za-z0-9-]{10,}"), MASK),
     (re.compile(r"https://hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9/_-]+"), MASK),
     # Authorization headers with a scheme, bare long ones, bearer tokens anywhere; cookies.
     (re.compile(r"(?i)\b(authorization\s*[:=]\s*(?:bearer|basic|token)\s+)[^\s'\"]{6,}"), _KEEP),
@@ -62,17 +83,18 @@ _RULES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
     # AWS access key ids; signatures and credentials in signed URLs' queries (S3, Azure SAS).
     (re.compile(r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b"), MASK),
     (re.compile(r"(?i)([?&](?:X-Amz-(?:Signature|Credential|Security-Token)|sig)=)[^&\s\"']+"), _KEEP),
-    # GitHub, GitLab, Hugging Face, OpenAI/Anthropic-style, Google API keys, npm/PyPI tokens, JWTs.
-    (re.compile(r"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})\b"), MASK),
-    (re.compile(r"\bglpat-[A-Za-z0-9_-]{20,}\b"), MASK),
-    (re.compile(r"\bhf_[A-Za-z0-9]{30,}\b"), MASK),
-    (re.compile(r"\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}\b"), MASK),
-    (re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b"), MASK),
-    (re.compile(r"\b(?:npm_[A-Za-z0-9]{36}|pypi-[A-Za-z0-9_-]{50,})\b"), MASK),
-    (re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\b"), MASK),
-    # user:password@ in URLs (the user may be empty: redis://:pw@host).
-    (re.compile(r"(?i)\b([a-z][a-z0-9+.-]{0,30}://[^\s:/@]{0,256}:)[^\s@/]{1,256}(@)"), _KEEP + r"\2"),
-    # Passwords on command lines: --password X, --password=X, mysql -pX, sshpass -p X, curl -u user:X.
+    # Vendor tokens by prefix; JWTs; Telegram bot tokens.
+    (re.compile(r"(?<![A-Za-z0-9])(?:" + _PREFIXED_TOKENS + r")"), MASK),
+    (re.compile(r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"), MASK),
+    (re.compile(r"(?<!\d)(\d{8,10}:)AA[A-Za-z0-9_-]{30,}"), _KEEP),
+    # user:password@ in URLs; the password may hold '/' or '@' (the last '@' before the host ends it).
+    (
+        re.compile(r"(?i)\b([a-z][a-z0-9+.-]{0,30}://[^\s:/@]{0,256}:)\S{1,256}?(@[^\s@/]+(?:[/\s]|$))"),
+        _KEEP + r"\2",
+    ),
+    # Passwords on command lines: --password X, --password=X, mysql -pX, sshpass -p X, curl -u user:X,
+    # docker/podman login -p X, redis-cli -a X, ipmitool -P X, openssl pass:X, ssh-keygen -N X,
+    # smbclient -U user%X, htpasswd -b FILE USER X, wandb login KEY.
     (
         re.compile(r"(?i)(--?(?:password|passwd|pass|secret|token|api[-_]?key)(?:=|\s+))" + _QUOTED_OR_WORD),
         _KEEP,
@@ -80,10 +102,30 @@ _RULES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
     (re.compile(r"(\bmysql(?:dump|admin)?\b[^\n]{0,200}?\s-p)([^\s'\"]+|'[^'\n]*'|\"[^\"\n]*\")"), _KEEP),
     (re.compile(r"(\bsshpass\s+-p\s*)" + _QUOTED_OR_WORD), _KEEP),
     (re.compile(r"(\b(?:curl|wget)\b[^\n]{0,400}?\s(?:-u|--user)[\s=]*['\"]?[^\s:'\"]+:)([^\s'\"]+)"), _KEEP),
+    (
+        re.compile(
+            r"(\b(?:docker|podman|nerdctl|buildah|skopeo|oras|helm\s+registry)\s+login\b[^\n]{0,300}?\s-p[\s=]*)"
+            + _QUOTED_OR_WORD
+        ),
+        _KEEP,
+    ),
+    (re.compile(r"(\bredis-cli\b[^\n]{0,300}?\s-a\s+)" + _QUOTED_OR_WORD), _KEEP),
+    (re.compile(r"(\bipmitool\b[^\n]{0,300}?\s-P\s*)" + _QUOTED_OR_WORD), _KEEP),
+    (re.compile(r"(-pass(?:in|out)\s+pass:)" + _QUOTED_OR_WORD), _KEEP),
+    (re.compile(r"(\bssh-keygen\b[^\n]{0,300}?\s-[NP]\s*)" + _QUOTED_OR_WORD), _KEEP),
+    (re.compile(r"(\b(?:smbclient|rpcclient|smbmap|smbget)\b[^\n]{0,300}?\s-U\s*[^\s%]+%)(\S+)"), _KEEP),
+    (re.compile(r"(\bhtpasswd\s+(?:-\w+\s+)*-b\w*\s+(?:-\w+\s+)*\S+\s+\S+\s+)" + _QUOTED_OR_WORD), _KEEP),
+    (re.compile(r"(\bwandb\s+login\s+(?:--\w+\s+)*)([0-9a-f]{40})\b"), _KEEP),
+    # .netrc (one line or one token per line), ODBC's PWD=, and "password VALUE" when VALUE has a digit
+    # or a symbol (prose such as "password authentication failed" stays).
+    (re.compile(r"(?im)(\bmachine\s+\S+\s+(?:login\s+\S+\s+)?password\s+)(\S+)"), _KEEP),
+    (re.compile(r"(?im)(^[ \t]*password[ \t]+)(\S+)[ \t]*$"), _KEEP),
+    (re.compile(r"(?i)(;\s*PWD\s*=\s*)([^;\s}]+)"), _KEEP),
+    (re.compile(r"(?i)(\bpass(?:word|wd|phrase)[ \t]+)(?=[^\s'\",;]*[\d!@#$%^&*~+=/])[^\s'\",;]{4,}"), _KEEP),
     # NAME=value, NAME: value, "name": "value" where NAME ends like a secret (env vars, configs, JSON).
     (_ASSIGNMENT, _mask_assignment),
     (re.compile(r"(?i)(\"auth\"\s*:\s*)\"[^\"\n]+\""), _KEEP),
-    # Chinese labels: 密码 (password), 口令 (passphrase), 令牌 (token), 密钥 (secret key).
+    # Chinese labels: 密码 (password), 口令 (passphrase), 令牌 (token), 密钥 (secret key), 私钥 (private key).
     (re.compile(r"((?:密码|口令|令牌|密钥|私钥)\s*[:：=]\s*)(\S+)"), _KEEP),
 )
 
@@ -93,3 +135,39 @@ def redact(text: str) -> str:
     for pattern, replacement in _RULES:
         text = pattern.sub(replacement, text)
     return text
+
+
+def redact_data(value: Any) -> Any:
+    """`value` (JSON-like: dicts, lists, strings) with every string redacted."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {k: redact_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [redact_data(v) for v in value]
+    return value
+
+
+def install_log_redaction() -> None:
+    """Redact every log record (message, arguments and traceback text) before any handler sees it.
+
+    Installed once per process by the CLI and the bot; a library's log line that quotes a paste, a URL
+    with a password or a token is masked like everything else Pitstop stores or posts.
+    """
+    factory = logging.getLogRecordFactory()
+    if getattr(factory, "redacting", False):
+        return
+
+    def make(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = factory(*args, **kwargs)
+        try:
+            message = record.getMessage()
+        except (TypeError, ValueError):  # a malformed format string: keep the raw message, masked
+            message = str(record.msg)
+        record.msg, record.args = redact(message), None
+        if record.exc_info and record.exc_info[0] is not None:
+            record.exc_text = redact(logging.Formatter().formatException(record.exc_info))
+        return record
+
+    make.redacting = True  # type: ignore[attr-defined]
+    logging.setLogRecordFactory(make)

@@ -17,11 +17,14 @@ from pitstop.app.cards import (
     Choice,
     DiagnosisCard,
     DraftCard,
+    HostState,
     Notice,
     ResolutionForm,
 )
 from pitstop.bot import ids
 from pitstop.bot.render.labels import VERDICT_ICONS, label
+from pitstop.collectors.hostlist import compress
+from pitstop.core.i18n import catalogue, t
 from pitstop.core.redact import redact
 
 MAX_BLOCKS = 50
@@ -64,8 +67,12 @@ def clip(text: str, limit: int) -> str:
 
 
 def section(mrkdwn: str) -> Block:
-    """A section block whose (already escaped) text fits Slack's 3,000-character limit."""
-    return {"type": "section", "text": {"type": "mrkdwn", "text": clip(mrkdwn, MAX_SECTION)}}
+    """A section block whose (already escaped) text fits Slack's 3,000-character limit; a cut that
+    would leave a code block open closes it."""
+    text = clip(mrkdwn, MAX_SECTION)
+    if text.count("```") % 2:
+        text = clip(mrkdwn, MAX_SECTION - 3) + "```"
+    return {"type": "section", "text": {"type": "mrkdwn", "text": text}}
 
 
 def context(mrkdwn: str) -> Block:
@@ -93,11 +100,14 @@ def code(lines: Iterable[str]) -> str:
 
 
 def fit(blocks: list[Block], lang: str) -> tuple[Block, ...]:
-    """Keep at most MAX_BLOCKS blocks, replacing the overflow by one context line."""
+    """Keep at most MAX_BLOCKS blocks, replacing the overflow by one context line; a trailing actions
+    block (the buttons, *Record resolution* among them) is always kept."""
     if len(blocks) <= MAX_BLOCKS:
         return tuple(blocks)
-    kept = blocks[: MAX_BLOCKS - 1]
-    return (*kept, context(escape(label(lang, "more", n=len(blocks) - len(kept)))))
+    tail = [blocks[-1]] if blocks[-1].get("type") == "actions" else []
+    body = blocks[: len(blocks) - len(tail)]
+    kept = body[: MAX_BLOCKS - 1 - len(tail)]
+    return (*kept, context(escape(label(lang, "more", n=len(body) - len(kept)))), *tail)
 
 
 def _fallback(text: str) -> str:
@@ -153,69 +163,133 @@ def _next_steps(card: AnswerCard) -> Block:
                 "primary",
             )
         )
-    elif card.host_choices:
+    elif card.host_choices:  # type-ahead over the whole inventory (listeners/options/hosts.py)
         elements.append(
             {
-                "type": "static_select",
+                "type": "external_select",
                 "action_id": ids.ACTION_PICK_HOST,
+                "min_query_length": 0,
                 "placeholder": {"type": "plain_text", "text": label(lang, "pick_host")},
-                "options": [
-                    _option(host, ids.pack(i=card.incident, h=host))
-                    for host in card.host_choices[:MAX_OPTIONS]
-                ],
             }
         )
     if card.incident is not None:
         elements.append(button(label(lang, "resolve"), ids.ACTION_RESOLVE, ids.pack(i=card.incident)))
     if not elements:
         return context(escape(label(lang, "no_verdicts")))
-    return {"type": "actions", "block_id": "next", "elements": elements}
+    return {"type": "actions", "block_id": ids.pack(i=card.incident), "elements": elements}
+
+
+def host_options(choices: Iterable[tuple[str, str]], incident: int | None) -> list[dict[str, Any]]:
+    """Options for the host picker: (shown text, target) pairs, at most MAX_OPTIONS."""
+    return [_option(text, ids.pack(i=incident, h=target)) for text, target in list(choices)[:MAX_OPTIONS]]
 
 
 def _option(text: str, value: str) -> dict[str, Any]:
     return {"text": {"type": "plain_text", "text": clip(text, 75)}, "value": value}
 
 
+HOSTLIST_CHARS = 600  # a compressed host list longer than this is cut (the file has every name)
+
+
+def _hosts(names: Iterable[str], limit: int = HOSTLIST_CHARS) -> str:
+    """A compressed host list in inline code, cut (outside the code) when very long."""
+    expr = compress(names)
+    return f"`{escape(clip(expr, limit))}`"
+
+
+def _not_checked(card: DiagnosisCard) -> list[str]:
+    """One line per status: `• unreachable (3): gpu[01-03]: the first host's error`."""
+    by_status: dict[str, list[HostState]] = {}
+    for h in card.hosts:
+        if h.status not in ("ok", "pending"):
+            by_status.setdefault(h.status, []).append(h)
+    lines = []
+    for status, hosts in by_status.items():
+        what = t("fleet.slack.not_checked", card.lang, status=label_status(status, card.lang), n=len(hosts))
+        error = f": {clean(clip(hosts[0].error, 200))}" if hosts[0].error else ""
+        lines.append(f"• {escape(what)} {_hosts(h.host for h in hosts)}{error}")
+    return lines
+
+
+def label_status(status: str, lang: str) -> str:
+    """A host status in words ("unreachable", "whose evidence could not be read")."""
+    key = f"fleet.status.{status}"
+    return t(key, lang) if key in catalogue() else status
+
+
+def _odd_section(card: DiagnosisCard) -> Block:
+    """The hosts that differ from their peers, as many as fit one section; the rest are counted."""
+    lines = [f"*{escape(t('fleet.slack.odd_title', card.lang, n=len(card.odd)))}*"]
+    size = len(lines[0])
+    for i, sentence in enumerate(card.odd):
+        line = f"• {clean(clip(sentence, 600))}"
+        if size + len(line) + 80 > MAX_SECTION:
+            lines.append(escape(t("fleet.slack.odd_more", card.lang, n=len(card.odd) - i)))
+            break
+        lines.append(line)
+        size += len(line) + 1
+    return section("\n".join(lines))
+
+
 def diagnosis_message(card: DiagnosisCard) -> SlackMessage:
-    """The one /diagnose message: progress while hosts run, verdicts per cause at the end."""
+    """The one /diagnose message: progress while hosts run; at the end the hosts that differ from their
+    peers, then verdicts per cause (confirmed first) with counts and compressed host lists, the hosts not
+    checked one line per status, and the *Record resolution* button. Always within 50 blocks and 3,000
+    characters a section; what does not fit is counted and lies in the attached report file."""
     lang = card.lang
     done = sum(1 for h in card.hosts if h.status != "pending")
     key = "diagnosed" if card.done else "diagnosing"
-    head = label(lang, key, target=card.target, done=done, total=len(card.hosts))
+    head = label(lang, key, target=clip(card.target, 200), done=done, total=len(card.hosts))
     lines = [f"*{clean(head)}*"]
-    bad = [h for h in card.hosts if h.status not in ("ok", "pending")]
-    lines += [f"• `{escape(h.host)}` {escape(h.status)}: {clean(h.error)}" for h in bad]
+    if card.job:
+        lines.append(clean(clip(card.job, 1000)))
+    lines += _not_checked(card)
     blocks: list[Block] = [section("\n".join(lines))]
-    for cause in card.causes:
-        blocks.append(section(_cause_findings(cause, lang)))
-    if card.done and not card.causes and not bad:
+    if card.odd:
+        blocks.append(_odd_section(card))
+    actions = (
+        {
+            "type": "actions",
+            "block_id": "next",
+            "elements": [button(label(lang, "resolve"), ids.ACTION_RESOLVE, ids.pack(i=card.incident))],
+        }
+        if card.done and card.incident is not None
+        else None
+    )
+    room = MAX_BLOCKS - len(blocks) - (actions is not None) - 1  # one context line for what is left out
+    causes = card.causes if len(card.causes) <= room + 1 else card.causes[:room]
+    blocks += [section(_cause_findings(cause, lang)) for cause in causes]
+    left = card.causes[len(causes) :]
+    if left:
+        confirmed = sum(c.findings[0][1].verdict == "confirmed" for c in left)
+        blocks.append(context(escape(t("fleet.slack.more_causes", lang, n=len(left), confirmed=confirmed))))
+    if card.done and not card.causes and len(lines) == 1 and not card.odd:
         blocks.append(context(escape(label(lang, "no_verdicts"))))
-    if card.done and card.incident is not None:
-        blocks.append(
-            {
-                "type": "actions",
-                "block_id": "next",
-                "elements": [button(label(lang, "resolve"), ids.ACTION_RESOLVE, ids.pack(i=card.incident))],
-            }
-        )
+    if actions is not None:
+        blocks.append(actions)
     return SlackMessage(_fallback(head), fit(blocks, lang))
 
 
 def _cause_findings(cause: CauseFindings, lang: str) -> str:
+    """One cause: its verdicts with host counts and compressed lists, the first host's reason and as
+    much of its evidence as fits (whole code blocks only)."""
     by_verdict: dict[str, list[str]] = {}
     for host, verdict in cause.findings:
         by_verdict.setdefault(verdict.verdict, []).append(host)
     best = cause.findings[0][1]
     icon = VERDICT_ICONS.get(best.verdict, "")
-    parts = [
-        f"{label(lang, v)}: " + ", ".join(f"`{escape(h)}`" for h in hosts) for v, hosts in by_verdict.items()
-    ]
+    parts = [f"{label(lang, v)} ({len(hosts)}): {_hosts(hosts, 400)}" for v, hosts in by_verdict.items()]
     benign = f" ({label(lang, 'benign')})" if best.benign else ""
-    text = f"{icon} *{clean(cause.title)}*{benign}\n" + " · ".join(parts)
+    text = f"{icon} *{clean(clip(cause.title, 200))}*{benign}\n" + " · ".join(parts)
     if best.reason:
-        text += f"\n_{clean(best.reason)}_"
+        text += f"\n_{clean(clip(best.reason, 600))}_"
     for evidence in best.evidence[:2]:
-        text += f"\n`{clean(evidence.command)}`\n" + code(evidence.lines[:EVIDENCE_LINES])
+        block = f"\n`{clean(clip(evidence.command, 200))}`\n" + code(
+            clip(line, 300) for line in evidence.lines[:EVIDENCE_LINES]
+        )
+        if len(text) + len(block) > MAX_SECTION:
+            break
+        text += block
     return text
 
 

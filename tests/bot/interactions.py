@@ -102,6 +102,24 @@ def suggest(view: dict[str, Any], action_id: str, value: str, user: str = "W111"
     return as_form(body)
 
 
+def suggest_in_message(element_block: str, action_id: str, value: str, user: str = "W111") -> str:
+    """A block_suggestion body for a menu in a message (COMPOSED like `suggest`): the block id is the
+    one the bot wrote, the container a message."""
+    body = {
+        "type": "block_suggestion",
+        "user": {"id": user, "team_id": "T111"},
+        "team": {"id": "T111"},
+        "api_app_id": "A111",
+        "token": "verification_token",
+        "container": {"type": "message", "message_ts": "1700000000.000001", "channel_id": "C111"},
+        "action_id": action_id,
+        "block_id": element_block,
+        "value": value,
+        "channel": {"id": "C111", "name": "gpu-ops"},
+    }
+    return as_form(body)
+
+
 def elements(message_body: dict[str, Any]) -> list[dict[str, Any]]:
     """Every interactive element in a posted message's blocks."""
     return [e for b in message_body.get("blocks") or [] if b["type"] == "actions" for e in b["elements"]]

@@ -10,7 +10,9 @@ import time
 
 import pytest
 
+from pitstop.bot import ids
 from tests.bot.conftest import SECRET, payload
+from tests.bot.interactions import suggest_in_message
 from tests.bot.recorder import BOT_USER
 from tests.bot.slack_checks import all_text, assert_within_limits
 
@@ -157,14 +159,32 @@ def test_chinese_paste_is_answered_in_chinese_with_a_host_picker(bot, shared_dir
     reply = bot.recorder.wait_for("chat.postMessage")[0].body
     text = all_text(reply)
     assert "可能的原因" in text
-    picker = [
-        e
+    block, picker = next(
+        (b, e)
         for b in reply["blocks"]
         if b["type"] == "actions"
         for e in b["elements"]
-        if e["type"] == "static_select"
-    ]
-    assert [o["text"]["text"] for o in picker[0]["options"]] == ["gpu-node-3", "gpu-node-4"]
+        if e["type"] == "external_select"
+    )
+    assert picker["action_id"] == ids.ACTION_PICK_HOST and picker["min_query_length"] == 0
+    form = "application/x-www-form-urlencoded"
+    status, options = bot.send(
+        suggest_in_message(block["block_id"], ids.ACTION_PICK_HOST, ""), content_type=form
+    )
+    assert status == 200
+    assert [o["text"]["text"] for o in json.loads(options)["options"]] == ["gpu-node-3", "gpu-node-4"]
+    typed = json.loads(
+        bot.send(suggest_in_message(block["block_id"], ids.ACTION_PICK_HOST, "node-4"), content_type=form)[1]
+    )
+    assert [o["text"]["text"] for o in typed["options"]] == ["gpu-node-4"]
+    assert ids.unpack(typed["options"][0]["value"]) == {
+        "i": ids.unpack(block["block_id"])["i"],
+        "h": "gpu-node-4",
+    }
+    group = json.loads(
+        bot.send(suggest_in_message(block["block_id"], ids.ACTION_PICK_HOST, "a100"), content_type=form)[1]
+    )
+    assert group["options"][0]["text"]["text"] == "a100 (2 hosts)"
 
 
 def test_mention_only_channel_ignores_pastes_but_answers_mentions(serve_app, shared_dir):

@@ -86,7 +86,7 @@ def test_paste_then_run_checks_confirms_the_cause(lab_bot, shared_dir):
     final = bot.recorder.of("chat.update")[-1].body
     assert_within_limits(final)
     text = all_text(final)
-    assert f"✅ *{kb_title}*" in text and f"confirmed: `{HOST}`" in text
+    assert f"✅ *{kb_title}*" in text and f"confirmed (1): `{HOST}`" in text
     # Full outputs: the external upload flow, completed into the same thread.
     assert bot.recorder.of("files.getUploadURLExternal") and bot.recorder.of("upload")
     done = bot.recorder.of("files.completeUploadExternal")[0].body
@@ -159,5 +159,8 @@ def test_diagnose_with_a_dead_host_reports_it_and_tells_the_requester(lab_bot, s
     assert len(bot.recorder.of("chat.postMessage")) == 1  # one message, updated in place
     final = all_text(bot.recorder.of("chat.update")[-1].body)
     assert "gpu-dead" in final and "unreachable" in final
+    assert len(bot.recorder.of("respond")) == 1  # one notice per request, never one per host
     told = json.loads(bot.recorder.of("respond")[-1].raw)
-    assert told["response_type"] == "ephemeral" and "gpu-dead could not be checked" in all_text(told)
+    assert told["response_type"] == "ephemeral" and "1 host(s) could not be checked: gpu-dead" in all_text(
+        told
+    )

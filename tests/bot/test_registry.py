@@ -79,6 +79,7 @@ def routed() -> dict[str, dict[str, Any]]:
         **{f"action {a}": action(a) for a in ids.ACTIONS},
         **{f"view {v}": view(v) for v in (ids.VIEW_RESOLUTION, ids.VIEW_DRAFT_EDIT)},
         f"options {ids.CAUSE_SELECT}": options(ids.CAUSE_SELECT),
+        f"options {ids.ACTION_PICK_HOST}": options(ids.ACTION_PICK_HOST),
     }
 
 

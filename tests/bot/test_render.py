@@ -13,6 +13,7 @@ from pitstop.app.cards import (
     HostState,
     Notice,
 )
+from pitstop.bot import ids
 from pitstop.bot.render import blocks, text
 from pitstop.collectors.model import Evidence, Verdict
 from tests.bot.slack_checks import all_text, assert_within_limits
@@ -61,8 +62,9 @@ def test_diagnosis_fits_slack_limits_with_many_causes_and_long_evidence(n_causes
     )
     body = blocks.diagnosis_message(card).kwargs()
     assert_within_limits(body)
-    if n_causes > 49:
-        assert "more in the attached outputs file" in body["blocks"][-1]["elements"][0]["text"]
+    assert body["blocks"][-1]["elements"][0]["action_id"] == ids.ACTION_RESOLVE  # always kept
+    if n_causes > 48:
+        assert "more cause(s) (" in body["blocks"][-2]["elements"][0]["text"]
 
 
 def test_escaping_and_redaction():

@@ -19,7 +19,7 @@ import pytest
 
 from pitstop.lab import fleet
 from pitstop.lab.audit import catalog_violations, read_audit
-from pitstop.lab.scenario import load_all, shipped_scenarios
+from pitstop.lab.scenario import SCENARIOS_DIR, load_all, shipped_scenarios
 from pitstop.lab.sshd import LabError, find_sshd
 
 FAULT_SCENARIOS = Path(__file__).parent / "scenarios"
@@ -56,3 +56,24 @@ def lab_inventory(lab_fleet: fleet.Fleet):
     from pitstop.collectors import inventory
 
     return inventory.load(lab_fleet.inventory)
+
+
+JOB_NODES = [f"h100-sxm5-healthy-{i:03d}" for i in range(1, 8)] + ["job-odd-node-001"]
+
+
+@pytest.fixture(scope="session")
+def job_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[fleet.Fleet]:
+    """7 copies of `h100-sxm5-healthy`, `job-odd-node` and `slurm-controller`: Slurm job 4242 ran on
+    JOB_NODES, and `job-odd-node-001` is its odd node (lab/scenarios/slurm-controller/README.md)."""
+    try:
+        find_sshd()
+    except LabError as exc:
+        pytest.skip(str(exc))
+    state = tmp_path_factory.mktemp("joblab")
+    scenarios = load_all(SCENARIOS_DIR / n for n in ("h100-sxm5-healthy", "job-odd-node", "slurm-controller"))
+    lab = fleet.up(scenarios, state, copies=7, port=24000 + (os.getpid() % 3000) * 10)
+    atexit.register(_down_quietly, state)
+    try:
+        yield lab
+    finally:
+        _down_quietly(state)

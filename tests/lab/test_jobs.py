@@ -9,8 +9,6 @@ from __future__ import annotations
 import asyncio
 import getpass
 import json
-import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,26 +22,9 @@ from pitstop.collectors.inventory import Inventory
 from pitstop.core.db import open_db
 from pitstop.core.errors import NotFound, UsageError
 from pitstop.lab import fleet
-from pitstop.lab.scenario import SCENARIOS_DIR, load_all
-from pitstop.lab.sshd import LabError, find_sshd
+from tests.lab.fleet_fixtures import JOB_NODES as NODES
 
 pytestmark = pytest.mark.lab
-NODES = [f"h100-sxm5-healthy-{i:03d}" for i in range(1, 8)] + ["job-odd-node-001"]
-
-
-@pytest.fixture(scope="module")
-def job_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[fleet.Fleet]:
-    try:
-        find_sshd()
-    except LabError as exc:
-        pytest.skip(str(exc))
-    state = tmp_path_factory.mktemp("joblab")
-    scenarios = load_all(SCENARIOS_DIR / n for n in ("h100-sxm5-healthy", "job-odd-node", "slurm-controller"))
-    lab = fleet.up(scenarios, state, copies=7, port=24000 + (os.getpid() % 3000) * 10)
-    try:
-        yield lab
-    finally:
-        fleet.down(state)
 
 
 @pytest.fixture(scope="module")

@@ -4,6 +4,7 @@ logged; and every front-end (CLI, console, Slack) asks the policy before any col
 from __future__ import annotations
 
 import logging
+import socket
 from pathlib import Path
 
 import pytest
@@ -201,3 +202,49 @@ def test_policy_check_command(tmp_path: Path, capsys) -> None:
     assert capsys.readouterr().out.startswith("allowed: allowed by rule 1")
     assert main(["policy", "check", "gpu1", "--user", "U1", *common]) == 4
     assert "refused: you may not run checks on gpu1 from the cli" in capsys.readouterr().out
+
+
+# --- the Pitstop host itself: only when a rule names it ---
+
+SELF_HOSTS = (
+    Host("localhost", "127.0.0.1", transport="local"),
+    Host("bmc-proxy", "127.0.0.1", groups=("a100",)),
+    Host("loop6", "::1", groups=("a100",)),
+    Host("loop6b", "[::1]"),
+    Host("me", "localhost"),
+    Host(socket.gethostname(), "10.9.9.9", groups=("a100",)),
+    Host("debian-self", "127.0.1.1"),
+)
+
+
+@pytest.mark.parametrize("host", SELF_HOSTS, ids=[h.name for h in SELF_HOSTS])
+def test_the_pitstop_host_is_not_matched_by_a_glob_or_a_group(host: Host) -> None:
+    p = Policy.from_data(
+        {"rules": [{"name": "all", "users": ["*"], "hosts": ["*"], "inventory_groups": ["a100"]}]}
+    )
+    decision = ask(p, "alice", hosts=[host])
+    assert not decision.allowed
+    reason = str(decision.reason)
+    assert "the Pitstop host itself" in reason and f"hosts: [{host.name}]" in reason
+    assert "Pitstop 所在的主机" in decision.reason.render("zh")
+    named = Policy.from_data({"rules": [{"name": "self", "users": ["*"], "hosts": [host.name]}]})
+    assert ask(named, "alice", hosts=[host]).allowed
+
+
+def test_lab_hosts_on_other_loopback_addresses_still_match_a_glob() -> None:
+    p = Policy.from_data({"rules": [{"name": "all", "users": ["*"], "hosts": ["*"]}]})
+    assert ask(p, "alice", hosts=[Host("h100-sxm5-healthy", "127.0.0.2"), Host("x", "127.0.0.251")]).allowed
+
+
+def test_security_md_example_policy_is_safe_as_written() -> None:
+    import re
+
+    import yaml
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "SECURITY.md").read_text(encoding="utf-8")
+    block = re.search(r"```yaml\n(.*?)```", text, re.S)
+    assert block, "SECURITY.md shows an example policy"
+    p = Policy.from_data(yaml.safe_load(block.group(1)))
+    for user in ("alice", "U0123ABCD", "bob"):
+        assert not ask(p, user, hosts=[SELF_HOSTS[0]], origin="cli").allowed
+        assert not ask(p, user, hosts=[SELF_HOSTS[0]], origin="slack").allowed

@@ -12,91 +12,9 @@ from hypothesis import strategies as st
 
 from pitstop.core.redact import MASK, redact
 from tests.security.scale import examples
+from tests.security.secrets import load_corpus
 
-# (text containing a secret, the secret) — fake values in real shapes.
-SECRETS: list[tuple[str, str]] = [
-    (
-        "SLACK_BOT_TOKEN is xoxb-1234567890123-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx",
-        "AbCdEfGhIjKlMnOpQrStUvWx",
-    ),
-    (
-        "user token xoxp-1234567890-0987654321-1122334455-abcdef0123456789abcdef0123456789",
-        "abcdef0123456789abcdef",
-    ),
-    (
-        "socket mode: xapp-1-A0123456789-1234567890123-0123456789abcdef0123456789abcdef",
-        "0123456789abcdef01234567",
-    ),
-    ("refresh xoxe.xoxp-1-Mi0yLTEyMzQ1Njc4OTAtMTIzNDU2Nzg5MA", "Mi0yLTEyMzQ1Njc4OTAtMTIzNDU2Nzg5MA"),
-    (
-        "webhook https://hooks.slack.com/services/T0000/B0000/XXXXXXXXXXXXXXXXXXXXXXXX",
-        "XXXXXXXXXXXXXXXXXXXXXXXX",
-    ),
-    ("curl -H 'Authorization: Bearer eyJhbGciOi.abcdefghijkl.mnopqrstuvwx' https://api", "abcdefghijkl"),
-    ("Authorization: Basic dXNlcjpodW50ZXIyaHVudGVyMg==", "dXNlcjpodW50ZXIyaHVudGVyMg"),
-    ("authorization=ZmFrZS1zZWNyZXQtdG9rZW4tdmFsdWU", "ZmFrZS1zZWNyZXQtdG9rZW4tdmFsdWU"),
-    (
-        "Authorization: AWS4-HMAC-SHA256 Credential=AKIDEXAMPLE/20240101/us-east-1/s3/aws4_request, Signature=fe5f80f77d5fa3beca038a248ff027",
-        "fe5f80f77d5fa3beca038a248ff027",
-    ),
-    (
-        'Authorization: Digest username="ops", response="6629fae49393a05397450978507c4ef1"',
-        "6629fae49393a05397450978507c4ef1",
-    ),
-    (
-        "requests.exceptions.HTTPError: 401 for bearer ya29.a0AfH6SMBxxxxxxxxxxxxxx",
-        "ya29.a0AfH6SMBxxxxxxxxxxxxxx",
-    ),
-    ("Cookie: session=9f8e7d6c5b4a; csrftoken=abcdef", "9f8e7d6c5b4a"),
-    ("aws_access_key_id = AKIAIOSFODNN7EXAMPLE", "AKIAIOSFODNN7EXAMPLE"),
-    ("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG"),
-    ("export AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", "wJalrXUtnFEMI/K7MDENG"),
-    (
-        "https://bucket.s3.amazonaws.com/ckpt.pt?X-Amz-Credential=AKIDEXAMPLE%2F2024&X-Amz-Signature=fe5f80f77d5fa3"
-        "beca038a248ff027",
-        "fe5f80f77d5fa3beca038a248ff027",
-    ),
-    ("export HF_TOKEN=hf_abcdefghijklmnopqrstuvwxyz0123456789", "hf_abcdefghijklmnopqrstuvwxyz0123456789"),
-    (
-        "git clone https://ghp_abcdefghijklmnopqrstuvwxyz0123456789@github.com/org/repo",
-        "ghp_abcdefghijklmnopqrstuvwx",
-    ),
-    ("GITLAB: glpat-abcdefghij0123456789xyz", "glpat-abcdefghij0123456789xyz"),
-    ("openai.AuthenticationError: sk-proj-abcdefghij0123456789ABCDEFGHIJ", "abcdefghij0123456789ABCDEFGHIJ"),
-    ("key=AIzaSyA-abcdefghijklmnopqrstuvwxyz01234", "AIzaSyA-abcdefghijklmnopqrstuvwxyz01234"),
-    (
-        "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU\n-----END OPENSSH PRIVATE KEY-----",
-        "b3BlbnNzaC1rZXktdjEAAAAABG5vbmU",
-    ),
-    (
-        "-----BEGIN RSA PRIVATE KEY-----\nMIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM\n(paste cut here)",
-        "MIIEpAIBAAKCAQEA3Tz2mr7SZiAMfQyuvBjM",
-    ),
-    (
-        "-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBGXfakekey\n-----END PGP PRIVATE KEY BLOCK-----",
-        "lQOYBGXfakekey",
-    ),
-    ("DATABASE_URL=postgres://pitstop:hunter2hunter2@db:5432/pitstop", "hunter2hunter2"),
-    ("redis.exceptions.AuthenticationError: redis://:s3cr3tpass@10.0.0.5:6379/0", "s3cr3tpass"),
-    ("mysql -u root -pS3cretPass -h db01", "S3cretPass"),
-    ("sshpass -p 'correct horse' ssh gpu01", "correct horse"),
-    ("curl -u admin:Adm1nPassw0rd http://bmc01/redfish/v1", "Adm1nPassw0rd"),
-    ("ipmitool -I lanplus -H bmc01 -U admin --password=BmcPass123 sel elist", "BmcPass123"),
-    ("wandb login --api-key 0123456789abcdef0123456789abcdef01234567", "0123456789abcdef0123456789abcdef"),
-    ('docker run -e WANDB_API_KEY=0123456789abcdef0123 -e DB_PASSWORD="two words" img', "two words"),
-    ("docker run -e WANDB_API_KEY=0123456789abcdef0123 img", "0123456789abcdef0123"),
-    ("export SLACK_SIGNING_SECRET=8f742231b10e8888abcd99yyyzzz85a5", "8f742231b10e8888abcd99yyyzzz85a5"),
-    ('{"password": "hunter2hunter2", "user": "ops"}', "hunter2hunter2"),
-    ("{'client_secret': 'cs-abcdef012345'}", "cs-abcdef012345"),
-    ("db.password: Tr0ub4dor&3", "Tr0ub4dor"),
-    ("accessToken=9a8b7c6d5e4f", "9a8b7c6d5e4f"),
-    ('"auths": {"registry.example": {"auth": "dXNlcjpwYXNzd29yZA=="}}', "dXNlcjpwYXNzd29yZA"),
-    ("token=abc123secretvalue", "abc123secretvalue"),
-    ("wget 'https://acct.blob.core.windows.net/ckpt?sv=2022-11-02&sig=c2lnbmF0dXJlLXZhbHVl'", "c2lnbmF0dXJl"),
-    ("AzureStorage: DefaultEndpointsProtocol=https;AccountName=x;AccountKey=bG9uZ2tleQ==;", "bG9uZ2tleQ"),
-    ("数据库密码：Zh0ngWen!Pass", "Zh0ngWen!Pass"),
-    ("令牌=abcdef123456 已过期", "abcdef123456"),
-]
+SECRETS: list[tuple[str, str]] = [(s["text"], s["secret"]) for s in load_corpus()]
 
 # Evidence lines that decide verdicts: they must come through byte for byte.
 EVIDENCE: list[str] = [
@@ -131,7 +49,7 @@ EVIDENCE: list[str] = [
 ]
 
 
-@pytest.mark.parametrize(("text", "secret"), SECRETS, ids=[t[:30] for t, _ in SECRETS])
+@pytest.mark.parametrize(("text", "secret"), SECRETS, ids=[s["shape"] for s in load_corpus()])
 def test_secret_shapes_are_redacted(text: str, secret: str) -> None:
     out = redact(text)
     assert secret not in out, out

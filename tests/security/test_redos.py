@@ -25,6 +25,8 @@ from tests.security.redos import PASTES, hostile_entry
 from tests.security.scale import examples
 
 BOUND_S = 1.0  # the bound on any answer; a hang, not a speed target (figures: bench_redos.py)
+# Answers are timed in CPU seconds of this process (a shared, busy CI machine does not inflate those);
+# /health, which must answer while they run, is timed on the wall clock.
 REFUSED = (
     r"(?<=x)(a+)+$",
     r"(?<!b)(a|aa)+$",
@@ -101,9 +103,9 @@ def test_kb_check_reports_a_dangerous_signature(tmp_path: Path, capsys: Any, mon
 def test_pathological_pastes_against_pathological_signatures_answer_within_the_bound(kb: Any) -> None:
     worst = 0.0
     for paste in PASTES:
-        started = time.monotonic()
+        started = time.process_time()
         _answer(kb, paste)
-        worst = max(worst, time.monotonic() - started)
+        worst = max(worst, time.process_time() - started)
     assert worst < BOUND_S, worst
 
 
@@ -132,18 +134,18 @@ def test_generated_patterns_are_refused_or_match_within_the_bound(pattern: str, 
     if problem(pattern):
         return
     compiled = compile_signature(pattern)
-    started = time.monotonic()
+    started = time.thread_time()
     compiled.search(text + tail + "!")
-    elapsed = time.monotonic() - started
+    elapsed = time.thread_time() - started
     assert elapsed < (BOUND_S if compiled.engine == "re2" else PATTERN_TIMEOUT_S + 0.2), (pattern, elapsed)
 
 
 @settings(max_examples=examples(20), deadline=None, database=None, suppress_health_check=list(HealthCheck))
 @given(text=HOSTILE_TEXT, tail=SUFFIXES)
 def test_generated_pastes_answer_within_the_bound(kb: Any, text: str, tail: str) -> None:
-    started = time.monotonic()
+    started = time.process_time()
     _answer(kb, text + tail)
-    assert time.monotonic() - started < BOUND_S
+    assert time.process_time() - started < BOUND_S
 
 
 def test_health_answers_while_the_bot_answers_pathological_pastes(serve_app, shared_dir) -> None:

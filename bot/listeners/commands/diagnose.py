@@ -1,4 +1,5 @@
-"""`/diagnose HOSTS [error text]` acknowledges at once and runs the checks in the background."""
+"""`/diagnose HOSTS [error text]` and `/diagnose job ID [error text]` acknowledge at once and run the checks
+in the background."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ from slack_sdk import WebClient
 
 from pitstop.bot.checks import start_checks
 from pitstop.bot.deps import Deps
+from pitstop.core.i18n import t
 
 USAGE = (
     "Usage: `/diagnose HOSTS [error text]`, where HOSTS is a host, a group, a list or a range "
-    "such as `gpu[01-04]`, e.g. `/diagnose gpu-node-3 nccl unknown error after FP16`."
+    "such as `gpu[01-04]`, e.g. `/diagnose gpu-node-3 nccl unknown error after FP16`; "
+    "or `/diagnose job 123456` for the nodes of a Slurm job."
 )
 
 
@@ -30,6 +33,12 @@ def diagnose_callback(
     if not target or target in ("help", "-h", "--help"):
         ack(USAGE)
         return
+    job = None
+    if target == "job":  # `/diagnose job 123456 [error text]`: the nodes of a Slurm job
+        job, error_text = parse(error_text or "")
+        if not job:
+            ack(t("fleet.slack.job_usage", "en"))
+            return
     # Slash commands cannot be typed in threads, so the answer goes where it was typed.
     start_checks(
         deps,
@@ -40,5 +49,6 @@ def diagnose_callback(
         channel=command["channel_id"],
         thread_ts=None,
         respond=respond,  # the response_url works even where the bot is not a member
+        job=job,
     )
     ack()
