@@ -51,13 +51,31 @@ def answer(services: Services, text: str, *, channel: str, thread_ts: str, user:
     )
     names = list(services.inventory.hosts)
     named = mentioned_hosts(text, names)
+    lang = reader_lang(services, user, result.lang)
     return AnswerCard(
-        lang=result.lang,
-        causes=tuple(_cause(rank, m, result.lang) for rank, m in enumerate(result.results, start=1)),
+        lang=lang,
+        causes=tuple(_cause(rank, m, lang) for rank, m in enumerate(result.results, start=1)),
         incident=iid,
         host=named[0] if named else None,
         host_choices=() if named else tuple(sorted(names)[:MAX_HOST_CHOICES]),
     )
+
+
+def reader_lang(services: Services, user: str, paste_lang: str) -> str:
+    """The language `user` chose (App Home, console `:lang`), else the paste's."""
+    return services.incidents.user_lang(user) or paste_lang
+
+
+def set_language(services: Services, user: str, choice: str) -> Notice:
+    """Store `user`'s answer language: en, zh, or auto (follow the paste)."""
+    from pitstop.core.i18n import normalize_lang
+
+    if choice not in ("auto", "") and normalize_lang(choice) is None:
+        raise UsageError(t("common.lang.choose", "en"))
+    chosen = services.incidents.set_user_lang(user, choice or "auto")
+    if chosen is None:
+        return Notice(t("common.lang.set_auto", "en"), ok=True)
+    return Notice(t("common.lang.set", chosen, name=t(f"common.lang.{chosen}", chosen)), ok=True)
 
 
 def _cause(rank: int, match: Any, lang: str) -> Cause:

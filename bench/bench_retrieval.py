@@ -83,7 +83,30 @@ def latency(db: Path) -> dict:
                 kb.ask(query, mode=mode)
                 samples.append(time.perf_counter() - start)
         out[mode] = _pcts(samples)
+    big = _one_mb_log()
+    samples = []
+    for _ in range(7):
+        start = time.perf_counter()
+        kb.ask(big)
+        samples.append(time.perf_counter() - start)
+    out["hybrid_1mb_log"] = _pcts(samples)
     return out
+
+
+def _one_mb_log() -> str:
+    """About 1 MB of training-log noise with one decisive error line near the end."""
+    noise = (
+        "2026-11-30 10:{m:02d}:{s:02d} INFO rank {r}: step {n} loss 2.{n:04d} lr 3.0e-4 batch size 32"
+        " tokens/s 41234 32G RAM in use, checkpoint every 500 steps\n"
+    )
+    lines, size, n = [], 0, 0
+    while size < 1_000_000:
+        line = noise.format(m=n // 60 % 60, s=n % 60, r=n % 8, n=n)
+        lines.append(line)
+        size += len(line)
+        n += 1
+    lines.insert(len(lines) - 40, "NVRM: Xid (PCI:0000:3b:00): 79, pid=4242, GPU has fallen off the bus.\n")
+    return "".join(lines)
 
 
 COLD_SCRIPT = """

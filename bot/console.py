@@ -1,13 +1,18 @@
 """`pitstop console`: the bot's handlers in a terminal, with the buttons as commands.
 
-Paste an error and end it with an empty line; type `:help` for the commands. Works with a
-script on stdin too (each paste ends at an empty line or at the next command), so tests drive it.
+On a terminal it is a prompt_toolkit prompt with history and bracketed paste: a multi-paragraph
+paste (a chained traceback with its blank lines) arrives as one entry, one incident, one answer;
+Esc Enter adds a line by hand. From a script on stdin each paste ends at an empty line or at the
+next command, except that a blank line followed by a traceback's continuation ("During handling
+of the above exception...", "The above exception was the direct cause...") keeps the paste going.
+Output wraps to the terminal's width; colour only on a terminal and never with NO_COLOR.
 """
 
 from __future__ import annotations
 
 import getpass
 import itertools
+import re
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -19,8 +24,15 @@ from pitstop.app.services import Services
 from pitstop.bot.errors import describe
 from pitstop.bot.render import text as render
 from pitstop.core.errors import UsageError
+from pitstop.core.i18n import t
 
 CHANNEL = "console"
+# A blank line followed by one of these does not end a paste: Python prints them between the
+# paragraphs of one chained traceback.
+CONTINUATION = re.compile(
+    r"^(During handling of the above exception|The above exception was the direct cause|"
+    r"Traceback \(most recent call last\)|\s+File \"|\s+\S)"
+)
 STATS_DAYS = 30
 HELP = """\
 Paste an error (end it with an empty line) to get the likely causes. Commands:
@@ -33,6 +45,7 @@ Paste an error (end it with an empty line) to get the likely causes. Commands:
   :stats                         incident figures of the last 30 days (Slack's App Home)
   :drafts                        drafts and merge proposals waiting for review
   :approve ID | :reject ID       review a draft (the console user counts as a maintainer)
+  :lang en|zh|auto               answer language (auto: follow the paste)
   :help  :quit"""
 
 
@@ -69,28 +82,54 @@ class Console:
             ":approve": lambda a: self._decide(flows.approve_draft, a),
             ":reject": lambda a: self._decide(flows.reject_draft, a),
             ":help": lambda _: HELP,
+            ":lang": lambda a: render.notice_text(flows.set_language(self.services, self.user, a.strip())),
             ":stats": lambda _: render.stats_text(flows.stats(self.services, STATS_DAYS), STATS_DAYS),
         }
 
     def run(self, lines: Iterable[str], prompt: bool = False) -> None:
-        """Process `lines` until EOF or `:quit`."""
+        """Process `lines` (a script) until EOF or `:quit`."""
         paste: list[str] = []
+        blank = False  # the paste saw a blank line that may end it
         if prompt:
             self._print(HELP)
         for raw in lines:
             line = raw.rstrip("\n")
             word = line.strip().split(" ", 1)[0]
-            if paste and (not line.strip() or word in self._commands or word == ":quit"):
-                self._print(self.handle("\n".join(paste)))
-                paste = []
+            ends = word in self._commands or word == ":quit" or (blank and not CONTINUATION.match(line))
+            if paste and line.strip() and ends:
+                self._print(self.handle("\n".join(paste).strip()))
+                paste, blank = [], False
             if word == ":quit":
                 return
             if word in self._commands or (word[:1] == ":" and not paste):
                 self._print(self.handle(line.strip()))
             elif line.strip():
                 paste.append(line)
+                blank = False
+            elif paste:
+                paste.append("")
+                blank = True
         if paste:
-            self._print(self.handle("\n".join(paste)))
+            self._print(self.handle("\n".join(paste).strip()))
+
+    def interactive(self, history: str | None = None) -> None:
+        """A prompt with line editing, history and bracketed paste, until EOF, Ctrl-C or `:quit`."""
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import FileHistory, InMemoryHistory
+
+        session: PromptSession[str] = PromptSession(
+            history=FileHistory(history) if history else InMemoryHistory(), multiline=False
+        )
+        self._print(HELP)
+        while True:
+            try:
+                entry = session.prompt("pitstop> ").strip()
+            except (EOFError, KeyboardInterrupt):
+                return
+            if entry == ":quit":
+                return
+            if entry:
+                self._print(self.handle(entry))
 
     def handle(self, entry: str) -> str:
         """One paste or one command; returns what to print (errors become a sentence)."""
@@ -105,7 +144,7 @@ class Console:
             return render.notice_text(Notice(describe(exc)))
 
     def _print(self, text: str) -> None:
-        print(text, file=self.out, flush=True)
+        render.show(text, self.out)
 
     def _new_thread(self) -> str:
         return f"{self._epoch}.{next(self.session.threads):06d}"
@@ -168,12 +207,15 @@ class Console:
         return self.session.incident
 
     def _cause(self, ref: str) -> str:
-        ref = ref.strip()
-        if ref.isdigit() and 1 <= int(ref) <= len(self.session.causes):
-            return self.session.causes[int(ref) - 1]
+        """A cause of the last answer, by its number or its id; anything else is refused."""
+        ref, lang, causes = ref.strip(), self.session.lang, self.session.causes
         if not ref:
-            raise UsageError("Say which cause: its number in the last answer or its id.")
-        return ref
+            raise UsageError(t("console.cause.which", lang))
+        if ref.isdigit() and 1 <= int(ref) <= len(causes):
+            return causes[int(ref) - 1]
+        if ref in causes:
+            return ref
+        raise UsageError(t("console.cause.unknown", lang, ref=ref, n=len(causes)))
 
     def _feedback(self, args: str, helpful: bool) -> str:
         notice = flows.feedback(

@@ -1,5 +1,8 @@
 """`pitstop eval learning TRAIN.jsonl TEST.jsonl [--json]` (or `--split FILE.jsonl`).
 
+TRAIN cases with `"slugs": ["new:KEY"]` and a `"new_cause"` object are resolved through the new-cause
+path; TEST cases with `new:KEY` are hits when KEY's draft is ranked (incidents.learning_eval).
+
 Builds a knowledge base in a temporary database, measures TEST, resolves every TRAIN case through
 `Incidents.resolve` (the Slack resolution path), and measures TEST again. `--split FILE` makes the
 TRAIN/TEST halves per cause from one case file (`kb.learning_eval.split_half`); `--write-split DIR`
@@ -53,7 +56,14 @@ def _write(path: Path, cases: list) -> None:
     path.write_text(
         "".join(
             json.dumps(
-                {"id": c.id, "lang": c.lang, "query": c.query, "slugs": list(c.slugs)}, ensure_ascii=False
+                {
+                    "id": c.id,
+                    "lang": c.lang,
+                    "query": c.query,
+                    "slugs": list(c.slugs),
+                    **({"new_cause": dict(c.new_cause)} if c.new_cause else {}),
+                },
+                ensure_ascii=False,
             )
             + "\n"
             for c in cases
@@ -89,4 +99,11 @@ def run_learning(args: argparse.Namespace) -> int:
         print(f"{name:7} R@1 {m.recall_at_1:.3f}  R@3 {m.recall_at_3:.3f}  MRR {m.mrr:.3f}")
     delta = report.after.recall_at_1 - report.before.recall_at_1
     print(f"R@1 change: {delta * 100:+.1f} points")
+    fresh = report.new_causes
+    if fresh.n:
+        print(
+            f"new causes: {len(report.drafts)} draft(s) created; found in the top 3 for"
+            f" {fresh.recall_at_3 * fresh.n:.0f}/{fresh.n} of their TEST cases ({fresh.recall_at_3:.3f}),"
+            f" first for {fresh.recall_at_1:.3f}"
+        )
     return 0

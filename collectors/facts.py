@@ -20,28 +20,35 @@ _DENIED = re.compile(
 )
 
 
+def _blank(text: str) -> bool:
+    return not text or text.isspace()  # without copying an 8 MiB output the way strip() would
+
+
 def unusable(result: CommandResult) -> str | None:
     """Why one command's output cannot be read as facts (None when it can)."""
     collector = result.collector
-    command = display(result.argv) if result.argv else collector
     tool = result.argv[0] if result.argv else collector
+
+    def command() -> str:
+        return display(result.argv) if result.argv else collector
+
     if result.outcome == "missing":
         return f"{tool} not installed"
     if result.outcome == "timeout":
-        return f"`{command}` timed out"
+        return f"`{command()}` timed out"
     if result.outcome in ("error", "refused"):
-        return result.message or f"`{command}` could not run"
+        return result.message or f"`{command()}` could not run"
     declared = catalog.BY_NAME.get(collector)
-    text = f"{result.stdout}\n{result.stderr}"
-    if result.outcome == "nonzero" and _DENIED.search(text) and not result.stdout.strip():
+    no_stdout = _blank(result.stdout)
+    if result.outcome == "nonzero" and no_stdout and _DENIED.search(result.stderr):
         hint = declared.privileged_hint if declared else None
-        return hint or f"`{command}` needs root"
+        return hint or f"`{command()}` needs root"
     evidence = declared is not None and declared.failure_is_evidence
-    if result.outcome == "nonzero" and not result.stdout.strip() and not evidence:
+    if result.outcome == "nonzero" and no_stdout and not evidence:
         first = next((line.strip() for line in result.stderr.splitlines() if line.strip()), "no output")
-        return f"`{command}` failed (exit {result.exit}): {first}"
-    if not text.strip() and not (declared and declared.empty_ok):
-        return f"`{command}` printed nothing"
+        return f"`{command()}` failed (exit {result.exit}): {first}"
+    if no_stdout and _blank(result.stderr) and not (declared and declared.empty_ok):
+        return f"`{command()}` printed nothing"
     return None
 
 
@@ -80,6 +87,7 @@ class Facts:
         self._results = dict(results)
         self._now = now
         self._cache: dict[str, Any] = {}
+        self._missing: dict[str, str | None] = {}  # every check asks again: the answer never changes
 
     def result(self, collector: str) -> CommandResult | None:
         """The raw result, or None when the collector did not run."""
@@ -92,10 +100,11 @@ class Facts:
 
     def missing(self, collector: str) -> str | None:
         """Why `get(collector)` has nothing to offer (None when it has)."""
-        result = self._results.get(collector)
-        if result is None:
-            return f"{collector} was not collected"
-        return unusable(result)
+        if collector not in self._missing:
+            result = self._results.get(collector)
+            why = f"{collector} was not collected" if result is None else unusable(result)
+            self._missing[collector] = why
+        return self._missing[collector]
 
     def collectors(self) -> tuple[str, ...]:
         """The collectors that have a result."""

@@ -48,12 +48,16 @@ class ImportReport:
 
 
 def export_learned(db: sqlite_utils.Database, *, origin: str, clock: Clock = utc_now) -> dict[str, Any]:
-    """The bundle: non-curated examples of reviewed entries, and the entries approved from drafts."""
+    """The bundle: learned examples of reviewed entries, and the entries approved from drafts.
+
+    Mined examples (`kind='mined'`) ship with every install in kb/examples/, so they stay out.
+    """
     examples = [
         {"pitfall_id": pid, "text": text, "source": source, "provenance": provenance, "created_at": created}
         for pid, text, source, provenance, created in db.execute(
             "SELECT e.pitfall_id, e.text, e.source, e.provenance, e.created_at FROM examples e"
-            " JOIN pitfalls p ON p.id = e.pitfall_id WHERE e.source != 'curated' AND p.status = 'curated'"
+            " JOIN pitfalls p ON p.id = e.pitfall_id WHERE e.source != 'curated' AND e.kind != 'mined'"
+            " AND p.status = 'curated'"
             " ORDER BY e.id"
         )
     ]

@@ -241,6 +241,18 @@ class Incidents:
         )
         return int(iid)
 
+    def user_lang(self, user: str) -> str | None:
+        """The answer language `user` chose (None: follow the paste); see pitstop.core.prefs."""
+        from pitstop.core.prefs import user_lang
+
+        return user_lang(self.db, user)
+
+    def set_user_lang(self, user: str, lang: str | None) -> str | None:
+        """Store `user`'s answer language ('en', 'zh'; None or 'auto': follow the paste)."""
+        from pitstop.core.prefs import set_user_lang
+
+        return set_user_lang(self.db, user, lang)
+
     def close(self, iid: int, *, user: str) -> Incident:
         """Close an open incident as "no action needed" (it resolved itself, or was not a problem)."""
         now = stamp(self.clock())

@@ -49,7 +49,7 @@ class BM25:
 
     def rank(self, query: str, top: int = 10) -> list[str]:
         """Entry ids by BM25 score of `query`, best first (only entries sharing a term)."""
-        terms = [t for t in set(_terms(query)) if t in self.idf]
+        terms = [t for t in dict.fromkeys(_terms(query)) if t in self.idf]
         if not terms:
             return []
         mean = sum(self.lengths) / max(1, len(self.lengths))

@@ -12,12 +12,14 @@ labelled high that were right (a not-in-KB case answered "high" counts as wrong)
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pitstop.core.errors import UsageError
+from pitstop.core.errors import BadFile, UsageError
+from pitstop.core.i18n import msg
+from pitstop.core.yamlio import read_text_file
 
 RANK_DEPTH = 10
 
@@ -32,6 +34,7 @@ class Case:
     slugs: tuple[str, ...]
     origin: str = ""  # en | zh-post | zh-from-en ('' in older files: taken from lang)
     pure_zh: bool = False
+    new_cause: Mapping[str, Any] | None = field(default=None, compare=False)  # for `eval learning`
 
     @property
     def groups(self) -> tuple[str, ...]:
@@ -172,11 +175,8 @@ class Report:
 
 
 def load_cases(path: Path) -> list[Case]:
-    """Read a JSONL case file; UsageError naming the line when one is malformed."""
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    """Read a JSONL case file; BadFile (exit 5) naming the line when one is malformed."""
+    lines = read_text_file(Path(path), msg("security.what.eval_cases")).splitlines()
     cases = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -191,12 +191,13 @@ def load_cases(path: Path) -> list[Case]:
                     slugs=tuple(str(s) for s in data["slugs"]),
                     origin=str(data.get("origin") or ""),
                     pure_zh=bool(data.get("pure_zh", False)),
+                    new_cause=data.get("new_cause") if isinstance(data.get("new_cause"), dict) else None,
                 )
             )
         except (ValueError, KeyError, TypeError) as exc:
-            raise UsageError(f"{path}:{number}: not a case line ({exc})") from None
+            raise BadFile(f"{path}:{number}: not a case line ({exc})") from None
     if not cases:
-        raise UsageError(f"{path} holds no cases")
+        raise BadFile(f"{path} holds no cases")
     return cases
 
 

@@ -1,7 +1,13 @@
-"""Feedback-driven demotion: repeated "Not it" for near-identical questions lowers that cause a little.
+"""What this deployment's own incidents change in a ranking: its causes, its hosts, "Not it" votes.
 
-`FeedbackAdjuster` is the retriever's hook (`Retriever(adjustments=...)`): given the cleaned query
-text it returns `{pitfall_id: Adjustment(delta, why)}`. Votes count only from incidents whose
+`FeedbackAdjuster` is the retriever's hook (`Retriever(adjustments=...)`): given the prepared paste
+it returns `{pitfall_id: Adjustment(delta, why, reason)}`, applied to causes already among the
+candidates:
+- a per-deployment prior: causes this team resolved before gain `PRIOR_STEP` per doubling of their
+  count, at most `PRIOR_MAX` ("this team resolved 3 incident(s) as this, latest #12");
+- a host prior: when the paste names a host whose incident was resolved as a cause, that cause gains
+  `HOST_BOOST` ("host gpu07 had this cause in incident #12");
+- demotion by feedback: repeated "Not it" for near-identical questions. Votes count only from incidents whose
 error text embeds within `NEAR` cosine of the query; a cause is demoted when at least
 `MIN_NOT_IT` distinct (incident, user) votes said "Not it" and they outnumber "This was it" votes,
 by `STEP` per net vote, never more than `MAX_DEMOTION` of the 0..1 score. Incident texts and queries
@@ -11,6 +17,9 @@ vectors are cached in `incident_vectors` keyed by that view's hash, like the KB'
 
 from __future__ import annotations
 
+import json
+import math
+import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,7 +32,7 @@ from pitstop.core.errors import UsageError
 from pitstop.core.i18n import Msg, msg
 from pitstop.kb.embed import Embedder
 from pitstop.kb.glossary import DenseView, dense_view
-from pitstop.kb.preprocess import prepare
+from pitstop.kb.preprocess import Prepared, prepare
 
 if TYPE_CHECKING:
     import numpy as np
@@ -32,6 +41,9 @@ NEAR = 0.90
 MIN_NOT_IT = 2
 STEP = 0.05
 MAX_DEMOTION = 0.15
+PRIOR_STEP = 0.02
+PRIOR_MAX = 0.06
+HOST_BOOST = 0.1
 
 
 @dataclass(frozen=True)
@@ -58,8 +70,58 @@ class FeedbackAdjuster:
         self._embedder = embedder
         self._key: tuple[object, ...] | None = None
         self._votes: _Votes | None = None
+        self._resolved_key: tuple[object, ...] | None = None
+        self._by_cause: dict[str, list[int]] = {}
+        self._hosts: list[tuple[str, str, int]] = []  # (host, cause, incident), oldest first
 
-    def __call__(self, query: str) -> dict[str, Adjustment]:
+    def __call__(self, prepared: Prepared) -> dict[str, Adjustment]:
+        """The prior, host and feedback adjustments for this paste (empty when there are none)."""
+        out: dict[str, Adjustment] = {}
+        for part in (self._priors(prepared.raw), self._demotions(prepared.clean)):
+            for pid, change in part.items():
+                old = out.get(pid)
+                out[pid] = (
+                    Adjustment(old.delta + change.delta, f"{old.why}; {change.why}", change.reason)
+                    if old
+                    else change
+                )
+        return out
+
+    def _priors(self, raw: str) -> dict[str, Adjustment]:
+        """Boosts for causes this deployment resolved, more for those a host named in the paste had."""
+        out = {}
+        for pid, incidents in self._resolved().items():
+            delta = min(PRIOR_MAX, PRIOR_STEP * math.log2(1 + len(incidents)))
+            why = f"this team resolved {len(incidents)} incident(s) as this, latest #{max(incidents)}"
+            out[pid] = Adjustment(
+                delta, why, msg("kb.why.prior", count=len(incidents), incident=max(incidents))
+            )
+        lowered = raw.lower()
+        for host, pid, iid in self._hosts:
+            if re.search(rf"(?<![\w.-]){re.escape(host.lower())}(?![\w-])", lowered):
+                why = f"host {host} had this cause in incident #{iid}"
+                out[pid] = Adjustment(
+                    out[pid].delta + HOST_BOOST, why, msg("kb.why.host", host=host, incident=iid)
+                )
+        return out
+
+    def _resolved(self) -> dict[str, list[int]]:
+        """Cause id -> the incidents resolved as it (reloaded when the resolutions change)."""
+        db = self._db()
+        key = tuple(db.execute("SELECT count(*), max(resolved_at) FROM resolutions").fetchone())
+        if key != self._resolved_key:
+            by_cause: dict[str, list[int]] = defaultdict(list)
+            hosts: list[tuple[str, str, int]] = []
+            for iid, cause, hosts_json in db.execute(
+                "SELECT r.incident_id, r.cause_id, i.hosts_json FROM resolutions r JOIN incidents i"
+                " ON i.id = r.incident_id WHERE r.kind IN ('existing', 'draft') ORDER BY r.incident_id"
+            ):
+                by_cause[cause].append(iid)
+                hosts += [(str(h), cause, iid) for h in json.loads(hosts_json or "[]") if len(str(h)) >= 3]
+            self._by_cause, self._hosts, self._resolved_key = dict(by_cause), hosts, key
+        return self._by_cause
+
+    def _demotions(self, query: str) -> dict[str, Adjustment]:
         """Demotions for the causes people rejected on questions like `query` (empty when none)."""
         votes = self._load()
         if votes is None or not votes.helpful.size or votes.helpful.all():

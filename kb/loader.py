@@ -1,4 +1,5 @@
-"""Load the bundled entry files (`kb/pitfalls/*.yaml`) into SQLite when they changed."""
+"""Load the bundled entry files (`kb/pitfalls/*.yaml`) and their mined examples (`kb/examples/`,
+the sibling folder; see kb.mined) into SQLite when they changed."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 import sqlite_utils
 
 from pitstop.kb import store
+from pitstop.kb.mined import load_examples
 from pitstop.kb.schema import load_pitfalls
 
 BUNDLE_KEY = "bundle_hash"
@@ -24,11 +26,17 @@ class SyncReport:
     skipped: bool  # True when the files were unchanged since the last load
 
 
+def examples_dir(directory: Path) -> Path:
+    """The mined-examples folder that goes with an entries folder."""
+    return directory.parent / "examples"
+
+
 def bundle_hash(directory: Path) -> str:
-    """Hash of every entry file's name and bytes."""
+    """Hash of every entry file's and mined-examples file's name and bytes."""
     digest = hashlib.sha256(f"rows {store.ROW_RULES}".encode())
-    for path in sorted(directory.glob("*.yaml")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for folder in (directory, examples_dir(directory)):
+        for path in sorted(folder.glob("*.yaml")):
+            digest.update(f"{folder.name}/{path.name}".encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
@@ -42,6 +50,9 @@ def sync_entries(db: sqlite_utils.Database, directory: Path, force: bool = False
         return SyncReport(entries=0, changed=0, retired=0, skipped=True)
     entries = load_pitfalls(directory)
     ids = {entry.id for entry in entries}
+    mined, problems = load_examples(examples_dir(directory), ids)
+    if problems:
+        raise ValueError("invalid mined examples:\n" + "\n".join(problems))
     with db.conn:
         db.execute("BEGIN IMMEDIATE")
         changed = sum(store.upsert_pitfall(db, entry, "curated") for entry in entries)
@@ -52,5 +63,6 @@ def sync_entries(db: sqlite_utils.Database, directory: Path, force: bool = False
         ]
         for pitfall_id in gone:
             store.set_status(db, pitfall_id, "rejected")
+        store.sync_mined(db, ((m.pitfall_id, m.text, m.source) for m in mined))
         store.set_meta(db, BUNDLE_KEY, digest)
     return SyncReport(entries=len(entries), changed=changed, retired=len(gone), skipped=False)

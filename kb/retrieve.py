@@ -1,14 +1,18 @@
 """Hybrid retrieval: signature regexes, FTS5 BM25 (words and trigrams) and dense similarity, fused.
 
 Each signal ranks entries on its own; weighted reciprocal-rank fusion combines the ranks into a
-0..1 score. Every match says why it matched, and a confidence label comes from the absolute
-evidence (a signature hit, the cosine similarity of the nearest example, the lexical rank), so a
-paste about cooking gets no confident answer even though something always ranks first.
+0..1 score. A resolution this deployment confirmed counts more than a curated symptom: when the
+paste is close to an incident example, its cause gains a boost explained as "resolved as this in
+incident #N". Every match says why it matched, and a confidence label comes from the absolute
+evidence, calibrated on the tuning half of bench/eval/real-v2 (docs/KB.md): "high" needs a
+signature hit that the other signals agree with (or a near-identical resolved incident), and an
+answer without a signature hit is "no confident match" with its entries offered as "maybe".
 """
 
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
@@ -58,9 +62,14 @@ class Tuning:
     rrf_k: float = 5.0
     # bm25() column weights: pitfall_id, example_id, title, summary, symptoms, cause
     columns: tuple[float, ...] = (0.0, 0.0, 3.0, 1.5, 2.0, 0.5)
-    high_similarity: float = 0.72
-    medium_similarity: float = 0.55
-    weak_similarity: float = 0.42
+    high_score: float = 0.9  # fused score of a signature hit the other signals agree with
+    medium_score: float = 0.7
+    high_similarity: float = 0.6  # and its nearest example at least this close
+    learned_floor: float = 0.6  # incident-example similarity where the learned boost starts
+    learned_full: float = 0.9  # ... and where it reaches learned_boost
+    learned_boost: float = 0.3
+    learned_high: float = 0.88  # a resolved incident this close makes the answer "high" on its own
+    learned_medium: float = 0.78
 
 
 @dataclass(frozen=True)
@@ -229,6 +238,7 @@ class _Evidence:
     reasons: list[Msg] = field(default_factory=list)
     similarity: float = 0.0
     signature_chars: int = 0  # paste characters the signature matches cover
+    learned: tuple[int, float] | None = None  # (incident id, similarity) of the nearest resolved incident
 
 
 def _adjust(
@@ -242,7 +252,8 @@ def _adjust(
             evidence[pitfall_id].why.append(change.why)
             evidence[pitfall_id].reasons.append(change.reason)
     adjusted = [
-        (pid, max(0.0, score + changes[pid].delta) if pid in changes else score) for pid, score in fused
+        (pid, min(1.0, max(0.0, score + changes[pid].delta)) if pid in changes else score)
+        for pid, score in fused
     ]
     return sorted(adjusted, key=lambda item: (-item[1], item[0]))
 
@@ -257,7 +268,7 @@ class Retriever:
         index: Callable[[], VectorIndex],
         embedder: Embedder,
         tuning: Tuning | None = None,
-        adjustments: Callable[[str], Mapping[str, Adjustment]] | None = None,
+        adjustments: Callable[[Prepared], Mapping[str, Adjustment]] | None = None,
     ) -> None:
         self._db = db
         self._catalog = catalog
@@ -265,6 +276,7 @@ class Retriever:
         self._embedder = embedder
         self.tuning = tuning or Tuning()
         self._adjustments = adjustments  # feedback hook (kb.feedback): hybrid mode only
+        self._learned = threading.local()  # the dense pass's incident neighbours, per query thread
 
     def ask(self, text: str, top: int = 5, mode: str = "hybrid", prepared: Prepared | None = None) -> Answer:
         """Rank the entries for a paste; raises UsageError on empty or unusable text."""
@@ -273,6 +285,7 @@ class Retriever:
         prepared = prepared or prepare(text)
         catalog = self._catalog()
         evidence: dict[str, _Evidence] = {}
+        self._learned.found = {}
         for signal in MODES[mode]:
             ranked = getattr(self, f"_{signal}")(prepared, catalog)
             for rank, (pitfall_id, why, value) in enumerate(ranked, start=1):
@@ -286,9 +299,11 @@ class Retriever:
                     item.similarity = value
                 elif signal == "signature":
                     item.signature_chars = int(value)
-        fused = self._fuse(evidence, MODES[mode])
+        for pitfall_id, learned in self._learned.found.items():
+            evidence.setdefault(pitfall_id, _Evidence()).learned = learned
+        fused = self._boost_learned(self._fuse(evidence, MODES[mode]), evidence)
         if self._adjustments is not None and mode == "hybrid":
-            fused = _adjust(fused, evidence, self._adjustments(prepared.clean))
+            fused = _adjust(fused, evidence, self._adjustments(prepared))
         best = fused[: max(1, top)]
         results = [self._match(catalog.pitfalls[pid], score, evidence[pid]) for pid, score in best]
         query = prepared.raw if prepared.truncated else text.strip()
@@ -391,11 +406,17 @@ class Retriever:
         neighbours = self._index().search(vectors, DENSE_NEIGHBOURS)
         examples = store.examples_by_id(self._db(), [eid for eid, _ in neighbours])
         ranked: dict[str, tuple[str, float]] = {}
+        learned: dict[str, tuple[int, float]] = {}
         for eid, similarity in neighbours:
             example = examples.get(eid)
-            if example and example.pitfall_id in catalog.pitfalls and example.pitfall_id not in ranked:
+            if not example or example.pitfall_id not in catalog.pitfalls:
+                continue
+            if example.incident_id is not None and example.pitfall_id not in learned:
+                learned[example.pitfall_id] = (example.incident_id, float(similarity))
+            if example.pitfall_id not in ranked:
                 label = f"nearest {example.kind} ({similarity:.2f}): {example.text[:100]}"
                 ranked[example.pitfall_id] = (_Why(label, _nearest_reason(example)), float(similarity))
+        self._learned.found = learned
         return [(pid, why, sim) for pid, (why, sim) in ranked.items()]
 
     # --- fusion and presentation ---
@@ -409,18 +430,33 @@ class Retriever:
         ]
         return sorted(scored, key=lambda item: (-item[1], item[0]))
 
-    def _confidence(self, item: _Evidence) -> str:
+    def _boost_learned(
+        self, fused: list[tuple[str, float]], evidence: Mapping[str, _Evidence]
+    ) -> list[tuple[str, float]]:
+        """Raise the causes of resolved incidents close to the paste, saying which incident."""
         t = self.tuning
-        lexical = min(item.ranks.get("words", 99), item.ranks.get("trigram", 99))
-        if item.similarity >= t.high_similarity or (
-            item.signature_chars and (item.similarity >= t.weak_similarity or lexical <= 3)
+        out = []
+        for pid, score in fused:
+            learned = evidence[pid].learned
+            if learned and learned[1] > t.learned_floor:
+                share = min(1.0, (learned[1] - t.learned_floor) / (t.learned_full - t.learned_floor))
+                score = min(1.0, score + t.learned_boost * share)
+                evidence[pid].why.insert(0, f"resolved as this in incident #{learned[0]} ({learned[1]:.2f})")
+                evidence[pid].reasons.insert(
+                    0, msg("kb.why.learned", incident=learned[0], similarity=f"{learned[1]:.2f}")
+                )
+            out.append((pid, score))
+        return sorted(out, key=lambda item: (-item[1], item[0]))
+
+    def _confidence(self, item: _Evidence, score: float) -> str:
+        """high | medium | low (low: "no confident match"), from the calibrated evidence rules."""
+        t = self.tuning
+        learned = item.learned[1] if item.learned else 0.0
+        if learned >= t.learned_high or (
+            item.signature_chars and score >= t.high_score and item.similarity >= t.high_similarity
         ):
             return "high"
-        if (
-            item.signature_chars
-            or item.similarity >= t.medium_similarity
-            or (item.similarity >= t.weak_similarity and lexical <= 3)
-        ):
+        if learned >= t.learned_medium or (item.signature_chars and score >= t.medium_score):
             return "medium"
         return "low"
 
@@ -430,7 +466,7 @@ class Retriever:
             title=pitfall.title,
             title_zh=pitfall.title_zh,
             score=round(float(score), 3),
-            confidence=self._confidence(item),
+            confidence=self._confidence(item, score),
             why=item.why or ["weak overall similarity"],
             reasons=tuple(dict.fromkeys(item.reasons))[:3],
             summary=pitfall.summary,

@@ -195,6 +195,28 @@ def add_example(
     return example_id
 
 
+def sync_mined(db: sqlite_utils.Database, wanted: Iterable[tuple[str, str, str]]) -> int:
+    """Make the stored mined examples exactly `wanted` (pitfall id, text, source URL); returns how
+    many were added. Unchanged ones keep their ids (and so their cached vectors)."""
+    want = set(wanted)
+    have = {
+        (pid, text, source): eid
+        for eid, pid, text, source in db.execute(
+            "SELECT id, pitfall_id, text, provenance FROM examples WHERE source = 'import' AND kind = 'mined'"
+        )
+    }
+    for key, eid in have.items():
+        if key not in want:
+            db.execute("DELETE FROM examples WHERE id = ?", (eid,))
+            _fts_delete(db, eid)
+    added = 0
+    for pid, text, source in sorted(want - set(have)):
+        eid = _insert_example(db, pid, "mined", text, "import", None, source)
+        _fts_insert(db, eid, pid, eid, ("", "", text, ""))
+        added += 1
+    return added
+
+
 def set_status(db: sqlite_utils.Database, pitfall_id: str, status: str) -> None:
     """Change an entry's status ('rejected' removes it from search)."""
     db.execute("UPDATE pitfalls SET status = ?, updated_at = ? WHERE id = ?", (status, now(), pitfall_id))

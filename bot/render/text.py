@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+import re
+from typing import Any, TextIO
 
 from pitstop.app.cards import AnswerCard, DiagnosisCard, DraftCard, Notice, ResolutionForm
 from pitstop.bot.render.blocks import SUMMARY_CHARS, clip
@@ -55,7 +56,8 @@ def diagnosis_text(card: DiagnosisCard) -> str:
         hosts = ", ".join(f"{host} {label(lang, v.verdict)}" for host, v in cause.findings)
         benign = f" ({label(lang, 'benign')})" if best.benign else ""
         out.append(
-            f"  {VERDICT_ICONS.get(best.verdict, '')} {cause.title} [{cause.pitfall}]{benign}: {hosts}"
+            f"  {VERDICT_ICONS.get(best.verdict, '')} {label(lang, best.verdict)}: {cause.title}"
+            f" [{cause.pitfall}]{benign}: {hosts}"
         )
         if best.reason:
             out.append(f"     {best.reason}")
@@ -84,19 +86,30 @@ def resolution_text(form: ResolutionForm) -> str:
     return redact("\n".join(lines))
 
 
-def stats_text(figures: Any, days: int) -> str:
-    """The App Home figures for the terminal."""
+def stats_text(figures: Any, days: int, lang: str = "en") -> str:
+    """The App Home figures for the terminal, saying what each counts."""
     median = figures.resolution_median_s
     out = [
-        f"Last {days} days: {figures.incidents} incidents ({figures.open} open, {figures.resolved} resolved);"
-        f" median time to resolution {'unknown' if median is None else f'{median / 60:.0f} min'}"
+        label(
+            lang,
+            "stats.line",
+            days=days,
+            incidents=figures.incidents,
+            open=figures.open,
+            resolved=figures.resolved,
+            no_action=getattr(figures, "no_action", 0),
+            expired=getattr(figures, "expired", 0),
+            median=label(lang, "stats.unknown")
+            if median is None
+            else label(lang, "stats.minutes", n=f"{median / 60:.0f}"),
+        )
     ]
-    for title, counts in (
-        ("Top causes", figures.top_causes),
-        ("Hosts", figures.top_hosts),
-        ("Layers", figures.layers),
+    for key, counts in (
+        ("stats.top_causes", figures.top_causes),
+        ("stats.hosts", figures.top_hosts),
+        ("stats.layers", figures.layers),
     ):
-        out.append(f"  {title}: " + (", ".join(f"{c.label} ({c.count})" for c in counts) or "-"))
+        out.append(f"  {label(lang, key)}: " + (", ".join(f"{c.label} ({c.count})" for c in counts) or "-"))
     return redact("\n".join(out))
 
 
@@ -111,3 +124,30 @@ def drafts_text(cards: tuple[DraftCard, ...]) -> str:
         if card.summary:
             out.append("     " + clip(" ".join(card.summary.split()), SUMMARY_CHARS))
     return redact("\n".join(out))
+
+
+_STYLES = (
+    (re.compile(r"^\s*\d+\. .*$", re.M), "bold"),
+    (re.compile(r"✅ [^\n]*|\bconfirmed\b|已确认"), "bold red"),
+    (re.compile(r"⬜ [^\n]*|\bruled out\b|已排除"), "green"),
+    (re.compile(r"❔ [^\n]*|\binconclusive\b|无法判断"), "yellow"),
+    (re.compile(r"^\s*\[:[^\n]*$", re.M), "cyan"),
+)
+
+
+def show(text: str, out: TextIO) -> None:
+    """Print `text` wrapped to the terminal's width; colour only on a terminal and never with NO_COLOR
+    (rich reads both); into a pipe or file the lines stay whole."""
+    from rich.console import Console
+    from rich.text import Text
+
+    console = Console(file=out, highlight=False, emoji=False)
+    if not console.is_terminal:
+        out.write(text + "\n")
+        out.flush()
+        return
+    styled = Text(text)
+    if console.color_system is not None:
+        for pattern, style in _STYLES:
+            styled.highlight_regex(pattern, style)
+    console.print(styled, overflow="fold")

@@ -27,6 +27,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "close to an example recorded for this cause: “{text}”",
         "和这个原因记录过的一个例子很接近：“{text}”",
     ),
+    "kb.why.learned": (
+        "resolved as this in incident #{incident} (a paste this close, similarity {similarity})",
+        "事件 #{incident} 被确认为这个原因（那次的内容和这次很接近，相似度 {similarity}）",
+    ),
+    "kb.why.prior": (
+        "this team resolved {count} incident(s) as this cause, latest #{incident}",
+        "这个团队已有 {count} 个事件确认为这个原因，最近一次是 #{incident}",
+    ),
+    "kb.why.host": (
+        "host {host} had this cause before, in incident #{incident}",
+        "主机 {host} 之前出过这个问题，见事件 #{incident}",
+    ),
     "kb.why.weak": (
         "only a weak overall similarity",
         "只是整体上有些相似",

@@ -75,7 +75,16 @@ def world(tmp_path_factory: pytest.TempPathFactory, kb_path: Path, embedder) -> 
     (root / "inventory.yaml").write_text("ssh_config: false\nhosts: {'gpu[1-2]': {groups: [a100]}}\n")
     (root / "policy.yaml").write_text(
         yaml.safe_dump(
-            {"rules": [{"name": "me", "users": [getpass.getuser()], "origins": ["cli"], "hosts": ["*"]}]}
+            {
+                "rules": [
+                    {
+                        "name": "me",
+                        "users": [getpass.getuser()],
+                        "origins": ["cli"],
+                        "hosts": ["*", "localhost"],
+                    }
+                ]
+            }
         )
     )
     cases = [

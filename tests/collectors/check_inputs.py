@@ -17,8 +17,9 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 
 def argv(collector: str) -> tuple[str, ...]:
-    """The catalog argv (the probe's stdin is not part of it)."""
-    return catalog.get(collector).argv
+    """The catalog argv as run (a probe's code in place; a host parameter left as the placeholder)."""
+    c = catalog.get(collector)
+    return catalog.render(c).argv if c.argv_probe else c.argv
 
 
 def ok(collector: str, text: str) -> CommandResult:

@@ -59,3 +59,13 @@ def test_the_exit_codes_are_documented() -> None:
         "12 a cause confirmed",
     ):
         assert code in EXIT_HELP
+
+
+def test_the_text_report_in_chinese() -> None:
+    from pitstop.app.digest import render_text
+
+    lines = render_text(fleet_report(64, 2, unreachable=2), "zh").splitlines()
+    assert lines[0] == "与其他节点不同（64 台中的 1 台；这是证据，不是结论）："
+    assert lines[1].startswith("  gpu017 与 61 个节点不同：")
+    assert "未检查：2 台主机无法连接：gpu[063-064]" in "\n".join(lines)
+    assert lines[-1] == "总结：未检查：gpu[063-064]"

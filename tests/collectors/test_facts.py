@@ -65,7 +65,7 @@ def test_evidence_names_the_command_and_a_rerun() -> None:
     facts = Facts({"nvml_probe": ok("nvml_probe", "{}"), "df": ok("df", "")})
     evidence = facts.evidence("nvml_probe", ["line"])
     assert (evidence.command, evidence.rerun, evidence.lines) == (
-        "python3 - < collectors/probes/nvml_probe.py",
+        "python3 -c <collectors/probes/nvml_probe.py>",
         "nvidia-smi -q",
         ("line",),
     )

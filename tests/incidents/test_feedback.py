@@ -9,6 +9,7 @@ import pytest
 from pitstop.core.errors import NotFound
 from pitstop.kb.embed import Embedder
 from pitstop.kb.feedback import MAX_DEMOTION, STEP, FeedbackAdjuster
+from pitstop.kb.preprocess import prepare
 from pitstop.kb.service import KnowledgeBase
 from tests.incidents.learning_support import copy_kb, incidents_for
 
@@ -69,8 +70,8 @@ def test_this_was_it_votes_cancel_and_the_effect_is_capped(fresh_kb, embedder):
     target = next(iter(scores(fresh_kb, QUERY)))
     vote(fresh_kb, "4.0", QUERY, [f"N{i}" for i in range(10)], target, helpful=False)
     adjuster = FeedbackAdjuster(lambda: fresh_kb.db, embedder)
-    assert adjuster(QUERY)[target].delta == -MAX_DEMOTION
+    assert adjuster(prepare(QUERY))[target].delta == -MAX_DEMOTION
     vote(fresh_kb, "5.0", QUERY, [f"Y{i}" for i in range(10)], target, helpful=True)
-    assert target not in adjuster(QUERY)
+    assert target not in adjuster(prepare(QUERY))
     cached = fresh_kb.db.execute("SELECT count(*) FROM incident_vectors").fetchone()[0]
     assert cached == 2

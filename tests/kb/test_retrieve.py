@@ -10,20 +10,20 @@ from pitstop.kb.retrieve import Catalog, Retriever
 from pitstop.kb.schema import Pitfall
 from pitstop.kb.tokens import MAX_TERMS, select_terms
 
-HAND_WRITTEN = [
-    ("Xid 79", "xid79-gpu-fell-off-bus"),
-    ("NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has fallen off the bus.", "xid79-gpu-fell-off-bus"),
-    ("Failed to initialize NVML: Driver/library version mismatch", "nvml-driver-library-mismatch"),
-    ("八卡训练 loss 抖得跟心电图似的 i40e", "nic-driver-outdated-bug"),
-    ("保存 checkpoint 的时候报 No space left on device", "disk-full-or-inodes-exhausted"),
+HAND_WRITTEN = [  # (paste, expected first entry, confident: only an error string a signature knows is)
+    ("Xid 79", "xid79-gpu-fell-off-bus", True),
+    ("NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has fallen off the bus.", "xid79-gpu-fell-off-bus", True),
+    ("Failed to initialize NVML: Driver/library version mismatch", "nvml-driver-library-mismatch", True),
+    ("八卡训练 loss 抖得跟心电图似的 i40e", "nic-driver-outdated-bug", False),
+    ("保存 checkpoint 的时候报 No space left on device", "disk-full-or-inodes-exhausted", True),
 ]
 
 
-@pytest.mark.parametrize(("text", "expected"), HAND_WRITTEN)
-def test_hand_written_queries_rank_the_right_entry_first(kb, text, expected):
+@pytest.mark.parametrize(("text", "expected", "confident"), HAND_WRITTEN)
+def test_hand_written_queries_rank_the_right_entry_first(kb, text, expected, confident):
     answer = kb.ask(text, top=3)
     assert answer.results[0].id == expected, [m.id for m in answer.results]
-    assert answer.confident
+    assert answer.confident is confident
 
 
 def test_every_match_explains_itself(kb):

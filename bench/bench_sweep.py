@@ -1,0 +1,214 @@
+"""`pitstop diagnose` as a user runs it (the whole CLI process) against `pdsh -R ssh`, on lab fleets.
+
+    python3 bench/bench_sweep.py --hosts 40,160,500,2000 [--repeat 1] [--fanout 256] [--out FILE]
+
+Starts one lab of copies of a scenario (real sshd per host on 127.0.0.x, 250 addresses per port),
+then per size runs, interleaved: `pitstop diagnose <every host> --json` (a full sweep: every
+checkable cause, its collectors, checks, audit rows) and `pdsh -R ssh` running the same commands
+in one remote shell per host (the framing script the runner generates, so the remote work is the
+same; pdsh only prints). Reported per run: wall time, client CPU (user+sys of the process and its
+children, per host), peak RSS (the largest process), peak open fds (sampled every 50 ms), hosts
+not reached. pdsh gets one `ssh` client per host, `-f` at most `--fanout` at once (Pitstop's own
+concurrency gate is 256 hosts); its hosts come from a generated ssh config (one port per 250).
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from pitstop.collectors import catalog, runner  # noqa: E402
+from pitstop.collectors.transport import framing  # noqa: E402
+
+
+def _peak_fds(pid: int, stop: threading.Event, out: list[int]) -> None:
+    peak = 0
+    while not stop.is_set():
+        try:
+            peak = max(peak, len(os.listdir(f"/proc/{pid}/fd")))
+        except OSError:
+            break
+        stop.wait(0.05)
+    out.append(peak)
+
+
+def _measured(argv: list[str], env: dict[str, str], stdout_path: Path) -> dict:
+    """Run argv; wall, CPU of it and its children, its peak RSS and open fds."""
+    with stdout_path.open("wb") as sink:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(argv, env=env, stdout=sink, stderr=subprocess.PIPE)
+        stop, fds = threading.Event(), []
+        sampler = threading.Thread(target=_peak_fds, args=(proc.pid, stop, fds))
+        sampler.start()
+        assert proc.stderr is not None
+        err = proc.stderr.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.perf_counter() - t0
+        stop.set()
+        sampler.join()
+    return {
+        "wall_s": wall,
+        "cpu_s": usage.ru_utime + usage.ru_stime,
+        "peak_rss_mib": usage.ru_maxrss / 1024,
+        "peak_fds": fds[0] if fds else 0,
+        "rc": proc.returncode,
+        "stderr": err.decode(errors="replace")[-2000:],
+    }
+
+
+def _ssh_config(lab, path: Path) -> None:
+    lines = []
+    for h in lab.hosts:
+        lines += [f"Host {h.name}", f"  HostName {h.address}", f"  Port {h.port}"]
+    lines += [
+        "Host *",
+        f"  User {lab.user}",
+        f"  IdentityFile {lab.identity_file}",
+        f"  UserKnownHostsFile {lab.known_hosts}",
+        "  StrictHostKeyChecking yes",
+        "  BatchMode yes",
+        "  ControlMaster no",
+        "  LogLevel QUIET",
+    ]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def _sweep_commands(collectors: tuple[str, ...], ifaces: list[str]) -> list[catalog.Command]:
+    """The commands of a full sweep on one lab host (ethtool per interface; the dmesg fallback not)."""
+    cmds = []
+    for name in collectors:
+        c = catalog.get(name)
+        if c.fallback_for:
+            continue
+        if c.param:
+            cmds += [catalog.render(c, param=i) for i in ifaces]
+        else:
+            cmds.append(catalog.render(c))
+    return cmds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hosts", default="40,160")
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--fanout", type=int, default=256)
+    parser.add_argument("--scenario", default="h100-sxm5-healthy")
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args()
+
+    from pitstop.app.diagnose import needed_collectors
+    from pitstop.cli.lab import lab_policy
+    from pitstop.kb.service import KnowledgeBase
+    from pitstop.lab import fleet
+    from pitstop.lab.scenario import load_all, shipped_scenarios
+
+    sizes = [int(n) for n in args.hosts.split(",")]
+    scenario = next(p for p in shipped_scenarios() if p.name == args.scenario)
+    state = Path(tempfile.mkdtemp(prefix="pitstop-sweep-"))
+    work = Path(tempfile.mkdtemp(prefix="pitstop-sweep-run-"))
+    t0 = time.perf_counter()
+    lab = fleet.up(load_all([scenario]), state, copies=max(sizes), port=40000 + os.getpid() % 1000 * 10)
+    lab_up_s = time.perf_counter() - t0
+    rows: list[str] = []
+    notes: list[str] = []
+    try:
+        policy = work / "policy.yaml"  # the lab's policy without the hourly cap: the sizes run back to back
+        rules = lab_policy(getpass.getuser(), (h.name for h in lab.hosts))
+        rules["rate_limit"] = {"burst": 100, "per_minute": 100, "hosts_per_hour": 10_000_000}
+        policy.write_text(json.dumps(rules))
+        db = work / "pitstop.db"
+        kb = KnowledgeBase.open(db)  # entries loaded once, as a user's KB is
+        collectors = needed_collectors([p for p in kb.all(("curated",)) if p.checks])
+        kb.close()
+        ifaces = catalog.interfaces_from_ip_link((scenario / "ip-link.txt").read_text())
+        cmds = _sweep_commands(collectors, ifaces)
+        script = framing.build_script(cmds, framing.new_nonce())
+        cfg = work / "ssh_config"
+        _ssh_config(lab, cfg)
+        env = dict(os.environ, HF_HUB_OFFLINE="1", PDSH_RCMD_TYPE="ssh", PDSH_SSH_ARGS=f"-F {cfg} -l%u %h")
+        names = [h.name for h in lab.hosts]
+        for n in sizes:
+            subset = names[:n]
+            listed = work / f"hosts-{n}.txt"
+            listed.write_text("\n".join(subset) + "\n")
+            for rep in range(args.repeat):
+                ours = _measured(
+                    [sys.executable, "-m", "pitstop.cli.main", "diagnose", ",".join(subset), "--json"]
+                    + ["--inventory", str(lab.inventory), "--policy", str(policy), "--db", str(db)]
+                    + ["--max-hosts", str(len(names))],
+                    env,
+                    work / "ours.json",
+                )
+                report = json.loads((work / "ours.json").read_text() or "{}")
+                lost = [h["host"] for h in report.get("hosts", []) if h.get("status") != "ok"]
+                theirs = _measured(
+                    ["pdsh", "-R", "ssh", "-f", str(min(n, args.fanout)), "-l", lab.user, "-w", f"^{listed}"]
+                    + [script],
+                    env,
+                    work / "pdsh.txt",
+                )
+                last = f"@@{script.split('@@', 2)[1].split()[0]} E {len(cmds) - 1} "
+                reached = {
+                    line.split(":", 1)[0]
+                    for line in (work / "pdsh.txt").read_text(errors="replace").splitlines()
+                    if last in line
+                }
+                rows.append(
+                    f"| {n} | {rep + 1} | {ours['wall_s']:.2f} s | {theirs['wall_s']:.2f} s "
+                    f"| {ours['wall_s'] / theirs['wall_s']:.2f} | {ours['cpu_s'] / n * 1000:.1f} ms "
+                    f"| {theirs['cpu_s'] / n * 1000:.1f} ms | {ours['peak_rss_mib']:.0f} MiB "
+                    f"| {ours['peak_fds']} / {theirs['peak_fds']} | {len(lost)} / {n - len(reached)} |"
+                )
+                print(rows[-1], flush=True)
+                if lost:
+                    why = Counter(
+                        (h.get("status"), (h.get("error") or "")[:160])
+                        for h in report.get("hosts", [])
+                        if h.get("status") != "ok"
+                    )
+                    notes.append(
+                        f"{n} hosts, run {rep + 1}: Pitstop lost "
+                        + "; ".join(
+                            f"{count} x {status}: {error}" for (status, error), count in why.most_common(3)
+                        )
+                    )
+                    print(notes[-1], flush=True)
+    finally:
+        fleet.down(state)
+    load = Path("/proc/loadavg").read_text().split()[:3]
+    cmd = "python3 bench/bench_sweep.py " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    text = "\n".join(
+        [
+            f"Command: `{cmd.strip()}`; lab of {len(lab.hosts)} hosts up in {lab_up_s:.0f} s; "
+            f"{len(collectors)} collectors, {len(cmds)} commands per host; "
+            f"load average after: {' '.join(load)}; host slots {runner.host_slots(256)}",
+            "",
+            "| hosts | run | `pitstop diagnose` | `pdsh -R ssh` | ratio | Pitstop CPU/host | pdsh CPU/host "
+            "| Pitstop peak RSS | peak fds (Pitstop / pdsh) | hosts lost (Pitstop / pdsh) |",
+            "|---|---|---|---|---|---|---|---|---|---|",
+            *rows,
+            "",
+            *notes,
+        ]
+    )
+    print(text)
+    if args.out:
+        args.out.write_text(text + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
