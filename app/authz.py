@@ -41,12 +41,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Protocol
 
-import yaml
-
 from pitstop.collectors import hostlist
 from pitstop.collectors.audit import host_checks_since
 from pitstop.core import yamlio
-from pitstop.core.errors import PitstopError, UsageError
+from pitstop.core.errors import BadFile, PitstopError, UsageError
 from pitstop.core.i18n import Msg, msg
 from pitstop.core.redact import redact
 
@@ -197,13 +195,11 @@ class Policy:
         if path is None:
             return cls(audit_db=Path(audit_db) if audit_db else None, clock=clock)
         p = Path(path).expanduser()
+        data = yamlio.load_yaml_file(p, msg("security.what.policy"))
         try:
-            data = yamlio.safe_load(p.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise UsageError(f"cannot read the authorization policy {p}: {exc.strerror}") from None
-        except yaml.YAMLError as exc:
-            raise UsageError(f"the authorization policy {p} is not valid YAML: {exc}") from None
-        return cls.from_data(data or {}, source=str(p), audit_db=audit_db, clock=clock)
+            return cls.from_data(data or {}, source=str(p), audit_db=audit_db, clock=clock)
+        except UsageError as exc:  # a file with the wrong shape: exit 5, like an unreadable one
+            raise BadFile(exc.args[0] if exc.args else str(exc)) from None
 
     @classmethod
     def from_data(
@@ -225,10 +221,16 @@ class Policy:
             max_hosts = int(data.get("max_hosts", DEFAULT_MAX_HOSTS))
         except (TypeError, ValueError):
             raise UsageError(f"{source}: max_hosts and rate_limit values must be numbers") from None
+        if max_hosts < 1 or any(v < 0 for v in (rate.burst, rate.per_minute, rate.hosts_per_hour)):
+            raise UsageError(f"{source}: max_hosts must be at least 1 and rate_limit values at least 0")
+        if not isinstance(data.get("groups") or {}, Mapping) or not isinstance(data.get("rules") or [], list):
+            raise UsageError(
+                f"{source}: `groups` is a mapping of group -> members and `rules` a list of rules"
+            )
         groups = {str(k): _strings(v, f"{source}: group {k}") for k, v in (data.get("groups") or {}).items()}
         rules = tuple(_rule(raw, i, source) for i, raw in enumerate(data.get("rules") or (), start=1))
         audit = Path(audit_db) if audit_db else None
-        return cls(rules, groups, max(1, max_hosts), rate, source, audit, clock)
+        return cls(rules, groups, max_hosts, rate, source, audit, clock)
 
     def authorize(
         self,

@@ -7,9 +7,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from pitstop.core.errors import UsageError
+from pitstop.core.i18n import msg
 from pitstop.kb.signatures import Compiled, compile_all, first_matches
 
 Mode = Literal["auto", "mention"]
+_CHANNEL_ID = re.compile(r"^[A-Za-z0-9_-]{1,80}$")  # Slack ids (C0123), or names in tests
 DETECT_BUDGET_S = 0.2  # all KB signatures over one message (kb.signatures bounds each one)
 
 # Words and shapes that mark a paste as an error report, in English and Chinese.
@@ -116,8 +119,8 @@ class ChannelModes:
         overrides: dict[str, Mode] = {}
         for item in filter(None, (part.strip() for part in (spec or "").split(","))):
             channel, _, mode = item.rpartition("=")
-            if mode not in ("auto", "mention"):
-                raise ValueError(f"channel mode must be auto or mention, not {mode!r}")
+            if mode not in ("auto", "mention") or (channel and not _CHANNEL_ID.match(channel)):
+                raise UsageError(msg("security.arg.channels", item=item[:40]))
             if channel:
                 overrides[channel] = mode  # type: ignore[assignment]
             else:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import Any
 
 from slack_bolt import App
 from slack_sdk import WebClient
@@ -14,7 +16,7 @@ from pitstop.bot.deps import Deps
 from pitstop.bot.listeners import register
 from pitstop.bot.maintainers import Maintainers
 from pitstop.core.config import Settings
-from pitstop.core.redact import install_log_redaction
+from pitstop.core.redact import clean_text, install_log_redaction
 
 DEFAULT_API_URL = "https://slack.com/api/"
 
@@ -60,5 +62,23 @@ def create_app(
         services.maintainers,
         lambda group: app.client.usergroups_users_list(usergroup=group).get("users") or (),
     )
+    app.use(_scrub_surrogates)
     register(app, Deps(services, Seen(), maintainers, update_interval_s=update_interval_s))
     return app
+
+
+def _scrub_surrogates(body: dict[str, Any], next: Callable[[], None]) -> None:  # noqa: A002 - Bolt's name
+    """Replace lone UTF-16 surrogates (JSON's `\\ud800`) in every string of the payload with U+FFFD, so
+    that no later encode (SQLite, the Web API, the redactor) fails on a paste."""
+    scrub(body)
+    next()
+
+
+def scrub(value: Any) -> Any:
+    """`value` with lone surrogates replaced, dicts and lists changed in place."""
+    if isinstance(value, str):
+        return clean_text(value)
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in list(items):
+        value[key] = scrub(item)
+    return value

@@ -45,6 +45,7 @@ Paste an error (end it with an empty line) to get the likely causes. Commands:
   :stats                         incident figures of the last 30 days (Slack's App Home)
   :drafts                        drafts and merge proposals waiting for review
   :approve ID | :reject ID       review a draft (the console user counts as a maintainer)
+  :lang en|zh|auto               answer language (auto: follow the paste)
   :help  :quit"""
 
 
@@ -81,6 +82,7 @@ class Console:
             ":approve": lambda a: self._decide(flows.approve_draft, a),
             ":reject": lambda a: self._decide(flows.reject_draft, a),
             ":help": lambda _: HELP,
+            ":lang": lambda a: render.notice_text(flows.set_language(self.services, self.user, a.strip())),
             ":stats": lambda _: render.stats_text(flows.stats(self.services, STATS_DAYS), STATS_DAYS),
         }
 

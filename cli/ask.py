@@ -7,6 +7,7 @@ import shutil
 import textwrap
 from typing import TYPE_CHECKING
 
+from pitstop.cli.argtypes import COUNT
 from pitstop.cli.kbargs import MODES, add_db_option, add_text_options, open_kb, text_of
 from pitstop.cli.output import emit_json
 from pitstop.core.redact import redact, redact_data
@@ -26,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--json", action="store_true", help="print the answer as JSON (pitstop.ask/1, docs/JSON.md)"
     )
-    parser.add_argument("--top", type=int, default=5, metavar="N", help="how many causes (default 5)")
+    parser.add_argument("--top", type=COUNT, default=5, metavar="N", help="how many causes (default 5)")
     parser.add_argument("--mode", choices=MODES, default="hybrid", help=argparse.SUPPRESS)
     add_db_option(parser)
     parser.set_defaults(func=run)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from pitstop.cli.argtypes import COUNT
 from pitstop.cli.kbargs import add_db_option
 from pitstop.cli.output import emit_json, emit_jsonl
 
@@ -14,7 +15,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--since", default=None, metavar="DURATION", help="24h, 90m, 2d or an ISO date")
     parser.add_argument("--user", default=None, help="only this requester")
     parser.add_argument("--host", default=None, help="only this host")
-    parser.add_argument("--limit", type=int, default=1000, help="at most N rows, newest first (default 1000)")
+    parser.add_argument(
+        "--limit", type=COUNT, default=1000, help="at most N rows, newest first (default 1000)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON document (docs/JSON.md)")
     parser.add_argument("--jsonl", action="store_true", help="print one JSON document per row, for streaming")
     add_db_option(parser)

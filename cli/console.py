@@ -46,6 +46,8 @@ def console(settings: Settings, policy: Policy | None = None) -> int:
     interactive = sys.stdin.isatty()
     if interactive:
         print("Loading the knowledge base…", flush=True)
+    if hasattr(sys.stdin, "reconfigure"):
+        sys.stdin.reconfigure(errors="strict")  # binary input fails loudly below, not as lone surrogates
     services = open_services(settings, policy=policy)
     try:
         shell = Console(services, sys.stdout)
@@ -53,6 +55,11 @@ def console(settings: Settings, policy: Policy | None = None) -> int:
             shell.interactive(history=str(settings.db_path.parent / "console_history"))
         else:
             shell.run(sys.stdin, prompt=interactive)
+    except UnicodeDecodeError:  # binary piped in: one sentence, exit 5, not a traceback
+        from pitstop.core.errors import BadFile
+        from pitstop.core.i18n import msg
+
+        raise BadFile(msg("security.file.binary", what=msg("security.what.stdin"), path="-")) from None
     finally:
         services.close()
     return 0

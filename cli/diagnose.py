@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pitstop.cli.argtypes import COUNT, POSITIVE
 from pitstop.cli.kbargs import add_db_option, open_kb, read_file, read_text
 from pitstop.cli.output import emit_json
 from pitstop.core.errors import UsageError
@@ -27,7 +28,8 @@ if TYPE_CHECKING:
 EXIT_HELP = (
     "exit status: 0 nothing confirmed and every host checked; 10 a cause confirmed; "
     "11 nothing confirmed but some host could not be checked; 12 a cause confirmed and some host "
-    "could not be checked; 2 usage; 3 unknown host, group or job; 4 refused by policy"
+    "could not be checked; 2 usage; 3 unknown host, group or job; 4 refused by policy; 5 a bad inventory, "
+    "policy or error file; 6 an unusable database"
 )
 
 
@@ -69,7 +71,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--connect-timeout",
-        type=float,
+        type=POSITIVE,
         default=None,
         metavar="S",
         help="seconds to reach each host (default: the inventory's, else 10)",
@@ -80,7 +82,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="authorization policy YAML (default $PITSTOP_POLICY); without one nothing runs",
     )
-    parser.add_argument("--max-hosts", type=int, default=1024, metavar="N", help="refuse larger host lists")
+    parser.add_argument("--max-hosts", type=COUNT, default=1024, metavar="N", help="refuse larger host lists")
     parser.add_argument(
         "--json", action="store_true", help="print the report as JSON (pitstop.diagnose/1, docs/JSON.md)"
     )
@@ -102,11 +104,13 @@ def run(args: argparse.Namespace) -> int:
     from pitstop.collectors import inventory as inv
     from pitstop.collectors import jobs
     from pitstop.collectors.transport.ssh import Connector
+    from pitstop.core.clock import parse_since
     from pitstop.core.config import load_settings
     from pitstop.core.db import open_db
 
     if bool(args.hosts) == bool(args.job):
         raise UsageError("give HOSTS or --job ID (one of them)")
+    parse_since(args.since)  # a bad --since is refused before the inventory, the policy or a host
     settings = load_settings()
     inventory = inv.load(args.inventory or settings.inventory_path)
     if args.error is not None and args.error_file is not None:

@@ -10,6 +10,7 @@ import getpass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pitstop.cli.argtypes import COUNT, ID, POSITIVE
 from pitstop.cli.kbargs import add_db_option
 from pitstop.cli.output import emit_json
 from pitstop.core.errors import UsageError
@@ -30,16 +31,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     listing.add_argument("--since", help="only incidents opened since: 7d, 24h, 30m or a date")
     listing.add_argument(
-        "--limit", type=int, default=50, help="at most N incidents, newest first (default 50)"
+        "--limit", type=COUNT, default=50, help="at most N incidents, newest first (default 50)"
     )
     listing.add_argument("--json", action="store_true", help="print JSON (pitstop.incidents/1)")
     listing.set_defaults(func=run_list)
     show = actions.add_parser("show", help="one incident with candidates, verdicts and resolution")
-    show.add_argument("id", type=int, help="the incident number")
+    show.add_argument("id", type=ID, help="the incident number")
     show.add_argument("--json", action="store_true", help="print JSON (pitstop.incident/1)")
     show.set_defaults(func=run_show)
     resolve = actions.add_parser("resolve", help="record the real cause (teaches the knowledge base)")
-    resolve.add_argument("id", type=int, help="the incident number")
+    resolve.add_argument("id", type=ID, help="the incident number")
     which = resolve.add_mutually_exclusive_group(required=True)
     which.add_argument("--cause", metavar="SLUG", help="an existing pitfall id")
     which.add_argument("--new-title", metavar="TITLE", help="a cause the KB does not know yet (a draft)")
@@ -53,7 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     resolve.set_defaults(func=run_resolve)
     close = actions.add_parser("close", help="close an open incident as no action needed")
-    close.add_argument("id", type=int, help="the incident number")
+    close.add_argument("id", type=ID, help="the incident number")
     close.add_argument("--user", default=None, help="who closed it (default cli:$USER)")
     close.add_argument(
         "--json", action="store_true", help="print the closed incident as JSON (pitstop.incident/1)"
@@ -64,7 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     expire.add_argument(
         "--quiet-days",
-        type=float,
+        type=POSITIVE,
         default=None,
         metavar="DAYS",
         help="the quiet period (default $PITSTOP_INCIDENT_QUIET_DAYS, else 7)",

@@ -56,18 +56,23 @@ def run_build(args: argparse.Namespace) -> int:
 
 
 def _taxonomy_slugs(path: Path | None) -> tuple[list[str] | None, str]:
-    import yaml
 
     target = path or DEFAULT_TAXONOMY
     if not target.is_file():
         if path is not None:
             raise UsageError(f"taxonomy file {path} not found")
         return None, f"taxonomy not found at {target}: slug coverage not checked (use --taxonomy FILE)"
+    from pitstop.core.errors import BadFile
+    from pitstop.core.i18n import msg
+    from pitstop.core.yamlio import load_yaml_file
+
+    what = msg("security.what.taxonomy")
+    items = load_yaml_file(target, what)
     try:
-        items = yaml.safe_load(target.read_text(encoding="utf-8"))
         return [str(item["slug"]) for item in items], f"taxonomy: {target}"
-    except (yaml.YAMLError, TypeError, KeyError) as exc:
-        raise UsageError(f"cannot read slugs from {target}: {exc}") from None
+    except (TypeError, KeyError) as exc:
+        reason = f"expected a list of entries with a `slug` ({type(exc).__name__}: {exc})"
+        raise BadFile(msg("security.file.shape", what=what, path=str(target), reason=reason)) from None
 
 
 def _known_checks() -> tuple[list[str], set[str], str]:

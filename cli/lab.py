@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import yaml
 
+from pitstop.cli.argtypes import COUNT, PORT
+
 if TYPE_CHECKING:
     from pitstop.lab.fleet import Fleet
 
@@ -38,8 +40,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="scenario directories (default: every shipped scenario)",
     )
     up.add_argument("--inventory", type=Path, default=None, help="write the inventory YAML here as well")
-    up.add_argument("--copies", type=int, default=1, help="start N hosts per scenario (<scenario>-001, ...)")
-    up.add_argument("--port", type=int, default=2222, help="first port to try (default 2222)")
+    up.add_argument(
+        "--copies", type=COUNT, default=1, help="start N hosts per scenario (<scenario>-001, ...)"
+    )
+    up.add_argument("--port", type=PORT, default=2222, help="first port to try (default 2222)")
     up.add_argument(
         "--bastion",
         action="store_true",

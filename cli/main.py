@@ -34,7 +34,10 @@ COMMAND_MODULES: tuple[str, ...] = (
 EXIT_CODES = (
     "exit status: 0 done (for diagnose: nothing confirmed, every host checked); 1 an error Pitstop "
     "explains; 2 bad usage (wrong option, empty or unreadable text); 3 not found (host, incident, "
-    "entry); 4 refused by the authorization policy; 10 diagnose confirmed a cause; 11 diagnose could "
+    "entry); 4 refused by the authorization policy; 5 a file or standard input that is unreadable, binary "
+    "or has the wrong shape (inventory, policy, taxonomy, eval cases); 6 PITSTOP_DB unusable (a directory, "
+    "not SQLite, in a missing directory); 7 Slack unreachable or the token refused (serve, start); "
+    "10 diagnose confirmed a cause; 11 diagnose could "
     "not check some host; 12 both; 130 interrupted. JSON outputs: docs/JSON.md."
 )
 

@@ -6,9 +6,12 @@ import argparse
 import logging
 from typing import TYPE_CHECKING
 
+from pitstop.cli.argtypes import PORT
 from pitstop.core.errors import UsageError
 
 if TYPE_CHECKING:
+    from slack_sdk import WebClient
+
     from pitstop.core.config import Settings
 
 
@@ -16,7 +19,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add `pitstop serve`."""
     parser = sub.add_parser("serve", help="run the Slack bot (Socket Mode; --http for the Events API)")
     parser.add_argument("--http", action="store_true", help="serve Slack's requests at POST /slack/events")
-    parser.add_argument("--port", type=int, default=3000, help="HTTP port (default 3000)")
+    parser.add_argument("--port", type=PORT, default=3000, help="HTTP port (default 3000)")
     parser.add_argument("--host", default="0.0.0.0", help="HTTP bind address (default 0.0.0.0)")
     parser.add_argument(
         "--channels",
@@ -47,12 +50,16 @@ def serve(
         raise UsageError("HTTP mode needs SLACK_SIGNING_SECRET to verify Slack's requests")
     if not http and not settings.slack_app_token:
         raise UsageError("Socket Mode needs SLACK_APP_TOKEN (an xapp- token), or use --http")
+    from pitstop.app.detect import ChannelModes
     from pitstop.app.services import open_services
-    from pitstop.bot.app import create_app
+    from pitstop.bot.app import create_app, make_client
 
+    ChannelModes.parse(channels)  # a bad --channels is refused before anything loads
+    client = make_client(settings)
+    check_slack(client)  # so is an unreachable Slack or a refused token
     print("Loading the knowledge base…", flush=True)
     services = open_services(settings, channel_modes=channels)
-    app = create_app(settings, services)
+    app = create_app(settings, services, client=client)
     try:
         if http:
             from pitstop.bot.http import make_server
@@ -70,3 +77,20 @@ def serve(
     finally:
         services.close()
     return 0
+
+
+def check_slack(client: WebClient) -> None:
+    """Call auth.test once: Unreachable (exit 7) with one sentence when Slack cannot be reached or
+    refuses the token, instead of the SDK's or Bolt's traceback."""
+    from slack_sdk.errors import SlackApiError, SlackClientError
+
+    from pitstop.core.errors import Unreachable
+    from pitstop.core.i18n import msg
+
+    try:
+        client.auth_test()
+    except SlackApiError as exc:
+        raise Unreachable(msg("security.slack.refused", error=str(exc.response.get("error", "?")))) from None
+    except (SlackClientError, OSError) as exc:  # URLError and connection errors are OSErrors
+        reason = " ".join(str(getattr(exc, "reason", None) or exc).split())[:200]
+        raise Unreachable(msg("security.slack.unreachable", url=client.base_url, reason=reason)) from None

@@ -12,11 +12,13 @@ import argparse
 import getpass
 from dataclasses import replace
 
+from pitstop.cli.argtypes import PORT
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `pitstop start`."""
     parser = sub.add_parser("start", help="run the Slack bot if tokens are set, else the lab and the console")
-    parser.add_argument("--port", type=int, default=3000, help="HTTP port when serving Slack over HTTP")
+    parser.add_argument("--port", type=PORT, default=3000, help="HTTP port when serving Slack over HTTP")
     parser.set_defaults(func=run)
 
 

@@ -39,6 +39,7 @@ import yaml
 
 from pitstop.core.errors import UsageError
 from pitstop.core.i18n import Msg, msg
+from pitstop.core.yamlio import read_text_file
 
 ANSIBLE_TIMEOUT_S = 120
 _ADDRESS = ("ansible_host", "ansible_ssh_host")  # later names win, as in Ansible's ssh connection
@@ -529,6 +530,8 @@ def import_inventory(path: str | Path, use_ansible: bool | None = None) -> Impor
         raise UsageError("ansible-inventory is not installed (pip install ansible-core)")
     if not Path(path).exists():
         raise UsageError(f"cannot read {path}: no such file")
+    if Path(path).is_file():  # binary is refused before either reader (ansible-inventory reads it as empty)
+        read_text_file(Path(path), msg("security.what.ansible"))
     use = bool(program) if use_ansible is None else use_ansible
     model = read_with_ansible(path, program) if use and program else read_builtin(path)
     return to_pitstop(model, str(path))

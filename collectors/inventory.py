@@ -31,13 +31,11 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-import yaml
-
 from pitstop.collectors import catalog, hostlist
 from pitstop.collectors.sshconfig import DEFAULT_GLOBAL_KNOWN_HOSTS, DEFAULT_USER_KNOWN_HOSTS, SshConfig
 from pitstop.core import yamlio
-from pitstop.core.errors import NotFound, UsageError
-from pitstop.core.i18n import Msg
+from pitstop.core.errors import BadFile, NotFound, UsageError
+from pitstop.core.i18n import Msg, msg
 
 LOCAL = "localhost"
 DEFAULT_MAX_HOSTS = 1024
@@ -260,6 +258,7 @@ def build(
     """
     if not isinstance(data, Mapping):
         raise UsageError(f"{source}: an inventory is a YAML mapping with a `hosts` key")
+    _check_shapes(data, source)
     defaults = dict(data.get("defaults") or {})
     groups_raw = {str(k): dict(v or {}) for k, v in (data.get("groups") or {}).items()}
     if ssh is None:
@@ -457,10 +456,41 @@ def load(path: str | os.PathLike[str] | None, allow_local_commands: bool | None 
 
         allow_local_commands = load_settings().ssh_local_commands
     p = Path(path).expanduser()
+    data = yamlio.load_yaml_file(p, msg("security.what.inventory"))
     try:
-        data = yamlio.safe_load(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise UsageError(f"cannot read inventory {p}: {exc.strerror}") from None
-    except yaml.YAMLError as exc:
-        raise UsageError(f"inventory {p} is not valid YAML: {exc}") from None
-    return build(data or {}, source=str(p), allow_local_commands=allow_local_commands)
+        return build(data or {}, source=str(p), allow_local_commands=allow_local_commands)
+    except BadFile:
+        raise
+    except UsageError as exc:  # a file that has the wrong shape: exit 5, like an unreadable one
+        raise BadFile(exc.args[0] if exc.args else str(exc)) from None
+
+
+def _check_shapes(data: Mapping[str, Any], source: str) -> None:
+    """Refuse the wrong YAML shapes with the field's name, before anything indexes into them."""
+
+    def mapping(value: Any, where: str) -> None:
+        if value is not None and not isinstance(value, Mapping):
+            raise UsageError(
+                msg("security.inventory.mapping", source=source, field=where, shape=_shape(value))
+            )
+
+    mapping(data.get("defaults"), "defaults")
+    mapping((data.get("defaults") or {}).get("expect"), "defaults.expect")
+    mapping(data.get("groups"), "groups")
+    for name, spec in (data.get("groups") or {}).items():
+        mapping(spec, f"groups.{name}")
+        mapping((spec or {}).get("expect"), f"groups.{name}.expect")
+    hosts = data.get("hosts")
+    for name, spec in hosts.items() if isinstance(hosts, Mapping) else ():
+        mapping(spec, f"hosts.{name}")
+        mapping((spec or {}).get("expect"), f"hosts.{name}.expect")
+    timeout = data.get("connect_timeout", 10)
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float) or not 0 < timeout <= 3600:
+        raise UsageError(msg("security.inventory.timeout", source=source, value=repr(timeout)[:40]))
+
+
+def _shape(value: Any) -> Msg:
+    kind = {list: "list", str: "string", int: "number", float: "number", bool: "number"}.get(
+        type(value), "other"
+    )
+    return msg(f"security.shape.{kind}")

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
 from pitstop.core.errors import UsageError
+from pitstop.core.i18n import msg
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|sec|m|min|h|hr|d|day|days|w|week|weeks)\s*$", re.I)
 _SECONDS = {
@@ -34,7 +35,10 @@ def parse_since(text: str | datetime | None, now: datetime | None = None) -> dat
     now = now or datetime.now(UTC)
     match = _DURATION.match(text)
     if match:
-        return now - timedelta(seconds=float(match.group(1)) * _SECONDS[match.group(2).lower()])
+        try:
+            return now - timedelta(seconds=float(match.group(1)) * _SECONDS[match.group(2).lower()])
+        except (OverflowError, ValueError):  # 99999999d: before year 1
+            raise UsageError(msg("security.arg.since_range", value=text[:40])) from None
     try:
         when = datetime.fromisoformat(text.strip())
     except ValueError:

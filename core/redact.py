@@ -137,6 +137,17 @@ def redact(text: str) -> str:
     return text
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def clean_text(text: str) -> str:
+    """`text` with lone UTF-16 surrogates (from JSON escapes or undecodable bytes) replaced by U+FFFD;
+    a proper pair becomes its character. Anything else is returned as it is."""
+    if not _SURROGATE.search(text):
+        return text
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+
+
 def redact_data(value: Any) -> Any:
     """`value` (JSON-like: dicts, lists, strings) with every string redacted."""
     if isinstance(value, str):

@@ -5,9 +5,13 @@ Both are the safe loader (plain data only); errors are `yaml.YAMLError` either w
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import IO, Any
 
 import yaml
+
+from pitstop.core.errors import BadFile
+from pitstop.core.i18n import Msg, msg
 
 SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
@@ -15,3 +19,31 @@ SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader
 def safe_load(stream: str | bytes | IO[str] | IO[bytes]) -> Any:
     """`yaml.safe_load` through the fastest safe loader available."""
     return yaml.load(stream, Loader=SafeLoader)  # noqa: S506 - a safe loader
+
+
+def read_text_file(path: Path, what: Msg) -> str:
+    """The UTF-8 text of `what` at `path`; BadFile (exit 5) when unreadable, binary or not UTF-8."""
+    try:
+        data = Path(path).read_bytes()
+    except IsADirectoryError:
+        raise BadFile(msg("security.file.is_dir", what=what, path=str(path))) from None
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise BadFile(msg("security.file.unreadable", what=what, path=str(path), reason=reason)) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    if text is None or "\x00" in text:
+        raise BadFile(msg("security.file.binary", what=what, path=str(path)))
+    return text
+
+
+def load_yaml_file(path: Path, what: Msg) -> Any:
+    """The parsed YAML of `what` at `path`; BadFile (exit 5) when unreadable, binary or not YAML."""
+    text = read_text_file(path, what)
+    try:
+        return safe_load(text)
+    except yaml.YAMLError as exc:
+        detail = " ".join(str(exc).split())[:200]
+        raise BadFile(msg("security.file.not_yaml", what=what, path=str(path), reason=detail)) from None

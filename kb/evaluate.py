@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pitstop.core.errors import UsageError
+from pitstop.core.errors import BadFile, UsageError
+from pitstop.core.i18n import msg
+from pitstop.core.yamlio import read_text_file
 
 RANK_DEPTH = 10
 
@@ -173,11 +175,8 @@ class Report:
 
 
 def load_cases(path: Path) -> list[Case]:
-    """Read a JSONL case file; UsageError naming the line when one is malformed."""
-    try:
-        lines = Path(path).read_text(encoding="utf-8").splitlines()
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    """Read a JSONL case file; BadFile (exit 5) naming the line when one is malformed."""
+    lines = read_text_file(Path(path), msg("security.what.eval_cases")).splitlines()
     cases = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -196,9 +195,9 @@ def load_cases(path: Path) -> list[Case]:
                 )
             )
         except (ValueError, KeyError, TypeError) as exc:
-            raise UsageError(f"{path}:{number}: not a case line ({exc})") from None
+            raise BadFile(f"{path}:{number}: not a case line ({exc})") from None
     if not cases:
-        raise UsageError(f"{path} holds no cases")
+        raise BadFile(f"{path} holds no cases")
     return cases
 
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from pitstop.core.errors import UsageError
 from pitstop.core.i18n import detect_lang
+from pitstop.core.redact import clean_text
 
 MAX_INPUT_CHARS = 20_000_000  # larger than this is not a paste; say so instead of working on it
 SHORT_TEXT_CHARS = 4_000  # below this every line is kept
@@ -217,6 +218,7 @@ def prepare(text: str) -> Prepared:
             f"That paste is {len(text) // 1_000_000} MB; paste the error lines or the last part of the log "
             f"(at most {MAX_INPUT_CHARS // 1_000_000} MB)."
         )
+    text = clean_text(text)  # a lone surrogate (a JSON escape, undecodable argv bytes) cannot be stored
     if "\x1b" in text:
         text = ANSI.sub("", text)
     text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")

@@ -86,19 +86,30 @@ def resolution_text(form: ResolutionForm) -> str:
     return redact("\n".join(lines))
 
 
-def stats_text(figures: Any, days: int) -> str:
-    """The App Home figures for the terminal."""
+def stats_text(figures: Any, days: int, lang: str = "en") -> str:
+    """The App Home figures for the terminal, saying what each counts."""
     median = figures.resolution_median_s
     out = [
-        f"Last {days} days: {figures.incidents} incidents ({figures.open} open, {figures.resolved} resolved);"
-        f" median time to resolution {'unknown' if median is None else f'{median / 60:.0f} min'}"
+        label(
+            lang,
+            "stats.line",
+            days=days,
+            incidents=figures.incidents,
+            open=figures.open,
+            resolved=figures.resolved,
+            no_action=getattr(figures, "no_action", 0),
+            expired=getattr(figures, "expired", 0),
+            median=label(lang, "stats.unknown")
+            if median is None
+            else label(lang, "stats.minutes", n=f"{median / 60:.0f}"),
+        )
     ]
-    for title, counts in (
-        ("Top causes", figures.top_causes),
-        ("Hosts", figures.top_hosts),
-        ("Layers", figures.layers),
+    for key, counts in (
+        ("stats.top_causes", figures.top_causes),
+        ("stats.hosts", figures.top_hosts),
+        ("stats.layers", figures.layers),
     ):
-        out.append(f"  {title}: " + (", ".join(f"{c.label} ({c.count})" for c in counts) or "-"))
+        out.append(f"  {label(lang, key)}: " + (", ".join(f"{c.label} ({c.count})" for c in counts) or "-"))
     return redact("\n".join(out))
 
 

@@ -30,4 +30,61 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "cannot use the database {path}: {reason}; point PITSTOP_DB at another file",
         "无法使用数据库 {path}：{reason}；请把 PITSTOP_DB 指向其他文件",
     ),
+    "security.file.is_dir": (
+        "the {what} {path} is a directory, not a file",
+        "{what} {path} 是目录而不是文件",
+    ),
+    "security.file.unreadable": (
+        "cannot read the {what} {path}: {reason}",
+        "无法读取{what} {path}：{reason}",
+    ),
+    "security.file.binary": (
+        "the {what} {path} is not UTF-8 text (a binary file?)",
+        "{what} {path} 不是 UTF-8 文本（是二进制文件吗？）",
+    ),
+    "security.file.not_yaml": (
+        "the {what} {path} is not valid YAML: {reason}",
+        "{what} {path} 不是有效的 YAML：{reason}",
+    ),
+    "security.file.shape": (
+        "the {what} {path} has the wrong shape: {reason}",
+        "{what} {path} 的结构不对：{reason}",
+    ),
+    "security.arg.since_range": (
+        "--since {value}: that is further back than any date; use a duration like 7d or an ISO date",
+        "--since {value}：超出了可表示的日期范围；请用 7d 这样的时长或 ISO 日期",
+    ),
+    "security.arg.number": ("{value!r} is not a number", "{value!r} 不是数字"),
+    "security.arg.at_least": ("must be at least {low}, not {value}", "必须不小于 {low}，而不是 {value}"),
+    "security.arg.at_most": ("must be at most {high}, not {value}", "必须不大于 {high}，而不是 {value}"),
+    "security.what.inventory": ("inventory", "主机清单"),
+    "security.what.policy": ("authorization policy", "授权策略"),
+    "security.what.taxonomy": ("taxonomy", "分类表"),
+    "security.what.eval_cases": ("evaluation case file", "评测用例文件"),
+    "security.what.ansible": ("Ansible inventory", "Ansible 主机清单"),
+    "security.what.stdin": ("standard input", "标准输入"),
+    "security.inventory.mapping": (
+        "{source}: `{field}` must be a mapping of names to settings, not {shape}",
+        "{source}：`{field}` 必须是“名称: 设置”的映射，而不是{shape}",
+    ),
+    "security.inventory.timeout": (
+        "{source}: `connect_timeout` must be a number of seconds (above 0, at most 3600), not {value}",
+        "{source}：`connect_timeout` 必须是秒数（大于 0，至多 3600），而不是 {value}",
+    ),
+    "security.shape.list": ("a list", "列表"),
+    "security.shape.string": ("a string", "字符串"),
+    "security.shape.number": ("a number", "数字"),
+    "security.shape.other": ("another kind of value", "其他类型的值"),
+    "security.arg.channels": (
+        "--channels: {item!r} is not MODE or CHANNEL=MODE (MODE: auto or mention), e.g. 'mention,C0123=auto'",
+        "--channels：{item!r} 不是 MODE 或 CHANNEL=MODE（MODE 为 auto 或 mention），如 'mention,C1=auto'",
+    ),
+    "security.slack.unreachable": (
+        "cannot reach Slack at {url}: {reason}; check the network, a proxy, or SLACK_API_URL",
+        "无法连接 Slack（{url}）：{reason}；请检查网络、代理或 SLACK_API_URL",
+    ),
+    "security.slack.refused": (
+        "Slack refused the bot token ({error}); check SLACK_BOT_TOKEN (an xoxb- token of this workspace)",
+        "Slack 拒绝了机器人令牌（{error}）；请检查 SLACK_BOT_TOKEN（本工作区的 xoxb- 令牌）",
+    ),
 }

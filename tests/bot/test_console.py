@@ -7,6 +7,7 @@ import os
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -45,7 +46,7 @@ after switching the job to FP16 on gpu-node-3
     assert "Pick the real cause" in out and "(candidate 1)" in out
     assert out.count("resolved as") == 1
     assert "already resolved" in out  # the second resolution is refused with a sentence
-    assert "Last 30 days: 1 incidents (0 open, 1 resolved)" in out
+    assert "Last 30 days: 1 incident(s) opened (0 open, 1 resolved, 0 closed as no action needed" in out
     incident = services.incidents.list()[0]
     assert incident.status == "resolved" and incident.channel == "console" and incident.requester == "alice"
     assert "Traceback" not in out
@@ -106,9 +107,11 @@ def test_pitstop_start_without_tokens_runs_the_lab_and_the_console(kb_path, tmp_
         "PITSTOP_POLICY",
     ):
         env.pop(name, None)
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    session = re.search(r"```console-script\n(.*?)```", readme, re.S).group(1)  # the README's, verbatim
     script = (
         "/diagnose driver-library-mismatch Failed to initialize NVML: Driver/library version mismatch\n"
-        "/diagnose behind-bastion\n"  # defined only in the lab's ssh config, two jump hosts away
+        "/diagnose behind-bastion\n" + session  # defined only in the lab's ssh config, two jump hosts away
     )
     done = subprocess.run(
         [sys.executable, "-m", "pitstop", "start"],
@@ -121,13 +124,15 @@ def test_pitstop_start_without_tokens_runs_the_lab_and_the_console(kb_path, tmp_
     )
     assert done.returncode == 0, done.stderr
     assert "lab hosts on 127.0.0.x" in done.stdout
-    assert "Checks on driver-library-mismatch: 1 hosts" in done.stdout
+    assert "Checks on driver-library-mismatch: 1 host" in done.stdout
     assert "reached behind-bastion through bastion-outer -> bastion-inner: host keys checked" in done.stdout
-    assert "Checks on behind-bastion: 1 hosts" in done.stdout
+    assert "Checks on behind-bastion: 1 host" in done.stdout
     assert not re.search(
         r"^\s+behind-bastion: (unreachable|error|auth_failed|host_key_mismatch)", done.stdout, re.M
     )
     assert not (tmp_path / "home" / "lab" / "state.json").exists()  # the lab it started is stopped again
+    thermal = done.stdout[done.stdout.index("Checks on gpu-thermal") :]
+    assert re.search(r"✅ confirmed: [^\n]*\[gpu-thermal-slowdown\]", thermal), thermal[:2000]
 
 
 def test_a_chained_traceback_from_a_script_is_one_paste_and_buttons_are_checked(services):
@@ -136,3 +141,12 @@ def test_a_chained_traceback_from_a_script_is_one_paste_and_buttons_are_checked(
     out = run(services, CHAINED + "\n\n:this 9\n:notit no-such-cause\n:this 1\n")
     assert len(services.incidents.list()) == 1 and out.count("Likely causes") == 1
     assert out.count("is not a cause of the last answer") == 2 and "marked as the cause" in out
+
+
+def test_lang_sets_the_answer_language_for_this_user(services):
+    out = run(
+        services,
+        ":lang zh\nRuntimeError: CUDA error: an illegal memory access was encountered\n\n:lang auto\n",
+    )
+    assert "以后给你的回答将使用中文" in out and "可能的原因" in out and "Likely causes" not in out
+    assert "Answers for you will follow the language of your paste." in out

@@ -9,6 +9,7 @@ import pytest
 from pitstop.app.detect import ChannelModes, Detector, has_code_block
 from pitstop.app.hosts import mentioned_hosts
 from pitstop.bot.dedupe import Seen
+from pitstop.core.errors import UsageError
 
 DETECTOR = Detector.from_signatures([r"Xid\s*79", r"NRWTD", "(unbalanced"])
 
@@ -48,7 +49,7 @@ def test_channel_modes():
     modes = ChannelModes.parse("mention,C1=auto")
     assert modes.mode("C1") == "auto" and modes.mode("C2") == "mention"
     assert ChannelModes.parse(None).mode("C9") == "auto"
-    with pytest.raises(ValueError):
+    with pytest.raises(UsageError, match="--channels"):
         ChannelModes.parse("C1=sometimes")
 
 

@@ -57,3 +57,25 @@ def test_slash_diagnose_job_refusals(job_bot, shared_dir):
     bot.send(slash_command(shared_dir, "job 42;reboot", response_url=respond), content_type=FORM)
     told = all_text(json.loads(bot.recorder.wait_for("respond")[-1].raw))
     assert "is not a Slurm job id" in told
+
+
+def test_thirty_dead_hosts_make_one_line_and_one_private_notice(serve_app, shared_dir):
+    from pitstop.collectors.inventory import build
+
+    dead = {f"dead{i:02d}": {"address": f"127.0.0.{200 + i}", "port": 9} for i in range(1, 31)}  # refused
+    bot = serve_app(policy=ALLOW_ALL, inventory=build({"ssh_config": False, "hosts": dead}))
+    respond = bot.recorder.url + "/respond/1"
+    assert (
+        bot.send(slash_command(shared_dir, "dead[01-30]", response_url=respond), content_type=FORM)[0] == 200
+    )
+    bot.recorder.wait_for("chat.postMessage")
+    bot.idle()
+    final = bot.recorder.of("chat.update")[-1].body
+    assert_within_limits(final)
+    head = final["blocks"][0]["text"]["text"]
+    assert head.splitlines()[1].startswith("• not checked, unreachable (30): `dead[01-30]`: ")
+    assert len(head.splitlines()) == 2
+    assert final["blocks"][-1]["elements"][0]["action_id"] == ids.ACTION_RESOLVE
+    calls = bot.recorder.of("respond")
+    assert len(calls) == 1  # one response_url message for the request, not one per host
+    assert "30 host(s) could not be checked: dead[01-30]" in all_text(json.loads(calls[0].raw))

@@ -1,0 +1,31 @@
+"""The README's counts are the code's, and its paths exist in the checkout."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pitstop.collectors.checks.registry import CHECKS
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_counts_are_true() -> None:
+    entries = len(list((ROOT / "kb" / "pitfalls").glob("*.yaml")))
+    scenarios = len([d for d in (ROOT / "lab" / "scenarios").iterdir() if d.is_dir()])
+    assert f"Bundled: {entries} root causes" in README
+    assert f"{len(CHECKS)} read-only\nchecks" in README or f"{len(CHECKS)} read-only checks" in README
+    assert f"{scenarios} lab scenarios" in README
+
+
+def test_no_paths_a_user_does_not_have() -> None:
+    for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        assert "../shared" not in page.read_text(encoding="utf-8"), page.name
+    for link in re.findall(r"\]\(([^)#:]+)\)", README):
+        assert (ROOT / link).exists(), link
+
+
+def test_the_console_session_is_the_one_the_console_test_runs() -> None:
+    block = re.search(r"```console-script\n(.*?)```", README, re.S)
+    assert block and ":run gpu-thermal" in block.group(1)
