@@ -27,12 +27,15 @@ from pitstop.collectors.parsers import (
     driver_version,
     ethtool,
     fabricmanager,
+    hostname,
     ibstat,
     ibv_devinfo,
     ip_link,
     ipmi_sel,
     ipmi_sensor,
     kernel_log,
+    ldconfig,
+    logind,
     lsblk,
     lscpu,
     lspci,
@@ -44,8 +47,12 @@ from pitstop.collectors.parsers import (
     nvidia_smi_q,
     nvlink,
     nvml_probe,
+    ofed,
     os_release,
+    shm_stat,
+    show_gids,
     slurm,
+    ss,
     storcli,
     topo,
     torch_version,
@@ -139,6 +146,15 @@ _IFACE = Param(
 # A Slurm job id: digits, an array task (`123_4`) and a step (`123.0`, `123_4.1`); nothing else.
 JOB_ID_PATTERN = re.compile(r"^[0-9]{1,12}(?:_[0-9]{1,9})?(?:\.[0-9]{1,9})?$")
 _JOB = Param(source=None, pattern=JOB_ID_PATTERN, limit=1, placeholder="JOBID", example="123456_7.0")
+# The host's own name, as `hostname` printed it (never a name a person typed).
+_HOSTNAME = Param(
+    source="hostname",
+    pattern=hostname.NAME,
+    extract=hostname.first_name,
+    limit=1,
+    placeholder="HOSTNAME",
+    example="gpu-node-3",
+)
 _JOURNAL_DENIED = re.compile(r"No journal files were (?:opened|found)|insufficient permissions", re.I)
 _KERNEL_LOG_HINT = "kernel log not readable without root (or the adm / systemd-journal group)"
 
@@ -420,6 +436,76 @@ CATALOG: tuple[Collector, ...] = (
         failure_is_evidence=True,
         rerun="python3 -c 'import torch; print(torch.__version__, torch.version.cuda, "
         "torch.cuda.is_available(), torch.cuda.get_arch_list())'",
+    ),
+    Collector(
+        "hostname", ("hostname",), "the host's own name", hostname.parse_hostname, "hostname.txt", timeout_s=5
+    ),
+    Collector(
+        "getent_self",
+        ("getent", "hosts", PARAM),
+        "what the host's own name resolves to (name from `hostname`)",
+        hostname.parse_hosts,
+        "getent-hosts.txt",
+        timeout_s=10,
+        param=_HOSTNAME,
+    ),
+    Collector(
+        "etc_hosts",
+        ("cat", "/etc/hosts"),
+        "static host name table",
+        hostname.parse_hosts,
+        "etc-hosts.txt",
+        timeout_s=5,
+    ),
+    Collector("ss_listen", ("ss", "-ltn"), "listening TCP ports", ss.parse, "ss-ltn.txt", timeout_s=10),
+    Collector(
+        "shm_stat",
+        ("stat", "-L", "-c", "%A %a %U %G %F %n", "/dev/shm"),
+        "mode and owner of /dev/shm",
+        shm_stat.parse,
+        "stat-dev-shm.txt",
+        timeout_s=5,
+    ),
+    Collector(
+        "logind_conf",
+        ("systemd-analyze", "cat-config", "systemd/logind.conf"),
+        "systemd-logind settings with drop-ins (RemoveIPC)",
+        logind.parse,
+        "logind-conf.txt",
+        timeout_s=10,
+    ),
+    Collector(
+        "ldconfig_p",
+        ("ldconfig", "-p"),
+        "the dynamic loader's library cache (which libnccl can load)",
+        ldconfig.parse,
+        "ldconfig-p.txt",
+        timeout_s=10,
+        output_cap=2 * MiB,
+    ),
+    Collector(
+        "ofed_info",
+        ("ofed_info", "-s"),
+        "MLNX_OFED / DOCA-OFED release",
+        ofed.parse_ofed,
+        "ofed-info-s.txt",
+        timeout_s=15,
+    ),
+    Collector(
+        "mlx5_version",
+        ("cat", "/sys/module/mlx5_core/version"),
+        "version of the loaded mlx5_core module (set by MLNX_OFED builds)",
+        ofed.parse_module,
+        "mlx5-core-version.txt",
+        timeout_s=5,
+    ),
+    Collector(
+        "show_gids",
+        ("show_gids",),
+        "RoCE GID table per port (index, version, IPv4)",
+        show_gids.parse,
+        "show-gids.txt",
+        timeout_s=15,
     ),
 )
 

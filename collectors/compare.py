@@ -355,6 +355,12 @@ def cross_host_verdicts(
             out[p.host] = Verdict(pitfall, "ruled_out", f"all {len(values)} hosts run {show(mine)}")
         elif mine == majority:
             out[p.host] = Verdict(pitfall, "ruled_out", f"same as {top_n - 1} peers: {show(mine)}")
+        elif majority and not any(a and b and a != b for a, b in zip(mine, majority, strict=True)):
+            # a fact this host did not report is unknown, not different
+            missing = ", ".join(n for n, a, b in zip(names, mine, majority, strict=True) if b and not a)
+            out[p.host] = Verdict(
+                pitfall, "inconclusive", f"same as the peers where known; this host did not report {missing}"
+            )
         else:
             lines = tuple(
                 f"{show(v)}: {n} host(s)" for v, n in sorted(counts.items(), key=lambda kv: -kv[1])

@@ -34,7 +34,22 @@ ALLOWED: Mapping[str, tuple[str, ...]] = {
         r"nvlink -e",
         r"--query-gpu=[a-z_.,]+ --format=csv(?:,noheader)?(?:,nounits)?",
     ),
-    "cat": (r"/proc/driver/nvidia/version", r"/proc/cmdline", r"/proc/mounts", r"/etc/os-release"),
+    "cat": (
+        r"/proc/driver/nvidia/version",
+        r"/proc/cmdline",
+        r"/proc/mounts",
+        r"/etc/os-release",
+        r"/etc/hosts",
+        r"/sys/module/mlx5_core/version",
+    ),
+    "hostname": (r"",),
+    "getent": (r"hosts [A-Za-z0-9][A-Za-z0-9.-]{0,252}",),
+    "ss": (r"-ltn",),
+    "stat": (r"-L -c %A %a %U %G %F %n /dev/shm",),
+    "systemd-analyze": (r"cat-config systemd/logind\.conf",),
+    "ldconfig": (r"-p",),  # without -p ldconfig rebuilds the cache
+    "ofed_info": (r"-s",),
+    "show_gids": (r"",),
     "journalctl": (
         r"-k -b --no-pager -o short-iso",
         r"-k -b -1 --no-pager -o short-iso",

@@ -7,7 +7,7 @@ field reference and how to add an entry by copying one file.
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,7 +41,11 @@ REQUIRED_LISTS = ("symptoms", "signatures", "fix", "references")
 ZH_TEXT = ("cause_zh",)
 ZH_LISTS = ("symptoms_zh", "fix_zh")
 KNOWN_FIELDS = frozenset(
-    REQUIRED_TEXT + REQUIRED_LISTS + ZH_TEXT + ZH_LISTS + ("benign", "checks", "status", "provenance")
+    REQUIRED_TEXT
+    + REQUIRED_LISTS
+    + ZH_TEXT
+    + ZH_LISTS
+    + ("benign", "checks", "checks_note", "status", "provenance")
 )
 LANG_KEYS = frozenset({"en", "zh"})
 
@@ -78,6 +82,7 @@ class Pitfall:
     symptoms_zh: tuple[str, ...] = ()  # how Chinese-speaking engineers report it, not only translations
     cause_zh: str = ""
     fix_zh: tuple[str, ...] = ()  # the same steps as `fix`, in Chinese
+    checks_note: Mapping[str, str] = field(default_factory=dict)  # lang -> why no read-only check exists
 
     def text(self, name: str, lang: str) -> str:
         """`title`, `summary` or `cause` in `lang` (English when the Chinese is missing)."""
@@ -122,6 +127,7 @@ class Pitfall:
             symptoms_zh=tuple(str(s) for s in data.get("symptoms_zh") or ()),
             cause_zh=str(data.get("cause_zh") or "").strip(),
             fix_zh=tuple(str(s) for s in data.get("fix_zh") or ()),
+            checks_note={str(k): str(v).strip() for k, v in (data.get("checks_note") or {}).items()},
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -150,6 +156,7 @@ class Pitfall:
             ],
             "fix": list(self.fix),
             **({"fix_zh": list(self.fix_zh)} if self.fix_zh else {}),
+            **({"checks_note": dict(self.checks_note)} if self.checks_note else {}),
             "references": list(self.references),
             **({"status": self.status} if self.status != "curated" else {}),
             **({"provenance": self.provenance} if self.provenance else {}),
@@ -195,6 +202,9 @@ def validate_entry(data: Any, source: str = "<entry>") -> list[str]:
         if refused:
             problems.append(f"{source}: signature {pattern!r} {refused}")
     checks = data.get("checks") or []
+    note = data.get("checks_note")
+    if note is not None and not _is_bilingual(note):
+        problems.append(f"{source}: 'checks_note' must be {{en: ..., zh: ...}}")
     if not isinstance(checks, list):
         problems.append(f"{source}: 'checks' must be a list")
     else:
@@ -261,7 +271,8 @@ def load_pitfalls(directory: Path = PITFALLS_DIR) -> list[Pitfall]:
 def check_collection(
     entries: Iterable[Pitfall], required_ids: Iterable[str] = (), known_checks: Iterable[str] | None = None
 ) -> list[str]:
-    """Cross-entry problems: duplicate ids, uncovered required ids, unknown check names."""
+    """Cross-entry problems: duplicate ids, uncovered required ids, unknown check names, and (with the
+    check names) a curated entry without checks that does not say why none can exist."""
     problems: list[str] = []
     seen: set[str] = set()
     entries = list(entries)
@@ -274,6 +285,11 @@ def check_collection(
     if known_checks is not None:
         known = set(known_checks)
         for entry in entries:
+            if not entry.checks and not entry.checks_note and entry.status == "curated":
+                problems.append(
+                    f"{entry.id}: no 'checks': add one, or say in 'checks_note' ({{en, zh}}) why no "
+                    "read-only evidence can exist for this cause"
+                )
             for ref in entry.checks:
                 if ref.check not in known:
                     problems.append(f"{entry.id}: unknown check '{ref.check}'")

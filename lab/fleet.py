@@ -53,6 +53,14 @@ FAKE_TOOLS = (
     "python3",
     "scontrol",
     "sacct",
+    "hostname",
+    "getent",
+    "ss",
+    "stat",
+    "systemd-analyze",
+    "ldconfig",
+    "ofed_info",
+    "show_gids",
 )
 LAB_USER = "pitstop-lab"
 LAB_HOME = Path("/var/lib/pitstop-lab")

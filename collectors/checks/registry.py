@@ -26,6 +26,7 @@ from pitstop.collectors.checks import (
     network,
     pcie,
     storage,
+    system,
 )
 from pitstop.collectors.checks.base import CheckSpec
 from pitstop.collectors.facts import Facts
@@ -45,6 +46,7 @@ CHECKS: dict[str, CheckSpec] = {
         *fabric.SPECS,
         *container.SPECS,
         *job.SPECS,
+        *system.SPECS,
         *fleet.SPECS,
     )
 }
@@ -145,7 +147,8 @@ def evaluate(pitfall: Pitfall, results: Mapping[str, CommandResult], ctx: CheckC
             pitfall=pitfall.id,
             verdict="inconclusive",
             commands=commands,
-            reason="no read-only check is defined for this cause",
+            reason="no read-only check is defined for this cause"
+            + (f": {pitfall.checks_note['en']}" if pitfall.checks_note.get("en") else ""),
         )
     verdicts = []
     for ref in pitfall.checks:

@@ -25,8 +25,11 @@ from pitstop.core.i18n import msg
 
 KEEPALIVE_S = 15
 # At 500 hosts a 256-wide gate started 256 handshakes at once: the client's key exchanges queued
-# behind each other past the connect timeout and some hosts were reported unreachable.
-HANDSHAKES = 32
+# behind each other past the connect timeout and some hosts were reported unreachable. With 32 at
+# once on a CPU-starved client (load 30 on 2 cores) whole waves of 32 still timed out together
+# at 160 hosts: fewer at once finish sooner each, and a timed-out handshake is tried once more.
+HANDSHAKES = 12
+HANDSHAKE_TRIES = 2
 KEEPALIVE_COUNT = 3
 PROBE_TIMEOUT_S = 2.0  # reading what a port that broke the SSH handshake says instead
 # AES-GCM runs in OpenSSL per packet; asyncssh's chacha20-poly1305 builds two cipher contexts per
@@ -214,29 +217,35 @@ class Connector:
         if self._handshaking is None:
             self._handshaking = asyncio.Semaphore(max(1, self.handshakes))
         try:
-            async with self._handshaking:  # the connect timeout starts when this host's turn comes
-                conn, _ = await asyncio.wait_for(
-                    asyncssh.create_connection(
-                        lambda: client,
-                        host.address,
-                        port=host.port,
-                        username=host.user or (),
-                        tunnel=tunnel or (),
-                        config=None,
-                        x509_trusted_certs=None,
-                        known_hosts=known,
-                        preferred_auth=("publickey",),
-                        connect_timeout=self.timeout,
-                        login_timeout=self.timeout,
-                        keepalive_interval=KEEPALIVE_S,
-                        keepalive_count_max=KEEPALIVE_COUNT,
-                        encryption_algs=CIPHERS,
-                        compression_algs=("none",),
-                        **keys,
-                        **proxy,
-                    ),
-                    self.timeout + 1,
-                )
+            for attempt in range(1, HANDSHAKE_TRIES + 1):
+                try:
+                    async with self._handshaking:  # the connect timeout starts when this host's turn comes
+                        conn, _ = await asyncio.wait_for(
+                            asyncssh.create_connection(
+                                lambda: client,
+                                host.address,
+                                port=host.port,
+                                username=host.user or (),
+                                tunnel=tunnel or (),
+                                config=None,
+                                x509_trusted_certs=None,
+                                known_hosts=known,
+                                preferred_auth=("publickey",),
+                                connect_timeout=self.timeout,
+                                login_timeout=self.timeout,
+                                keepalive_interval=KEEPALIVE_S,
+                                keepalive_count_max=KEEPALIVE_COUNT,
+                                encryption_algs=CIPHERS,
+                                compression_algs=("none",),
+                                **keys,
+                                **proxy,
+                            ),
+                            self.timeout + 1,
+                        )
+                    break
+                except TimeoutError:  # a busy client or host: once more, at the back of the queue
+                    if attempt == HANDSHAKE_TRIES:
+                        raise
             return conn
         except asyncssh.HostKeyNotVerifiable as exc:
             raise _key_message(host, client, known, shown_files, exc.reason) from None

@@ -48,6 +48,8 @@ def scenario_results(path: Path) -> dict[str, CommandResult]:
         "message": "no NVIDIA driver here (libnvidia-ml.so not found)",
         "gpus": [],
         "nvidia_smi": smi,
+        # the probe lists the GPU processes of that output; none shown: no job to inspect
+        **({"jobs": []} if q.outcome == "ok" and "Process ID" not in q.stdout else {}),
     }
     results["nvml_probe"] = CommandResult("nvml_probe", ("python3", "-"), "ok", 0, stdout=json.dumps(probe))
     return results

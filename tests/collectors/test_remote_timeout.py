@@ -67,3 +67,16 @@ def test_stdin_may_only_feed_the_first_command() -> None:
         framing.build_script(
             [Command("a", ("true",), 5, 100), Command("b", ("cat",), 5, 100, stdin=b"x")], NONCE
         )
+
+
+def test_a_long_output_costs_its_cap_and_keeps_its_tail() -> None:
+    tail = framing.Tail(1 << 20)
+    chunk = b"".join(b"line %07d\n" % i for i in range(6000))  # 78 KB, as a channel delivers them
+    held = 0
+    for n in range(640):  # 50 MB in all
+        tail.add(chunk.replace(b"line", b"L%03d" % (n % 1000), 1))
+        held = max(held, tail._held)
+    assert tail.total == 640 * len(chunk) and tail.truncated
+    assert held <= (1 << 20) + len(chunk)  # the cap plus the chunk in hand, never the stream
+    text = tail.text()
+    assert len(text.encode()) <= 1 << 20 and text.endswith("line 0005999\n") and text.startswith("line ")

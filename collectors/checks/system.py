@@ -1,0 +1,343 @@
+"""Host system checks: what the host's own name resolves to, a port already listening, /dev/shm's
+mode, systemd-logind's RemoveIPC, a second libnccl on the loader path; RDMA stack and RoCE GIDs."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from pitstop.collectors.checks.base import confirmed, inconclusive, ruled_out, spec
+from pitstop.collectors.facts import Facts
+from pitstop.collectors.model import CheckContext, Verdict
+from pitstop.collectors.parsers._text import version_tuple
+
+RDMA_ENV_INDEX = "NCCL_IB_GID_INDEX"
+
+
+def hostname_loopback(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """The host's own name (from `hostname`) resolves to a loopback address: `getent hosts` first,
+    else the /etc/hosts line that names it."""
+    own = facts.get("hostname")
+    if own is None or own.name is None:
+        return inconclusive("the host's own name is not known: " + facts.why_missing("hostname"))
+    for collector in ("getent_self", "etc_hosts"):
+        table = facts.get(collector)
+        if table is None or not table.recognized:
+            continue
+        rows = table.of(own.name)
+        if not rows:
+            continue
+        first = rows[0]
+        where = facts.evidence(collector, [first.line])
+        name = facts.evidence("hostname", [own.line])
+        if first.loopback:
+            return confirmed(
+                f"{own.name} resolves to {first.address}, a loopback address: peers on other nodes "
+                "that are told this address connect to themselves",
+                where,
+                name,
+            )
+        return ruled_out(f"{own.name} resolves to {first.address}, not a loopback address", where, name)
+    return inconclusive(
+        f"no resolution of {own.name} was read: "
+        + facts.why_missing("getent_self", "etc_hosts")
+        + " (or /etc/hosts does not list it and DNS decides)"
+    )
+
+
+def port_listening(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """Something already listens on the rendezvous port (`port`, else a GPU job's MASTER_PORT, else
+    29500) while no GPU job that could own it runs."""
+    sockets = facts.get("ss_listen")
+    if sockets is None:
+        return inconclusive(facts.why_missing("ss_listen"))
+    if sockets.header is None:
+        return inconclusive("the output does not read as `ss -ltn` (no column header)")
+    probe = facts.get("nvml_probe")
+    jobs = probe.jobs if probe is not None else None
+    job_ports = {int(p) for j in jobs or () if (p := (j.environ or {}).get("MASTER_PORT", "")).isdigit()}
+    port = int(params.get("port") or (min(job_ports) if job_ports else 29500))
+    holders = sockets.listening(port)
+    if not holders:
+        return ruled_out(
+            f"nothing listens on TCP port {port} ({len(sockets.sockets)} listening socket(s) read)",
+            facts.evidence("ss_listen", [sockets.header]),
+        )
+    lines = [h.line for h in holders]
+    if jobs is None:
+        return inconclusive(
+            f"TCP port {port} is in use; whether a running GPU job owns it is not known: "
+            + facts.why_missing("nvml_probe"),
+            facts.evidence("ss_listen", lines),
+        )
+    if jobs:
+        return inconclusive(
+            f"TCP port {port} is in use while {len(jobs)} GPU process(es) run: it may be the running "
+            "job's own store (find the owner with ss -ltnp)",
+            facts.evidence("ss_listen", lines),
+        )
+    return confirmed(
+        f"TCP port {port} is already in use and no GPU job runs: a leftover process or another "
+        "service holds it",
+        facts.evidence("ss_listen", lines),
+    )
+
+
+def shm_mode(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """/dev/shm is not a world-writable sticky directory (mode 1777), or is mounted read-only."""
+    stat = facts.get("shm_stat")
+    mounts = facts.get("mount")
+    shm = [m for m in (mounts.mounts if mounts is not None else ()) if m.mountpoint == "/dev/shm"]
+    readonly = [m for m in shm if "ro" in m.options]
+    if readonly:
+        return confirmed("/dev/shm is mounted read-only", facts.evidence("mount", [m.line for m in readonly]))
+    if stat is None or stat.octal is None:
+        why = facts.why_missing("shm_stat") if stat is None else "the stat line was not understood"
+        return inconclusive(f"the mode of /dev/shm is unknown: {why}")
+    evidence = facts.evidence("shm_stat", [stat.line])
+    if stat.octal != "1777":
+        return confirmed(
+            f"/dev/shm has mode {stat.octal} ({stat.symbolic}, owner {stat.user}), not 1777: ordinary "
+            "users cannot create shared-memory segments",
+            evidence,
+        )
+    return ruled_out("/dev/shm has mode 1777 (drwxrwxrwt)", evidence)
+
+
+def logind_remove_ipc(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """systemd-logind's RemoveIPC: `yes` set confirms, `no` rules out, unset (default yes) decides nothing."""
+    conf = facts.get("logind_conf")
+    if conf is None:
+        return inconclusive(facts.why_missing("logind_conf"))
+    if not conf.recognized:
+        return inconclusive("the output has no [Login] section: not the logind configuration")
+    if conf.remove_ipc is True:
+        return confirmed(
+            "RemoveIPC=yes: logind deletes a user's /dev/shm segments when the user's last session ends",
+            facts.evidence("logind_conf", [conf.line]),
+        )
+    if conf.remove_ipc is False:
+        return ruled_out("RemoveIPC=no is set", facts.evidence("logind_conf", [conf.line]))
+    return inconclusive(
+        "RemoveIPC is not set, so the default (yes) applies: it bites only jobs of non-system users "
+        "whose last session ends while they run (set RemoveIPC=no to be sure)",
+        facts.evidence("logind_conf", [conf.default_line] if conf.default_line else []),
+    )
+
+
+def nccl_library(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """More than one libnccl.so.2 on the loader path, or a GPU job preloading one; none in the cache
+    and no GPU job pointing LD_PRELOAD/LD_LIBRARY_PATH at one rules out."""
+    cache = facts.get("ldconfig_p")
+    if cache is None:
+        return inconclusive(facts.why_missing("ldconfig_p"))
+    if cache.header is None:
+        return inconclusive("the output does not read as `ldconfig -p` (no `libs found in cache` line)")
+    found = [e for e in cache.named("libnccl.so") if "libnccl-net" not in e.name]
+    paths = sorted({e.path for e in found if e.name.startswith("libnccl.so.2")})
+    torch = facts.get("torch_probe")
+    wheel = f"torch's NCCL {torch.nccl}" if torch is not None and torch.nccl else "torch's own NCCL"
+    probe = facts.get("nvml_probe")
+    jobs = [j for j in (probe.jobs or ()) if j.environ is not None] if probe is not None else []
+    preload = [
+        f"{j.label}: {k}={v}"
+        for j in jobs
+        for k, v in sorted((j.environ or {}).items())
+        if k in ("LD_PRELOAD", "LD_LIBRARY_PATH") and "nccl" in v.lower()
+    ]
+    if len(paths) > 1:
+        return confirmed(
+            f"{len(paths)} different libnccl.so.2 in the loader cache: whichever comes first replaces "
+            f"{wheel}",
+            facts.evidence("ldconfig_p", [e.line for e in found]),
+        )
+    if preload:
+        return confirmed(
+            f"a GPU process points LD_PRELOAD/LD_LIBRARY_PATH at an NCCL, which replaces {wheel}",
+            facts.evidence("nvml_probe", preload),
+        )
+    if paths:
+        return inconclusive(
+            f"a system NCCL is installed ({paths[0]}); it replaces {wheel} only through "
+            "LD_LIBRARY_PATH/LD_PRELOAD or a torch built against it: compare the NCCL version at init",
+            facts.evidence("ldconfig_p", [e.line for e in found]),
+        )
+    if not jobs:
+        return inconclusive(
+            "no libnccl in the loader cache, but no GPU process environment was read to rule out "
+            "LD_LIBRARY_PATH/LD_PRELOAD",
+            facts.evidence("ldconfig_p", [cache.header]),
+        )
+    return ruled_out(
+        f"no libnccl in the loader cache and no GPU process preloads one: only {wheel} can load",
+        facts.evidence("ldconfig_p", [cache.header]),
+    )
+
+
+def rdma_stack_versions(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """MLNX_OFED's release (ofed_info -s) and the loaded mlx5_core module's version differ."""
+    ofed = facts.get("ofed_info")
+    if ofed is None or ofed.version is None:
+        why = facts.why_missing("ofed_info") if ofed is None else "ofed_info printed no release"
+        return inconclusive(
+            f"no MLNX_OFED release read ({why}): an in-box rdma-core stack is compared across nodes, "
+            "not on one host"
+        )
+    module = facts.get("mlx5_version")
+    if module is None or module.base is None:
+        why = facts.why_missing("mlx5_version") if module is None else "the module version is not understood"
+        return inconclusive(
+            f"MLNX_OFED {ofed.version} is installed but the loaded mlx5_core's version is unknown ({why})",
+            facts.evidence("ofed_info", [ofed.line]),
+        )
+    evidence = (facts.evidence("ofed_info", [ofed.line]), facts.evidence("mlx5_version", [module.line]))
+    if ofed.base != module.base:
+        return confirmed(
+            f"MLNX_OFED {ofed.version} user space but mlx5_core {module.version} loaded: the kernel "
+            "modules are not the ones this OFED built",
+            *evidence,
+        )
+    return ruled_out(f"mlx5_core {module.version} belongs to MLNX_OFED {ofed.version}", *evidence)
+
+
+def roce_gid_index(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """The GID NCCL will use on RoCE is missing or not RoCE v2 with an IPv4 address: no GIDs at all,
+    NCCL_IB_GID_INDEX of a GPU job pointing at a wrong entry, or NCCL < 2.21 defaulting to index 0."""
+    table = facts.get("show_gids")
+    if table is None:
+        return inconclusive(facts.why_missing("show_gids"))
+    if not table.header:
+        return inconclusive("the output does not read as show_gids (no column header)")
+    if not table.gids:
+        if table.count == 0:
+            return confirmed(
+                "the port has no GID at all (n_gids_found=0): RDMA over this port cannot connect",
+                facts.evidence("show_gids", [table.count_line]),
+            )
+        return inconclusive("show_gids listed no GID row")
+    usable = table.usable
+    probe = facts.get("nvml_probe")
+    jobs = (probe.jobs or ()) if probe is not None else ()
+    settings = {(j.environ or {}).get(RDMA_ENV_INDEX) for j in jobs} - {None}
+    rows = {g.index: g for g in table.gids}
+    if settings:
+        index = sorted(settings)[0]
+        row = rows.get(int(index)) if str(index).isdigit() else None
+        setting = facts.evidence("nvml_probe", [f"{RDMA_ENV_INDEX}={index} in a running GPU process"])
+        if row is None or row not in usable:
+            what = "no such entry" if row is None else f"a RoCE {row.version} GID without IPv4"
+            return confirmed(
+                f"{RDMA_ENV_INDEX}={index} points at {what}",
+                setting,
+                facts.evidence("show_gids", [row.line] if row else [g.line for g in usable[:4]]),
+            )
+        return ruled_out(
+            f"{RDMA_ENV_INDEX}={index} is a RoCE v2 IPv4 GID",
+            setting,
+            facts.evidence("show_gids", [row.line]),
+        )
+    if not usable:
+        return confirmed(
+            "no RoCE v2 GID with an IPv4 address: traffic cannot be routed between subnets",
+            facts.evidence("show_gids", [g.line for g in table.gids[:6]]),
+        )
+    torch = facts.get("torch_probe")
+    nccl = version_tuple(torch.nccl) if torch is not None and torch.nccl else None
+    zero = rows.get(0)
+    if nccl is not None and nccl < (2, 21) and zero is not None and zero not in usable:
+        return confirmed(
+            f"NCCL {torch.nccl} uses GID index 0 unless {RDMA_ENV_INDEX} is set, and index 0 is RoCE "
+            f"{zero.version} link-local; the routable one is index {usable[0].index}",
+            facts.evidence("show_gids", [zero.line, usable[0].line]),
+            facts.evidence("torch_probe", [f"nccl {torch.nccl}"]),
+        )
+    if nccl is not None and nccl >= (2, 21):
+        return ruled_out(
+            f"NCCL {torch.nccl} picks the RoCE v2 IPv4 GID itself (index {usable[0].index} exists)",
+            facts.evidence("show_gids", [usable[0].line]),
+            facts.evidence("torch_probe", [f"nccl {torch.nccl}"]),
+        )
+    return inconclusive(
+        f"a RoCE v2 IPv4 GID exists (index {usable[0].index}); which index NCCL uses depends on its "
+        f"version (< 2.21 uses 0) and {RDMA_ENV_INDEX}, neither read",
+        facts.evidence("show_gids", [usable[0].line]),
+    )
+
+
+def _d(en: str, zh: str) -> dict[str, str]:
+    return {"en": en, "zh": zh}
+
+
+SPECS = (
+    spec(
+        hostname_loopback,
+        ("hostname", "getent_self", "etc_hosts"),
+        describe=_d(
+            "Resolves the host's own name (as `hostname` prints it) with getent, else /etc/hosts: a "
+            "loopback address (127.x, ::1) confirms it, a routable address rules it out.",
+            "用 getent（否则查 /etc/hosts）解析主机自己的名字（取自 `hostname`）："
+            "解析到回环地址（127.x、::1）即确认，解析到可路由地址则排除。",
+        ),
+    ),
+    spec(
+        port_listening,
+        ("ss_listen", "nvml_probe"),
+        {"port": "TCP port (default: a GPU job's MASTER_PORT, else 29500)"},
+        describe=_d(
+            "Lists listening TCP ports: the rendezvous port in use while no GPU job runs confirms it, "
+            "the port free rules it out; in use while a GPU job runs decides nothing.",
+            "列出正在监听的 TCP 端口：没有 GPU 作业运行时会合端口仍被占用即确认，端口空闲则排除；"
+            "有 GPU 作业在跑时被占用不作结论。",
+        ),
+    ),
+    spec(
+        shm_mode,
+        ("shm_stat", "mount"),
+        describe=_d(
+            "Reads the mode of /dev/shm and its mount options: a mode other than 1777 or a read-only "
+            "mount confirms it, mode 1777 rules it out.",
+            "读取 /dev/shm 的权限和挂载选项：权限不是 1777 或以只读挂载即确认，权限为 1777 则排除。",
+        ),
+    ),
+    spec(
+        logind_remove_ipc,
+        ("logind_conf",),
+        describe=_d(
+            "Reads systemd-logind's configuration with drop-ins: RemoveIPC=yes confirms it, RemoveIPC=no "
+            "rules it out, the unset default decides nothing.",
+            "读取 systemd-logind 的配置（含 drop-in）：RemoveIPC=yes 即确认，RemoveIPC=no 则排除，"
+            "未设置（默认值）不作结论。",
+        ),
+    ),
+    spec(
+        nccl_library,
+        ("ldconfig_p", "torch_probe", "nvml_probe"),
+        describe=_d(
+            "Lists the loader cache's libnccl and the GPU processes' LD_PRELOAD/LD_LIBRARY_PATH: two "
+            "libnccl.so.2 or a preloaded NCCL confirm it, none anywhere rules it out.",
+            "列出动态链接器缓存里的 libnccl，以及 GPU 进程的 LD_PRELOAD/LD_LIBRARY_PATH：存在两份 "
+            "libnccl.so.2 或预加载了 NCCL 即确认，都没有则排除。",
+        ),
+    ),
+    spec(
+        rdma_stack_versions,
+        ("ofed_info", "mlx5_version"),
+        describe=_d(
+            "Compares the installed MLNX_OFED release with the version of the loaded mlx5 core "
+            "kernel module: different releases confirm it, the same release rules it out.",
+            "比较已安装的 MLNX_OFED 版本与已加载的 mlx5 核心内核模块版本：版本不同即确认，相同则排除。",
+        ),
+    ),
+    spec(
+        roce_gid_index,
+        ("show_gids", "torch_probe", "nvml_probe"),
+        describe=_d(
+            "Reads the RoCE GID table with the jobs' NCCL_IB_GID_INDEX and torch's NCCL version: no "
+            "GID, a setting that points at a wrong entry, or NCCL < 2.21 on a link-local index 0 "
+            "confirm it; a RoCE v2 IPv4 GID in use rules it out.",
+            "读取 RoCE 的 GID 表、作业的 NCCL_IB_GID_INDEX 和 torch 的 NCCL 版本：没有 GID、"
+            "设置指向错误的条目，或 NCCL < 2.21 使用链路本地的 0 号索引即确认；"
+            "使用的是 RoCE v2 IPv4 GID 则排除。",
+        ),
+    ),
+)
