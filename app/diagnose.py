@@ -16,7 +16,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pitstop.app.authz import Policy
 from pitstop.collectors import catalog, compare, jobs, runner
@@ -35,6 +35,12 @@ from pitstop.core.clock import parse_since, stamp
 from pitstop.core.errors import NotAllowed, NotFound, UsageError
 from pitstop.core.i18n import msg, t
 from pitstop.core.redact import redact
+
+if TYPE_CHECKING:
+    import sqlite_utils
+
+    from pitstop.kb.schema import Pitfall
+    from pitstop.kb.service import KnowledgeBase
 
 CANDIDATES = 5
 WORKER_FROM_HOSTS = 64  # from this many hosts the checks run in a worker process (the second core):
@@ -310,13 +316,27 @@ async def _run(
         return runner.HostRun(host.name, "error", f"{host.name}: internal error: {type(exc).__name__}: {exc}")
 
 
+def _candidates(
+    kb: KnowledgeBase, error_text: str | None
+) -> tuple[list[Pitfall], tuple[dict[str, Any], ...], str]:
+    """The causes to check, as shown candidates, and the paste's language: every curated cause that
+    has a check for a sweep (no error text), else the KB's best matches for the paste."""
+    if not (error_text and error_text.strip()):
+        return [p for p in kb.all(("curated",)) if p.checks], (), "en"
+    answer = kb.ask(error_text, top=CANDIDATES)
+    candidates = tuple(
+        {"id": m.id, "title": m.title, "score": m.score, "confidence": m.confidence} for m in answer.results
+    )
+    return [kb.get(m.id) for m in answer.results], candidates, answer.lang
+
+
 async def diagnose(
     request: DiagnoseRequest,
     *,
     inventory: Inventory,
-    kb: Any,
+    kb: KnowledgeBase,
     progress: Progress | None = None,
-    db: Any = None,
+    db: sqlite_utils.Database | None = None,
     connector: Connector | None = None,
     concurrency: int = 256,
 ) -> DiagnoseReport:
@@ -325,18 +345,8 @@ async def diagnose(
     now = datetime.now(UTC)
     since = parse_since(request.since, now)
     sweep = not (request.error_text and request.error_text.strip())
-    lang = "en"
-    if sweep:
-        pitfalls = [p for p in kb.all(("curated",)) if p.checks]
-        candidates: tuple[dict[str, Any], ...] = ()
-    else:
-        answer = kb.ask(request.error_text, top=CANDIDATES)
-        lang = answer.lang
-        pitfalls = [kb.get(m.id) for m in answer.results]
-        candidates = tuple(
-            {"id": m.id, "title": m.title, "score": m.score, "confidence": m.confidence}
-            for m in answer.results
-        )
+    # The KB is synchronous (SQLite, the embedding model): it runs in a thread, not on the event loop.
+    pitfalls, candidates, lang = await asyncio.to_thread(_candidates, kb, request.error_text)
     collectors = needed_collectors(pitfalls)
     notes = []
     unknown = sorted({ref.check for p in pitfalls for ref in p.checks if ref.check not in CHECKS})

@@ -22,7 +22,7 @@ from pitstop.app.cards import (
     Notice,
     ResolutionForm,
 )
-from pitstop.app.diagnose import authorized_hosts
+from pitstop.app.diagnose import authorize_hosts, authorized_hosts
 from pitstop.app.digest import digest, job_line, render_text
 from pitstop.app.hosts import mentioned_hosts
 from pitstop.app.services import Services
@@ -225,18 +225,14 @@ def report_file(report: Any, lang: str) -> str:
     )
 
 
-def authorize_job(services: Services, job_id: str, *, user: str, channel: str, origin: str) -> Any:
+def authorize_job(services: Services, job_id: str, *, user: str, channel: str, origin: str) -> Host:
     """The Slurm controller host, if `job_id` is a job id and the policy lets `user` ask that host."""
     from pitstop.collectors import jobs
 
     slurm = jobs.resolver("slurm")
     slurm.validate(job_id)
     host = slurm.host(services.inventory)
-    decision = services.policy.authorize(
-        user=user, user_groups=(), channel=channel, hosts=[host], origin=origin
-    )
-    if not decision.allowed:
-        raise NotAllowed(decision.reason)
+    authorize_hosts(services.policy, (host,), user=user, channel=channel, origin=origin)
     return host
 
 
@@ -380,9 +376,7 @@ def stats(services: Services, days: int = 30) -> Any:
     from pitstop.incidents.stats import compute
 
     now = utc_now()
-    return services.incidents.run_with(
-        lambda store: compute(store.db, since=now - timedelta(days=days), now=now)
-    )
+    return compute(services.incidents.db, since=now - timedelta(days=days), now=now)
 
 
 def _draft_card(draft: Any, outcome: str = "") -> DraftCard:
@@ -404,16 +398,11 @@ def _draft_card(draft: Any, outcome: str = "") -> DraftCard:
     )
 
 
-def _on_kb(services: Services, fn: Callable[[Any], Any]) -> Any:
-    """Run `fn(kb)` where the KB's connection lives (the drafts share it)."""
-    return services.kb.run_with(fn)
-
-
 def pending_drafts(services: Services, incident: int | None = None) -> tuple[DraftCard, ...]:
     """Drafts and merge proposals waiting for review (only those of `incident` when given)."""
     from pitstop.incidents.drafts import list_drafts
 
-    found = _on_kb(services, lambda kb: list_drafts(kb.db))
+    found = list_drafts(services.kb.db)
     return tuple(_draft_card(d) for d in found if incident is None or d.incident_id == incident)
 
 
@@ -421,7 +410,7 @@ def draft(services: Services, draft_id: str) -> DraftCard:
     """One draft as a card (NotFound when unknown)."""
     from pitstop.incidents.drafts import get_draft
 
-    return _draft_card(_on_kb(services, lambda kb: get_draft(kb.db, draft_id)))
+    return _draft_card(get_draft(services.kb.db, draft_id))
 
 
 def require_maintainer(allowed: bool) -> None:
@@ -435,7 +424,8 @@ def approve_draft(services: Services, draft_id: str, *, user: str) -> DraftCard:
     from pitstop.incidents import drafts
 
     extra = {"directory": services.pitfalls_dir} if services.pitfalls_dir is not None else {}
-    sentence = _on_kb(services, lambda kb: drafts.approve(kb, kb.db, draft_id, user=user, **extra))
+    kb = services.kb
+    sentence = drafts.approve(kb, kb.db, draft_id, user=user, **extra)
     return replace(draft(services, draft_id), outcome=sentence)
 
 
@@ -443,7 +433,8 @@ def reject_draft(services: Services, draft_id: str, *, user: str) -> DraftCard:
     """Reject a draft (it leaves search) or a merge proposal."""
     from pitstop.incidents import drafts
 
-    sentence = _on_kb(services, lambda kb: drafts.reject(kb, kb.db, draft_id, user=user))
+    kb = services.kb
+    sentence = drafts.reject(kb, kb.db, draft_id, user=user)
     return replace(draft(services, draft_id), outcome=sentence)
 
 
@@ -451,5 +442,5 @@ def edit_draft(services: Services, draft_id: str, changes: Mapping[str, Any], *,
     """Change a pending draft's fields (title, summary, symptoms, fix, ...); it must stay a valid entry."""
     from pitstop.incidents import drafts
 
-    _on_kb(services, lambda kb: drafts.edit(kb, kb.db, draft_id, changes))
+    drafts.edit(services.kb, services.kb.db, draft_id, changes)
     return replace(draft(services, draft_id), outcome=f"edited '{draft_id}' ({user})")

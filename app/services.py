@@ -1,8 +1,9 @@
-"""The domain services the bot and the console use, bundled, plus the two executors they run on.
+"""The domain services the bot and the console use, bundled, plus the pool slow work runs on.
 
-SQLite objects belong to the thread that opened them, so the KB and the incident store are opened
-on one "domain" thread and wrapped in `Confined`, which runs every method call there. Slow work
-(answers, diagnoses) runs on `Jobs`, a bounded pool, so Bolt's listener threads only acknowledge.
+Thread safety has one mechanism: every SQLite user keeps one connection per thread
+(`KnowledgeBase` and an `Incidents` opened on a path both do), so any thread may call them.
+Slow work (answers, diagnoses) runs on `Jobs`, a bounded pool, so Bolt's listener threads only
+acknowledge.
 """
 
 from __future__ import annotations
@@ -11,65 +12,28 @@ import asyncio
 import contextlib
 import logging
 import threading
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pitstop.app.detect import ChannelModes, Detector
 from pitstop.core.config import Settings
 
+if TYPE_CHECKING:
+    import sqlite_utils
+
+    from pitstop.app.authz import Policy
+    from pitstop.app.diagnose import DiagnoseReport, DiagnoseRequest, Progress
+    from pitstop.collectors.inventory import Inventory
+    from pitstop.collectors.jobs import JobInfo
+    from pitstop.incidents.store import Incidents
+    from pitstop.kb.service import KnowledgeBase
+
 log = logging.getLogger(__name__)
 
-DiagnoseFn = Callable[..., Awaitable[Any]]
-
-
-class Confined:
-    """Proxy that runs each method call of `target` on the executor's single thread."""
-
-    def __init__(self, target: Any, executor: ThreadPoolExecutor, owner: int) -> None:
-        self._target = target
-        self._executor = executor
-        self._owner = owner
-
-    def __getattr__(self, name: str) -> Any:
-        attr = getattr(self._target, name)
-        if not callable(attr):
-            return attr
-
-        def call(*args: Any, **kwargs: Any) -> Any:
-            if threading.get_ident() == self._owner:
-                return attr(*args, **kwargs)
-            return self._executor.submit(attr, *args, **kwargs).result()
-
-        return call
-
-    def run_with(self, fn: Callable[[Any], Any]) -> Any:
-        """Run `fn(target)` on the owner thread (for work that needs the target's own connection)."""
-        if threading.get_ident() == self._owner:
-            return fn(self._target)
-        return self._executor.submit(fn, self._target).result()
-
-
-class DomainThread:
-    """One thread that owns the database connections; `open(factory)` builds an object there."""
-
-    def __init__(self) -> None:
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pitstop-domain")
-        self._owner = self._executor.submit(threading.get_ident).result()
-
-    def call(self, fn: Callable[[], Any]) -> Any:
-        """Run `fn` on the domain thread and return its result."""
-        return self._executor.submit(fn).result()
-
-    def confine(self, target: Any) -> Confined:
-        """Wrap an object built on the domain thread so that every call runs there."""
-        return Confined(target, self._executor, self._owner)
-
-    def close(self) -> None:
-        """Stop the thread after pending calls."""
-        self._executor.shutdown(wait=True)
+DiagnoseFn = Callable[..., Coroutine[Any, Any, "DiagnoseReport"]]
 
 
 class Jobs:
@@ -116,21 +80,20 @@ class Jobs:
 class Services:
     """Everything the bot's handlers call: the domain services and where slow work runs."""
 
-    kb: Any  # kb.service.KnowledgeBase, confined to the domain thread
-    incidents: Any  # kb.incidents.Incidents, confined to the domain thread
-    inventory: Any  # collectors.inventory.Inventory (immutable)
-    policy: Any  # pitstop.authz.Policy
+    kb: KnowledgeBase  # one SQLite connection per calling thread
+    incidents: Incidents  # opened on a path: one connection per calling thread
+    inventory: Inventory  # immutable
+    policy: Policy  # thread-safe (its rate limiter locks)
     jobs: Jobs
     detector: Detector
     channel_modes: ChannelModes
     diagnose: DiagnoseFn
-    domain: DomainThread | None = None
     db_path: Path | None = None  # where diagnoses audit their commands
     maintainers: tuple[str, ...] = ()  # Slack user and user-group ids who may review drafts
     pitfalls_dir: Path | None = None  # where approved drafts are written (None: kb/pitfalls/)
 
     @contextlib.contextmanager
-    def _job_db(self) -> Iterator[Any]:
+    def _job_db(self) -> Iterator[sqlite_utils.Database | None]:
         """This job thread's own audit connection (one per thread), or None without a database."""
         if self.db_path is None:
             yield None
@@ -143,14 +106,14 @@ class Services:
         finally:
             db.close()
 
-    def run_diagnose(self, request: Any, progress: Callable[..., None]) -> Any:
+    def run_diagnose(self, request: DiagnoseRequest, progress: Progress) -> DiagnoseReport:
         """Run the async `diagnose` to completion on the calling (job) thread, auditing into `db_path`."""
         with self._job_db() as db:
             return asyncio.run(
                 self.diagnose(request, inventory=self.inventory, kb=self.kb, progress=progress, db=db)
             )
 
-    def resolve_job(self, kind: str, job_id: str, *, requester: str, origin: str) -> Any:
+    def resolve_job(self, kind: str, job_id: str, *, requester: str, origin: str) -> JobInfo:
         """Resolve a scheduler job's nodes and span on the calling (job) thread, auditing into `db_path`."""
         from pitstop.app.diagnose import resolve_job
 
@@ -160,17 +123,16 @@ class Services:
             )
 
     def close(self) -> None:
-        """Stop the executors (jobs first: they call into the domain thread)."""
+        """Finish the queued jobs and stop the pool."""
         self.jobs.close()
-        if self.domain is not None:
-            self.domain.close()
 
 
 def assemble(
-    open_domain: Callable[[], tuple[Any, Any]],
+    kb: KnowledgeBase,
+    incidents: Incidents,
     *,
-    inventory: Any,
-    policy: Any,
+    inventory: Inventory,
+    policy: Policy,
     diagnose: DiagnoseFn,
     channel_modes: str | None = None,
     workers: int = 4,
@@ -178,10 +140,7 @@ def assemble(
     maintainers: tuple[str, ...] = (),
     pitfalls_dir: Path | None = None,
 ) -> Services:
-    """Bundle services; `open_domain` builds (kb, incidents) on the domain thread that will own them."""
-    domain = DomainThread()
-    kb_raw, incidents_raw = domain.call(open_domain)
-    kb, incidents = domain.confine(kb_raw), domain.confine(incidents_raw)
+    """Bundle services around a KB and an incident store that any thread may call."""
     signatures = [s for p in kb.all() for s in p.signatures]
     return Services(
         kb=kb,
@@ -192,7 +151,6 @@ def assemble(
         detector=Detector.from_signatures(signatures),
         channel_modes=ChannelModes.parse(channel_modes),
         diagnose=diagnose,
-        domain=domain,
         db_path=db_path,
         maintainers=maintainers,
         pitfalls_dir=pitfalls_dir,
@@ -202,8 +160,8 @@ def assemble(
 def open_services(
     settings: Settings,
     *,
-    policy: Any = None,
-    inventory: Any = None,
+    policy: Policy | None = None,
+    inventory: Inventory | None = None,
     channel_modes: str | None = None,
     workers: int = 4,
 ) -> Services:
@@ -211,17 +169,14 @@ def open_services(
     from pitstop.app.authz import Policy
     from pitstop.app.diagnose import diagnose
     from pitstop.collectors.inventory import load as load_inventory
-    from pitstop.core.db import open_db
     from pitstop.incidents.store import Incidents
     from pitstop.kb.service import KnowledgeBase
 
-    def open_domain() -> tuple[Any, Any]:
-        kb = KnowledgeBase.open(settings.db_path)
-        kb.warm()
-        return kb, Incidents(open_db(settings.db_path), kb=kb)
-
+    kb = KnowledgeBase.open(settings.db_path)
+    kb.warm()
     return assemble(
-        open_domain,
+        kb,
+        Incidents(settings.db_path, kb=kb),
         inventory=inventory if inventory is not None else load_inventory(settings.inventory_path),
         policy=policy if policy is not None else Policy.load(settings.policy_path, audit_db=settings.db_path),
         diagnose=diagnose,

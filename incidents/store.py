@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import sqlite_utils
 
 from pitstop.collectors.model import Verdict
 from pitstop.core.clock import Clock, stamp, utc_now
-from pitstop.core.db import immediate
+from pitstop.core.db import immediate, open_db
 from pitstop.core.errors import NotFound, PitstopError, UsageError
 from pitstop.core.i18n import msg
 from pitstop.core.redact import redact
@@ -120,18 +122,36 @@ def cap_text(text: str, limit: int = MAX_STORED_CHARS) -> str:
 
 
 class Incidents:
-    """The incident store over one database connection (one `Incidents` per thread).
+    """The incident store: over one connection (used by one thread), or over a database path with
+    one connection per calling thread (as `KnowledgeBase` keeps), which any thread may call.
 
     `kb` is needed to learn from resolutions; without it resolutions are recorded with
     learning pending, and any later `Incidents` with a KB finishes them (`learn_pending`).
     """
 
     def __init__(
-        self, db: sqlite_utils.Database, kb: KnowledgeBase | None = None, *, clock: Clock = utc_now
+        self,
+        db: sqlite_utils.Database | str | Path,
+        kb: KnowledgeBase | None = None,
+        *,
+        clock: Clock = utc_now,
     ) -> None:
-        self.db = db
+        self._fixed = db if isinstance(db, sqlite_utils.Database) else None
+        self._path = None if isinstance(db, sqlite_utils.Database) else Path(db)
+        self._local = threading.local()
         self.kb = kb
         self.clock = clock
+
+    @property
+    def db(self) -> sqlite_utils.Database:
+        """The connection for the calling thread."""
+        if self._fixed is not None:
+            return self._fixed
+        db = getattr(self._local, "db", None)
+        if db is None:
+            assert self._path is not None
+            db = self._local.db = open_db(self._path)
+        return db
 
     # -- recording -------------------------------------------------------------------------
 

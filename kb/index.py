@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -49,6 +50,7 @@ class VectorIndex:
         faiss.omp_set_num_threads(1)
         self._index = index
         self.meta = meta
+        self._lock = threading.Lock()  # faiss may not search while an add runs (any thread calls)
 
     @classmethod
     def build(cls, ids: np.ndarray, vectors: np.ndarray, model: str, fingerprint: str) -> VectorIndex:
@@ -101,7 +103,8 @@ class VectorIndex:
 
     def add(self, ids: np.ndarray, vectors: np.ndarray, fingerprint: str) -> None:
         """Add vectors incrementally (no rebuild)."""
-        self._index.add_with_ids(vectors, ids)
+        with self._lock:
+            self._index.add_with_ids(vectors, ids)
         self.meta = IndexMeta(
             **{**self.meta.__dict__, "fingerprint": fingerprint, "count": int(self._index.ntotal)}
         )
@@ -114,9 +117,10 @@ class VectorIndex:
         """The `k` nearest examples to one or more query vectors: (example id, best similarity)."""
         import numpy as np
 
-        if self._index.ntotal == 0:
-            return []
-        scores, ids = self._index.search(np.atleast_2d(vector), min(k, int(self._index.ntotal)))
+        with self._lock:
+            if self._index.ntotal == 0:
+                return []
+            scores, ids = self._index.search(np.atleast_2d(vector), min(k, int(self._index.ntotal)))
         best: dict[int, float] = {}
         for row_ids, row_scores in zip(ids, scores, strict=True):
             for eid, score in zip(row_ids.tolist(), row_scores.tolist(), strict=True):

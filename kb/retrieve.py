@@ -383,7 +383,7 @@ class Retriever:
         for rank, (pitfall_id, _, score) in enumerate(ranked):
             shared = [t for t in terms if t in catalog.words_of(pitfall_id)][:8] if rank < 10 else []
             words = [t for t in shared if (len(t) >= 3 and not t.isdigit()) or not t.isascii()][:5]
-            reason = msg("kb.why.words", terms=", ".join(words)) if words else None
+            reason = msg("kb.why.words", terms=", ".join(f"`{w}`" for w in words)) if words else None
             out.append((pitfall_id, _Why(f"terms: {', '.join(shared)}", reason) if shared else None, score))
         return out
 

@@ -56,22 +56,18 @@ def make_services(
     pitfalls_dir: Path | None = None,
 ) -> Any:
     """Real services over a copy of the KB: KnowledgeBase, Incidents, an inventory, a policy."""
+    from pitstop.app.authz import Policy
     from pitstop.app.diagnose import diagnose
     from pitstop.app.services import assemble
     from pitstop.collectors.inventory import Inventory, build
-    from pitstop.core.db import open_db
     from pitstop.incidents.store import Incidents
     from pitstop.kb.service import KnowledgeBase
 
-    def open_domain() -> tuple[Any, Any]:
-        kb = KnowledgeBase.open(db_path, embedder=embedder)
-        return kb, Incidents(open_db(db_path), kb=kb)
-
-    from pitstop.app.authz import Policy
-
+    kb = KnowledgeBase.open(db_path, embedder=embedder)
     inv = inventory if isinstance(inventory, Inventory) else build(inventory or INVENTORY)
     return assemble(
-        open_domain,
+        kb,
+        Incidents(db_path, kb=kb),
         inventory=inv,
         policy=Policy.from_data(policy or {}),
         diagnose=diagnose,

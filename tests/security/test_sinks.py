@@ -76,7 +76,7 @@ def test_slack_replies_uploads_database_drafts_and_logs(serve_app, shared_dir, c
         )
         upload_text(bot.app.client, "C111", incident.thread_ts, PASTE, "outputs.txt", "outputs")
         logging.getLogger("pitstop.test").warning("a library quoting the paste: %s", PASTE)
-    drafts = bot.services.kb.run_with(lambda kb: [p for p in kb.all() if p.status == "draft"])
+    drafts = [p for p in bot.services.kb.all() if p.status == "draft"]
     assert drafts, "the new cause became a draft"
     calls = json.dumps([c.body for c in bot.recorder.calls]) + "".join(
         c.raw.decode("utf-8", "replace") for c in bot.recorder.calls if getattr(c, "raw", None)
