@@ -24,6 +24,7 @@ from pitstop.collectors.model import Verdict
 from pitstop.core.clock import Clock, stamp, utc_now
 from pitstop.core.db import immediate, open_db
 from pitstop.core.errors import NotFound, PitstopError, UsageError
+from pitstop.core.i18n import msg
 from pitstop.core.redact import redact
 from pitstop.incidents.model import NewCause
 
@@ -471,7 +472,15 @@ class Incidents:
         return len(pending)
 
     def feedback(self, iid: int, *, user: str, pitfall_id: str, helpful: bool) -> None:
-        """Store "This was it" / "Not it" for one cause; idempotent per (incident, user, cause)."""
+        """Store "This was it" / "Not it" for one cause; idempotent per (incident, user, cause).
+
+        The cause id comes from a button or a console command, so it is checked against the KB: an id
+        that names no (unrejected) pitfall is refused with NotFound and nothing is stored.
+        """
+        from pitstop.incidents.learning import pitfall_exists
+
+        if not isinstance(pitfall_id, str) or not pitfall_exists(self.db, pitfall_id):
+            raise NotFound(msg("security.feedback.unknown_cause", cause=redact(str(pitfall_id))[:60]))
         now = stamp(self.clock())
         try:
             with immediate(self.db):

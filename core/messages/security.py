@@ -87,4 +87,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Slack refused the bot token ({error}); check SLACK_BOT_TOKEN (an xoxb- token of this workspace)",
         "Slack 拒绝了机器人令牌（{error}）；请检查 SLACK_BOT_TOKEN（本工作区的 xoxb- 令牌）",
     ),
+    "security.feedback.unknown_cause": (
+        "there is no cause {cause!r} in the knowledge base, so no feedback was recorded",
+        "知识库中没有原因 {cause!r}，因此未记录反馈",
+    ),
 }

@@ -75,3 +75,12 @@ def test_this_was_it_votes_cancel_and_the_effect_is_capped(fresh_kb, embedder):
     assert target not in adjuster(prepare(QUERY))
     cached = fresh_kb.db.execute("SELECT count(*) FROM incident_vectors").fetchone()[0]
     assert cached == 2
+
+
+@pytest.mark.parametrize("cause", ["no-such-pitfall'; drop table x;--", "", "NVML-DRIVER-LIBRARY-MISMATCH"])
+def test_feedback_for_a_cause_the_kb_does_not_hold_is_refused_and_not_stored(fresh_kb, cause):
+    store = incidents_for(fresh_kb)
+    iid = vote(fresh_kb, "2.0", QUERY, [], "nvml-driver-library-mismatch", helpful=True)
+    with pytest.raises(NotFound, match="no cause"):
+        store.feedback(iid, user="U1", pitfall_id=cause, helpful=True)
+    assert store.db.execute("SELECT COUNT(*) FROM feedback").fetchone()[0] == 0
