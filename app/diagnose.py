@@ -88,7 +88,7 @@ def authorize_hosts(
     policy: Policy, hosts: Sequence[Host], *, user: str, channel: str | None, origin: str
 ) -> None:
     """NotAllowed unless `policy` lets `user` run collectors on every one of `hosts`."""
-    decision = policy.authorize(user=user, user_groups=(), channel=channel, hosts=list(hosts), origin=origin)
+    decision = policy.authorize(user=user, user_groups=(), channel=channel, hosts=list(hosts), origin=origin)  # type: ignore[arg-type]
     if not decision.allowed:
         raise NotAllowed(decision.reason)
 

@@ -425,7 +425,7 @@ def approve_draft(services: Services, draft_id: str, *, user: str) -> DraftCard:
 
     extra = {"directory": services.pitfalls_dir} if services.pitfalls_dir is not None else {}
     kb = services.kb
-    sentence = drafts.approve(kb, kb.db, draft_id, user=user, **extra)
+    sentence = drafts.approve(kb, kb.db, draft_id, user=user, **extra)  # type: ignore[arg-type]
     return replace(draft(services, draft_id), outcome=sentence)
 
 

@@ -178,9 +178,7 @@ class Inventory:
         terms = hostlist.split_terms(expr)
         if not terms:
             raise UsageError("no hosts given")
-        sizes = [
-            len(self.groups[self._group_name(t)]) if self._group_name(t) else hostlist.count(t) for t in terms
-        ]
+        sizes = [len(self.groups[g]) if (g := self._group_name(t)) else hostlist.count(t) for t in terms]
         if sum(sizes) > max_hosts:
             raise UsageError(f"{expr[:60]!r} expands to {sum(sizes)} hosts; the limit is {max_hosts}")
         names: dict[str, None] = {}

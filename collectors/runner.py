@@ -19,6 +19,7 @@ import resource
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from pitstop.collectors import catalog, policy
 from pitstop.collectors.catalog import Collector, Command
@@ -185,7 +186,7 @@ async def _run_lane(session: Session, cmds: Sequence[Command]) -> list[CommandRe
     for i, cmd in enumerate(cmds):
         stdout, stderr = out.tails[i], err.tails[i]
         duration = ended.get(i, now) - began.get(i, now)
-        text = {
+        text: dict[str, Any] = {  # _result keywords, typed there
             "stdout": stdout.text(),
             "stderr": stderr.text(),
             "truncated": stdout.truncated,
@@ -294,7 +295,7 @@ def _second_phase(
                 continue
             cmds.extend(_render_all([c], sudo)[0])
         elif c.param:
-            source = first.get(c.param.source)
+            source = first.get(c.param.source)  # type: ignore[arg-type]
             values = catalog.param_values(c, source.stdout) if source and source.outcome == "ok" else ()
             if not values:
                 skipped.append(

@@ -156,9 +156,9 @@ class SshConfig:
         return Resolved(
             alias=alias,
             hostname=str(get("Hostname") or alias),
-            port=int(get("Port") or 22),  # type: ignore[arg-type]
+            port=int(get("Port") or 22),  # type: ignore[call-overload]
             user=str(get("User")) if get("User") else None,
-            identity_files=tuple(os.path.expanduser(p) for p in get("IdentityFile") or ()),  # type: ignore[union-attr]
+            identity_files=tuple(os.path.expanduser(p) for p in get("IdentityFile") or ()),  # type: ignore[attr-defined]
             proxy_jump=tuple(h.strip() for h in str(jump).split(",") if h.strip()) if jump else (),
             proxy_command=str(command) if command else None,
             user_known_hosts=_files(get("UserKnownHostsFile"), DEFAULT_USER_KNOWN_HOSTS),
@@ -177,7 +177,7 @@ class SshConfig:
 
 def _files(value: object, default: tuple[str, ...]) -> tuple[str, ...]:
     items = default if value is None else value
-    return tuple(os.path.expanduser(str(p)) for p in items)  # type: ignore[union-attr]
+    return tuple(os.path.expanduser(str(p)) for p in items)  # type: ignore[attr-defined]
 
 
 def _scan(path: Path, names: dict[str, None], depth: int) -> None:

@@ -37,6 +37,8 @@ from pitstop.kb.preprocess import Prepared, prepare
 if TYPE_CHECKING:
     import numpy as np
 
+    from pitstop.kb.onnx_embed import OnnxEmbedder
+
 NEAR = 0.90
 MIN_NOT_IT = 2
 STEP = 0.05
@@ -65,7 +67,7 @@ class _Votes:
 class FeedbackAdjuster:
     """Callable hook for the retriever; reloads the votes only when the feedback table changed."""
 
-    def __init__(self, db: Callable[[], sqlite_utils.Database], embedder: Embedder) -> None:
+    def __init__(self, db: Callable[[], sqlite_utils.Database], embedder: Embedder | OnnxEmbedder) -> None:
         self._db = db
         self._embedder = embedder
         self._key: tuple[object, ...] | None = None

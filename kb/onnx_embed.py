@@ -84,7 +84,7 @@ def export(folder: Path, weights: Path | None = None) -> None:
             self.bert = model[0].auto_model
 
         def forward(self, input_ids: torch.Tensor, attention_mask: torch.Tensor) -> torch.Tensor:
-            tokens = self.bert(input_ids=input_ids, attention_mask=attention_mask)[0]
+            tokens = self.bert(input_ids=input_ids, attention_mask=attention_mask)[0]  # type: ignore[operator]
             mask = attention_mask.unsqueeze(-1).to(tokens.dtype)
             mean = (tokens * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
             return torch.nn.functional.normalize(mean, p=2, dim=1)

@@ -15,7 +15,7 @@ import logging
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import sqlite_utils
 
@@ -36,6 +36,9 @@ from pitstop.kb.tokens import (
     trigram_terms,
     word_terms,
 )
+
+if TYPE_CHECKING:
+    from pitstop.kb.onnx_embed import OnnxEmbedder
 
 log = logging.getLogger(__name__)
 SIGNALS = ("signature", "words", "trigram", "dense")
@@ -266,7 +269,7 @@ class Retriever:
         db: Callable[[], sqlite_utils.Database],
         catalog: Callable[[], Catalog],
         index: Callable[[], VectorIndex],
-        embedder: Embedder,
+        embedder: Embedder | OnnxEmbedder,
         tuning: Tuning | None = None,
         adjustments: Callable[[Prepared], Mapping[str, Adjustment]] | None = None,
     ) -> None:
@@ -405,7 +408,7 @@ class Retriever:
         vectors = self._embedder.encode(texts)
         neighbours = self._index().search(vectors, DENSE_NEIGHBOURS)
         examples = store.examples_by_id(self._db(), [eid for eid, _ in neighbours])
-        ranked: dict[str, tuple[str, float]] = {}
+        ranked: dict[str, tuple[_Why, float]] = {}
         learned: dict[str, tuple[int, float]] = {}
         for eid, similarity in neighbours:
             example = examples.get(eid)

@@ -107,7 +107,7 @@ def _insert_example(
         "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (pitfall_id, text, kind, source, incident_id, provenance, text_hash(text), now()),
     )
-    return int(cursor.lastrowid)
+    return int(cursor.lastrowid)  # type: ignore[arg-type]  # set by every INSERT
 
 
 def upsert_pitfall(db: sqlite_utils.Database, pitfall: Pitfall, status: str | None = None) -> bool:

@@ -203,11 +203,11 @@ def _split(line: str, now: datetime | None) -> tuple[str, dict[str, object]]:
     return line.strip(), info
 
 
-def _event(message: str, lines: list[str], info: dict[str, object]) -> KernelEvent:
+def _event(message: str, lines: list[str], info: dict[str, Any]) -> KernelEvent:
     xid = _XID.search(message) if "Xid" in message else None
     sxid = _SXID.search(message) if "SXid" in message else None
     pci = (
-        (xid or sxid).group("pci") if (xid or sxid) else (m.group() if (m := _PCI.search(message)) else None)
+        (xid or sxid).group("pci") if (xid or sxid) else (m.group() if (m := _PCI.search(message)) else None)  # type: ignore[union-attr]
     )
     return KernelEvent(
         message=message,

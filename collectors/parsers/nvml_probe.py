@@ -130,7 +130,7 @@ class ProbeResult:
 
 
 def _gpu(record: dict[str, Any], driver: str | None) -> Gpu:
-    values = {name: record.get(name) for name in _GPU_FIELDS}
+    values: dict[str, Any] = {name: record.get(name) for name in _GPU_FIELDS}  # JSON from the probe
     links = record.get("nvlinks")
     procs = record.get("processes")
     return Gpu(

@@ -131,7 +131,8 @@ async def _first_line(host: Host, tunnel: asyncssh.SSHClientConnection | None) -
             )
         else:
             reader, writer = await asyncio.wait_for(
-                asyncio.open_connection(host.address, host.port), PROBE_TIMEOUT_S
+                asyncio.open_connection(host.address, host.port),  # type: ignore[arg-type]
+                PROBE_TIMEOUT_S,
             )
     except (OSError, asyncssh.Error, TimeoutError):
         return None
