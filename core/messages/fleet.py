@@ -84,6 +84,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "fleet.text.mark.inconclusive": ("inconclusive", "无法判断"),
     "fleet.text.mark.ruled_out": ("ruled out", "已排除"),
     "fleet.text.on": ("on {n} of {total} hosts", "（{total} 台中的 {n} 台）"),
+    "fleet.text.on_one": ("on 1 host", "（1 台）"),
     "fleet.text.other_reasons": ("(and {n} other reason(s) on other hosts)", "（其他主机另有 {n} 种原因）"),
     "fleet.text.rerun": ("rerun: {command}", "复查：{command}"),
     "fleet.text.candidates": ("candidates: {ids}", "候选原因：{ids}"),
