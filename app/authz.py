@@ -217,7 +217,7 @@ class Policy:
         rate_raw = data.get("rate_limit") or {}
         _no_unknown(rate_raw, _RATE_KEYS, f"{source}: rate_limit")
         try:
-            rate = RateLimit(**{k: (float if k == "per_minute" else int)(v) for k, v in rate_raw.items()})
+            rate = RateLimit(**{k: (float if k == "per_minute" else int)(v) for k, v in rate_raw.items()})  # type: ignore[arg-type]
             max_hosts = int(data.get("max_hosts", DEFAULT_MAX_HOSTS))
         except (TypeError, ValueError):
             raise UsageError(f"{source}: max_hosts and rate_limit values must be numbers") from None
@@ -366,7 +366,8 @@ def _rule(raw: Any, index: int, source: str) -> Rule:
     origins = _strings(raw.get("origins"), where) or frozenset(ORIGINS)
     if origins - set(ORIGINS):
         raise UsageError(f"{where}: origins must be among {', '.join(ORIGINS)}")
-    names, globs = set(), []
+    names: set[str] = set()
+    globs: list[str] = []
     for pattern in _strings(raw.get("hosts"), where):
         if any(ch in pattern for ch in "*?"):
             globs.append(pattern)

@@ -120,7 +120,7 @@ def window(ctx: CheckContext, hours: float | None = None) -> Window:
 def gpus_or_reason(facts: Facts) -> tuple[str, tuple[Gpu, ...]] | Verdict:
     """GPU records and their collector, or an inconclusive verdict saying why there are none."""
     collector, gpus = facts.gpus()
-    if collector is not None:
+    if collector is not None and gpus is not None:  # the two are None together
         return collector, gpus
     probe = facts.get("nvml_probe")
     reasons = []

@@ -15,7 +15,7 @@ def nvidia_smi_error(facts: Facts, params: Mapping[str, Any], ctx: CheckContext)
     """nvidia-smi prints a known failure (its text is the evidence)."""
     kinds = as_list(params.get("kind")) or ["no_driver"]
     collector, table = facts.first("nvidia_smi", "nvidia_smi_q")
-    if table is None:
+    if collector is None or table is None:
         return inconclusive(facts.why_missing("nvidia_smi", "nvidia_smi_q"))
     if table.error is not None:
         evidence = facts.evidence(collector, [table.error.line])
@@ -76,14 +76,14 @@ def nvml_version_mismatch(facts: Facts, params: Mapping[str, Any], ctx: CheckCon
             f"driver {next(iter(versions))} everywhere" if versions else "nvidia-smi works",
             *[facts.evidence(c, [line]) for c, (_, line) in seen.items()],
         )
-    collector, log = facts.kernel_log()
-    found = log.api_mismatches() if log is not None else ()
+    log_collector, log = facts.kernel_log()
+    found = log.api_mismatches() if log_collector is not None and log is not None else ()
     if found:  # another source: the kernel refused a user-space client of another version
         first = found[0]
         return confirmed(
             f"the kernel log shows an NVRM API mismatch: user space {first.client}, kernel module "
             f"{first.module}",
-            facts.evidence(collector, first.lines),  # type: ignore[arg-type]
+            facts.evidence(log_collector, first.lines),  # type: ignore[arg-type]  # found implies a log
         )
     return inconclusive("cannot compare: " + facts.why_missing("driver_version", "nvidia_smi", "kernel_log"))
 
@@ -162,7 +162,7 @@ def cuda_driver_compat(facts: Facts, params: Mapping[str, Any], ctx: CheckContex
         return inconclusive("driver's CUDA version unknown: " + facts.why_missing("nvidia_smi", "nvml_probe"))
     lines = [f"torch CUDA runtime {runtime}", f"driver supports CUDA {driver_cuda}"]
     evidence = facts.evidence("nvidia_smi" if table else "nvml_probe", lines)
-    if version_tuple(str(runtime))[:2] > version_tuple(str(driver_cuda))[:2]:  # type: ignore[operator]
+    if version_tuple(str(runtime))[:2] > version_tuple(str(driver_cuda))[:2]:  # type: ignore[index]
         return confirmed(f"CUDA {runtime} is newer than the driver's CUDA {driver_cuda}", evidence)
     return ruled_out(f"driver CUDA {driver_cuda} covers runtime CUDA {runtime}", evidence)
 

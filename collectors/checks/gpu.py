@@ -222,7 +222,7 @@ def gpu_retired_pages(facts: Facts, params: Mapping[str, Any], ctx: CheckContext
             return g.retired_pending
         if g.retired_dbe is None and g.retired_sbe is None:
             return None
-        return bool((g.retired_dbe or 0) + (g.retired_sbe if state == "any" else 0))
+        return bool((g.retired_dbe or 0) + (g.retired_sbe if state == "any" else 0))  # type: ignore[operator]
 
     verdict = per_gpu(
         facts,
@@ -442,7 +442,7 @@ def pcie_idle_downclock(facts: Facts, params: Mapping[str, Any], ctx: CheckConte
     down = [
         g
         for g in gpus
-        if None not in (g.pcie_gen_current, g.pcie_gen_max) and g.pcie_gen_current < g.pcie_gen_max
+        if None not in (g.pcie_gen_current, g.pcie_gen_max) and g.pcie_gen_current < g.pcie_gen_max  # type: ignore[operator]
     ]
     if not down:
         if all(g.pcie_gen_current is None for g in gpus):
@@ -456,7 +456,7 @@ def pcie_idle_downclock(facts: Facts, params: Mapping[str, Any], ctx: CheckConte
     narrow = [
         g
         for g in down
-        if None not in (g.pcie_width_current, g.pcie_width_max) and g.pcie_width_current < g.pcie_width_max
+        if None not in (g.pcie_width_current, g.pcie_width_max) and g.pcie_width_current < g.pcie_width_max  # type: ignore[operator]
     ]
     if len(idle) == len(down) and not narrow:
         return confirmed(

@@ -138,7 +138,8 @@ def job_socket_ifname(facts: Facts, params: Mapping[str, Any], ctx: CheckContext
     if links is None:
         return inconclusive(facts.why_missing("ip_link"))
     up = [i.name for i in links.interfaces if i.state == "UP" and i.name != "lo"]
-    bad, good = [], []
+    bad: list[str] = []
+    good: list[str] = []
     for job in jobs:
         setting = (job.environ or {}).get("NCCL_SOCKET_IFNAME")
         if setting is None:

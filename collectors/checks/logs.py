@@ -55,7 +55,7 @@ def kernel_log_match(facts: Facts, params: Mapping[str, Any], ctx: CheckContext)
     if not params.get("xid") and not params.get("pattern"):
         return inconclusive("kernel_log_match needs an 'xid' or a 'pattern' parameter")
     collector, log = facts.kernel_log()
-    if log is None:
+    if collector is None or log is None:
         return inconclusive(facts.why_missing("kernel_log", "dmesg"))
     win = window(ctx, params.get("hours"))
     xids = [int(x) for x in as_list(params.get("xid"))]
@@ -77,7 +77,7 @@ def kernel_log_match(facts: Facts, params: Mapping[str, Any], ctx: CheckContext)
         ]
         if prior:
             causes = sorted(
-                {f"Xid {e.xid}" if e.xid in unless else f"/{unless_pattern.pattern}/" for e in prior}
+                {f"Xid {e.xid}" if e.xid in unless else f"/{unless_pattern.pattern}/" for e in prior}  # type: ignore[union-attr]
             )
             return ruled_out(
                 f"{label} present but {', '.join(causes)} also occurred "

@@ -30,7 +30,7 @@ def nic_driver(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Ve
         return inconclusive(
             f"{driver} in use; no minimum version given to compare with", facts.evidence("ethtool_i", lines)
         )
-    old = [n for n in nics if (v := version_tuple(n.version)) is not None and v < version_tuple(str(minimum))]
+    old = [n for n in nics if (v := version_tuple(n.version)) is not None and v < version_tuple(str(minimum))]  # type: ignore[operator]
     if old:
         return confirmed(
             f"{driver} {old[0].version} is older than {minimum}", facts.evidence("ethtool_i", lines)
@@ -107,7 +107,7 @@ def ib_port_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) ->
     if test is None:
         return inconclusive(f"unknown port state '{which}'")
     collector, info = facts.first("ibstat", "ibv_devinfo")
-    if info is None:
+    if collector is None or info is None:
         return inconclusive(facts.why_missing("ibstat", "ibv_devinfo"))
     # The fabric's link layer: InfiniBand when the host has IB ports (its Ethernet ports are then
     # other networks), else Ethernet (a RoCE host, whose down ports count). A subnet manager

@@ -221,8 +221,8 @@ def roce_gid_index(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -
     settings = {(j.environ or {}).get(RDMA_ENV_INDEX) for j in jobs} - {None}
     rows = {g.index: g for g in table.gids}
     if settings:
-        index = sorted(settings)[0]
-        row = rows.get(int(index)) if str(index).isdigit() else None
+        index = sorted(settings)[0]  # type: ignore[type-var]
+        row = rows.get(int(index)) if str(index).isdigit() else None  # type: ignore[arg-type]
         setting = facts.evidence("nvml_probe", [f"{RDMA_ENV_INDEX}={index} in a running GPU process"])
         if row is None or row not in usable:
             what = "no such entry" if row is None else f"a RoCE {row.version} GID without IPv4"
@@ -244,14 +244,14 @@ def roce_gid_index(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -
     torch = facts.get("torch_probe")
     nccl = version_tuple(torch.nccl) if torch is not None and torch.nccl else None
     zero = rows.get(0)
-    if nccl is not None and nccl < (2, 21) and zero is not None and zero not in usable:
+    if torch is not None and nccl is not None and nccl < (2, 21) and zero is not None and zero not in usable:
         return confirmed(
             f"NCCL {torch.nccl} uses GID index 0 unless {RDMA_ENV_INDEX} is set, and index 0 is RoCE "
             f"{zero.version} link-local; the routable one is index {usable[0].index}",
             facts.evidence("show_gids", [zero.line, usable[0].line]),
             facts.evidence("torch_probe", [f"nccl {torch.nccl}"]),
         )
-    if nccl is not None and nccl >= (2, 21):
+    if torch is not None and nccl is not None and nccl >= (2, 21):
         return ruled_out(
             f"NCCL {torch.nccl} picks the RoCE v2 IPv4 GID itself (index {usable[0].index} exists)",
             facts.evidence("show_gids", [usable[0].line]),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from pitstop.collectors.parsers._text import clean_lines
 
@@ -33,7 +34,7 @@ class DcgmDiag:
 
 def parse(text: str) -> DcgmDiag:
     """Read `| name | result ... |` rows; a row with an empty name continues the previous one."""
-    rows: list[dict[str, object]] = []
+    rows: list[dict[str, Any]] = []  # one row per record, filled field by field
     for raw in clean_lines(text):
         cells = [c.strip() for c in raw.strip().strip("|").split("|")]
         if len(cells) < 2 or set(raw.strip()) <= set("+-=| ") or cells[0].startswith("-"):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from pitstop.collectors.parsers._text import clean_lines, is_unknown, split_kv
 
@@ -28,7 +29,7 @@ class EthtoolInfo:
 
 def parse(text: str) -> EthtoolInfo:
     """Parse `key: value` blocks; a new `driver:` line starts a new NIC."""
-    nics: list[dict[str, object]] = []
+    nics: list[dict[str, Any]] = []  # one row per record, filled field by field
     iface = None
     for line in clean_lines(text):
         stripped = line.strip()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from pitstop.collectors.parsers._text import clean_lines, split_kv, to_float
 
@@ -44,7 +45,7 @@ def _word(value: str) -> str:
 
 def parse(text: str) -> IbStat:
     """Parse both layouts; tolerant of tabs vs spaces."""
-    ports: list[dict[str, object]] = []
+    ports: list[dict[str, Any]] = []  # one row per record, filled field by field
     errors = []
     ca = firmware = None
     stray = []

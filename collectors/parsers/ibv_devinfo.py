@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from pitstop.collectors.parsers._text import clean_lines
 
@@ -33,7 +34,7 @@ class VerbsInfo:
 
 def parse(text: str) -> VerbsInfo:
     """Parse tab-indented `key: value` lines; numeric suffixes like "(4)" are dropped."""
-    ports: list[dict[str, object]] = []
+    ports: list[dict[str, Any]] = []  # one row per record, filled field by field
     firmware: dict[str, str] = {}
     hca = None
     for raw in clean_lines(text):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import Any
 
 from pitstop.collectors.parsers._text import clean_lines
 from pitstop.collectors.parsers.gpu import short_bus_id
@@ -163,7 +164,7 @@ def _syslog_time(mon: str, day: str, clock: str, now: datetime | None) -> dateti
     if month is None or now is None:
         return None
     try:
-        stamp = datetime(now.year, month, int(day), *map(int, clock.split(":")), tzinfo=UTC)
+        stamp = datetime(now.year, month, int(day), *map(int, clock.split(":")), tzinfo=UTC)  # type: ignore[misc,arg-type]
     except ValueError:
         return None
     ref = now if now.tzinfo else now.replace(tzinfo=UTC)
@@ -172,7 +173,7 @@ def _syslog_time(mon: str, day: str, clock: str, now: datetime | None) -> dateti
 
 def _split(line: str, now: datetime | None) -> tuple[str, dict[str, object]]:
     """Strip prefixes from one line; returns the message and what the prefix told."""
-    info: dict[str, object] = {}
+    info: dict[str, Any] = {}
     line = _DECODE.sub("", line)
     if (m := _ISO.match(line)) is not None:
         info.update(time=_iso(m.group("ts")), time_format="iso")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from pitstop.collectors.parsers._text import clean_lines, to_float, to_int
 
@@ -69,7 +70,7 @@ def _block(lines: list[str]) -> PciDevice | None:
     head = _DEVICE.match(lines[0].strip())
     if head is None:
         return None
-    fields = {
+    fields: dict[str, Any] = {  # filled line by line; PciDevice below types each field
         "driver": None,
         "cap": None,
         "sta": None,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from pitstop.collectors.parsers._text import clean_lines, split_kv
 
@@ -35,7 +36,7 @@ def _write(policy: str) -> str | None:
 
 def parse(text: str) -> MegaCli:
     """Parse `Adapter N` / `Virtual Drive: N` blocks of `key: value` lines."""
-    vds: list[dict[str, object]] = []
+    vds: list[dict[str, Any]] = []  # one row per record, filled field by field
     adapter = None
     for raw in clean_lines(text):
         line = raw.strip()

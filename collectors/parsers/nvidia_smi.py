@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from pitstop.collectors.parsers import smi_error
 from pitstop.collectors.parsers._text import clean_lines, is_unknown, to_float, to_int
@@ -66,7 +67,7 @@ def parse(text: str) -> SmiTable:
     header_line = ""
     gpus: list[SmiGpuRow] = []
     procs: list[tuple[int, GpuProcess]] = []
-    pending: dict[str, object] | None = None
+    pending: dict[str, Any] | None = None
     in_procs = False
 
     def flush() -> None:

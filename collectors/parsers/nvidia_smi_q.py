@@ -86,7 +86,7 @@ def _value(node: _Node | None) -> str | None:
 
 def _mig(node: _Node | None) -> str | None:
     """ "Enabled"/"Disabled", "N/A" for a GPU without MIG, None when not shown."""
-    if node is not None and node.value.strip().lower() == "n/a":
+    if node is not None and (node.value or "").strip().lower() == "n/a":
         return "N/A"
     return _value(node)
 
@@ -143,9 +143,9 @@ def _gpu(node: _Node, index: int, driver: str | None) -> Gpu:
         return found
 
     reasons_node = node.get("Clocks Event Reasons|Clocks Throttle Reasons|Clocks Reasons")
-    clock_events = None
+    clock_events: dict[str, bool] | None = None
     if reasons_node is not None:
-        clock_events = {}
+        clock_events = {}  # filled below, then None again when empty
         pending = list(reasons_node.children)
         while pending:
             child = pending.pop(0)
@@ -239,7 +239,7 @@ def parse(text: str) -> SmiQuery:
         # A section fragment without the GPU header (e.g. `-d ECC` as quoted): one anonymous GPU.
         gpu_nodes = [_Node("", None, "", -1, [c for c in root.children if c.children])]
     gpus = tuple(_gpu(node, i, driver) for i, node in enumerate(gpu_nodes))
-    lines = {k: top[k].line.strip() for k in ("driver version", "cuda version") if k in top}
+    lines: dict[str, str] = {k: top[k].line.strip() for k in ("driver version", "cuda version") if k in top}
     return SmiQuery(
         driver_version=driver,
         cuda_version=_value(top.get("cuda version")),

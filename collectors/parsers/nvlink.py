@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from pitstop.collectors.parsers import smi_error
 from pitstop.collectors.parsers._text import clean_lines
@@ -46,7 +47,7 @@ def _link(match: re.Match[str], line: str) -> NvLink:
 
 def parse(text: str) -> NvLinkStatus:
     """Parse both layouts; an nvidia-smi error message becomes `error`."""
-    gpus: list[dict[str, object]] = []
+    gpus: list[dict[str, Any]] = []  # one row per record, filled field by field
     for raw in clean_lines(text):
         line = raw.strip()
         if (g := _GPU.match(line)) or (g := _DCGM_GPU.match(line)):
