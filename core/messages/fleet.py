@@ -18,6 +18,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "fleet.fact.pcie": ("PCIe {value} on GPU{subject}", "GPU{subject} 的 PCIe {value}"),
     "fleet.fact.nvlink_up": ("{value} NVLinks up on GPU{subject}", "GPU{subject} 有 {value} 条 NVLink 在线"),
     "fleet.fact.throttle": ("clock events {value} on GPU{subject}", "GPU{subject} 降频原因 {value}"),
+    "fleet.fact.sm_clock": ("SM clock {value} on GPU{subject}", "GPU{subject} SM 时钟 {value}"),
+    "fleet.fact.max_sm_clock": (
+        "maximum SM clock {value} on GPU{subject}",
+        "GPU{subject} 最高 SM 时钟 {value}",
+    ),
     "fleet.fact.temperature": ("temperature {value} on GPU{subject}", "GPU{subject} 温度 {value}"),
     "fleet.fact.power": ("power {value} on GPU{subject}", "GPU{subject} 功耗 {value}"),
     "fleet.fact.power_limit": ("power limit {value} on GPU{subject}", "GPU{subject} 功耗上限 {value}"),
