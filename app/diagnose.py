@@ -402,7 +402,10 @@ async def diagnose(
     if outside:
         notes.append(t("fleet.job.outside_inventory", "en", n=len(outside), hosts=compress(outside)))
     ordered = [profiles[h.name] for h in hosts if h.name in profiles]
-    final = _across_hosts(tuple(reports[h.name] for h in hosts), pitfalls, ordered)
+    together = request.job is not None or not sweep  # one job, or hosts named for one failure
+    final = tuple(reports[h.name] for h in hosts)
+    if together:
+        final = _across_hosts(final, pitfalls, ordered)
     return DiagnoseReport(
         final,
         candidates,

@@ -169,7 +169,7 @@ def _cause_lines(c: CauseGroup, total: int, lang: str) -> list[str]:
     if c.verdict == "ruled_out" and len(hosts) > RULED_OUT_CHARS:
         hosts = hosts[: RULED_OUT_CHARS - 1] + "…"
     mark = t(f"fleet.text.mark.{c.verdict}", lang)
-    on = t("fleet.text.on", lang, n=len(c.hosts), total=total)
+    on = t("fleet.text.on_one", lang) if total == 1 else t("fleet.text.on", lang, n=len(c.hosts), total=total)
     lines = [f"{mark:<12} {c.pitfall} {on}: {hosts}"]
     reason = render(v.reason, lang)
     if c.reasons > 1:

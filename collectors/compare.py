@@ -62,6 +62,8 @@ SPECS: Mapping[str, FactSpec] = {
         FactSpec("pcie"),
         FactSpec("nvlink_up"),
         FactSpec("throttle"),
+        FactSpec("sm_clock", numeric=True, floor=300, unit=" MHz"),
+        FactSpec("max_sm_clock", numeric=True, floor=50, unit=" MHz"),
         FactSpec("temperature", numeric=True, floor=10, unit=" °C"),
         FactSpec("power", numeric=True, floor=100, unit=" W"),
         FactSpec("power_limit", numeric=True, floor=1, unit=" W"),
@@ -158,6 +160,8 @@ def _gpu_facts(out: dict[str, Value], facts: Facts) -> None:
         if events is not None:
             shown = [e for e in events if e not in ("gpu_idle", "applications_clocks_setting")]
             _put(out, "throttle", ",".join(sorted(shown)) or "none", n)
+        _put(out, "sm_clock", g.sm_clock_mhz, n)
+        _put(out, "max_sm_clock", g.max_sm_clock_mhz, n)
         _put(out, "temperature", g.temperature_c, n)
         _put(out, "power", g.power_draw_w, n)
         _put(out, "power_limit", g.power_limit_w, n)

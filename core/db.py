@@ -26,12 +26,19 @@ def open_db(path: str | Path, *, migrate: bool = True) -> sqlite_utils.Database:
     memory = str(path) == ":memory:"
     if not memory:
         private_dir(path.parent)
-        _refuse_unusable(path)
-    if not memory:
-        # Owner only (0600); SQLite gives the -wal and -shm sidecars the database file's mode.
-        os.close(os.open(path, os.O_CREAT | os.O_RDWR, 0o600))
+        if path.is_dir():
+            raise BadDatabase(msg("security.db.is_dir", path=str(path)))
+        # Never open and close an existing database file by hand: SQLite's locks are POSIX locks, which
+        # a process loses on every file of its own when it closes ANY descriptor of that file, and a
+        # connection whose locks vanished lets another process delete the WAL under it (lost commits).
+        # A new file is created owner-only (0600); SQLite gives the -wal and -shm sidecars its mode.
+        with contextlib.suppress(FileExistsError):
+            os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_RDWR, 0o600))
         os.chmod(path, 0o600)
-    conn = sqlite3.connect(str(path), timeout=30, isolation_level=None, check_same_thread=True)
+    try:
+        conn = sqlite3.connect(str(path), timeout=30, isolation_level=None, check_same_thread=True)
+    except sqlite3.Error as exc:
+        raise BadDatabase(msg("security.db.unreadable", path=str(path), reason=str(exc))) from None
     db = sqlite_utils.Database(conn)
     try:
         db.execute("PRAGMA busy_timeout = 30000")
@@ -43,6 +50,8 @@ def open_db(path: str | Path, *, migrate: bool = True) -> sqlite_utils.Database:
             migrations.apply(db)
     except sqlite3.DatabaseError as exc:
         conn.close()
+        if "not a database" in str(exc):
+            raise BadDatabase(msg("security.db.not_sqlite", path=str(path))) from None
         raise BadDatabase(msg("security.db.unreadable", path=str(path), reason=str(exc))) from None
     if not memory:
         for suffix in ("-wal", "-shm"):  # sidecars left by an older Pitstop that did not restrict them
@@ -62,21 +71,6 @@ def private_dir(directory: Path) -> None:
         raise BadDatabase(msg("security.db.missing_dir", directory=str(directory)))
     directory.mkdir(parents=True, mode=0o700)
     os.chmod(directory, 0o700)
-
-
-def _refuse_unusable(path: Path) -> None:
-    """A clear error for a path that is a directory or a file that is not SQLite."""
-    if path.is_dir():
-        raise BadDatabase(msg("security.db.is_dir", path=str(path)))
-    if path.is_file() and path.stat().st_size:
-        try:
-            with path.open("rb") as handle:
-                header = handle.read(16)
-        except OSError as exc:
-            reason = exc.strerror or str(exc)
-            raise BadDatabase(msg("security.db.unreadable", path=str(path), reason=reason)) from None
-        if header != b"SQLite format 3\x00":
-            raise BadDatabase(msg("security.db.not_sqlite", path=str(path)))
 
 
 @contextmanager

@@ -13,9 +13,13 @@ DEFAULT_FACTS = ("nccl", "torch", "torch_cuda", "driver")
 
 
 def versions_agree_across_hosts(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
-    """The hosts of one diagnose run the same NCCL, torch, torch CUDA build and driver (`facts` narrows
-    the list); a host whose versions differ from the majority's is confirmed. One host alone cannot say."""
-    return inconclusive("decided by comparing the hosts of one diagnose; a single host cannot show it")
+    """The hosts of one job run the same NCCL, torch, torch CUDA build and driver (`facts` narrows the
+    list); a host whose versions differ from the majority's is confirmed. One host alone, or a sweep of
+    unrelated hosts (no job, no error text), cannot say: their differences still show as outliers."""
+    return inconclusive(
+        "decided by comparing hosts that run one job (a `--job` diagnose, or hosts named with the error);"
+        " a single host, or a sweep of unrelated hosts, cannot show it"
+    )
 
 
 SPECS = (

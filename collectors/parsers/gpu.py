@@ -56,6 +56,8 @@ class Gpu:
     power_limit_w: float | None = None
     max_power_limit_w: float | None = None
     clock_events: Mapping[str, bool] | None = None  # canonical reason -> active
+    sm_clock_mhz: float | None = None
+    max_sm_clock_mhz: float | None = None
     ecc_mode: str | None = None
     ecc_volatile_corrected: int | None = None
     ecc_volatile_uncorrected: int | None = None

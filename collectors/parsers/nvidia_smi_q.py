@@ -188,6 +188,8 @@ def _gpu(node: _Node, index: int, driver: str | None) -> Gpu:
         power_limit_w=to_float(_value(limit)),
         max_power_limit_w=to_float(_value(maxlimit)),
         clock_events=clock_events,
+        sm_clock_mhz=to_float(_value(pick("sm_clock_mhz", "Clocks", "SM"))),
+        max_sm_clock_mhz=to_float(_value(pick("max_sm_clock_mhz", "Max Clocks", "SM"))),
         ecc_mode=_value(pick("ecc_mode", "ECC Mode", "Current")),
         ecc_volatile_corrected=vol_c,
         ecc_volatile_uncorrected=vol_u,

@@ -23,6 +23,8 @@ _GPU_FIELDS = (
     "power_draw_w",
     "power_limit_w",
     "max_power_limit_w",
+    "sm_clock_mhz",
+    "max_sm_clock_mhz",
     "ecc_mode",
     "ecc_volatile_corrected",
     "ecc_volatile_uncorrected",

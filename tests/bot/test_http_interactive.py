@@ -22,7 +22,8 @@ CAUSE = "nvml-driver-library-mismatch"
 def lab_bot(serve_app, lab_inventory):
     from pitstop.collectors.inventory import Host
 
-    dead = Host("gpu-dead", "127.0.0.1", port=9)  # nothing listens on the discard port: connection refused
+    # nothing listens on the discard port: connection refused (not 127.0.0.1: the Pitstop host is no target)
+    dead = Host("gpu-dead", "127.0.0.250", port=9)
     inventory = dataclasses.replace(lab_inventory, hosts={**lab_inventory.hosts, "gpu-dead": dead})
     return serve_app(policy=ALLOW_ALL, inventory=inventory)
 

@@ -110,3 +110,13 @@ def test_a_profile_is_small(healthy: compare.Profile) -> None:
 
 def test_unreadable_outputs_give_an_empty_profile(tmp_path: Path) -> None:
     assert compare.profile("x", Facts({})).facts == {}
+
+
+def test_clocks_are_read_and_a_capped_gpu_is_named(healthy: compare.Profile) -> None:
+    """SM clocks come from the real `nvidia-smi -q` layout; a GPU whose clocks were capped stands out."""
+    assert {"sm_clock@0", "max_sm_clock@0"} <= set(healthy.facts)
+    capped = dict(healthy.facts) | {"max_sm_clock@5": 1410.0}
+    found = compare.outliers(_fleet(healthy, 8, {}) + [compare.Profile("gpu17", capped)])
+    hit = next(o for o in found if o.fact == "max_sm_clock@5")
+    assert (hit.host, hit.value) == ("gpu17", "1410 MHz") and hit.peers.endswith(" MHz")
+    assert "maximum SM clock" in compare.describe_host("gpu17", compare.by_host(found)["gpu17"])

@@ -127,7 +127,7 @@ def test_load_file_and_errors(tmp_path: Path) -> None:
     f.write_text("hosts: [unclosed")
     with pytest.raises(UsageError, match="not valid YAML"):
         inventory.load(f)
-    with pytest.raises(UsageError, match="cannot read inventory"):
+    with pytest.raises(UsageError, match="cannot read the inventory"):
         inventory.load(tmp_path / "missing.yaml")
     assert [h.name for h in inventory.load(None).select("localhost")] == ["localhost"]
 

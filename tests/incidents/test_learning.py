@@ -128,8 +128,8 @@ def test_eval_learning_raises_recall_on_paraphrases(fresh_kb):
 def test_eval_learning_cli_needs_two_files_or_a_split(capsys):
     assert main(["eval", "learning"]) == 2
     assert "TRAIN.jsonl TEST.jsonl, or --split" in capsys.readouterr().err
-    assert main(["eval", "learning", "--split", "/nonexistent/cases.jsonl"]) == 2
-    assert "cannot read /nonexistent/cases.jsonl" in capsys.readouterr().err
+    assert main(["eval", "learning", "--split", "/nonexistent/cases.jsonl"]) == 5  # BadFile
+    assert "cannot read the evaluation case file /nonexistent/cases.jsonl" in capsys.readouterr().err
 
 
 def test_a_resolution_outranks_curated_symptoms_and_says_which_incident(fresh_kb):

@@ -156,7 +156,7 @@ def test_eval_retrieval_bad_file(run, tmp_path):
     bad = tmp_path / "bad.jsonl"
     bad.write_text("{not json\n", encoding="utf-8")
     code, _, err = run("eval", "retrieval", str(bad))
-    assert code == 2 and "bad.jsonl:1" in err
+    assert code == 5 and "bad.jsonl:1" in err  # BadFile
 
 
 def test_kb_build_reports_entries_and_index(kb_path, capsys):

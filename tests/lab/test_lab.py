@@ -22,7 +22,7 @@ from pitstop.collectors import catalog
 from pitstop.lab import keys, timeshift
 from pitstop.lab.audit import LAB_TEST_PREFIX, read_audit
 from pitstop.lab.fleet import Fleet
-from pitstop.lab.scenario import SCENARIO_FILES, load_scenario, shipped_scenarios
+from pitstop.lab.scenario import SCENARIO_FILES, Scenario, load_scenario, shipped_scenarios
 from pitstop.lab.sshd import LabError, SshdSpec, find_sshd, start_all
 
 pytestmark = pytest.mark.lab
@@ -60,10 +60,19 @@ def ssh(lab: Fleet, host: str, command: str, stdin: bytes | None = None, timeout
     return asyncio.run(go())
 
 
-def argv_of(name: str) -> str:
-    """The catalog's argv for a collector, quoted as the runner sends it."""
+def argv_of(name: str, scenario: Scenario | None = None) -> str:
+    """The catalog's argv for a collector, quoted as the runner sends it. A host-derived parameter is
+    read from the scenario's own output of its source command, as the runner reads it on a real host."""
     collector = catalog.get(name)
-    param = ("eno1np0" if collector.param.source else collector.param.example) if collector.param else None
+    param = None
+    if collector.param:
+        param = collector.param.example
+        if collector.param.source:
+            param = "eno1np0"
+            source_file = catalog.get(collector.param.source).lab_file
+            if scenario is not None and source_file in scenario.files and collector.param.extract:
+                found = collector.param.extract(scenario.files[source_file].read_text())
+                param = found[0] if found else param
     return shlex.join(catalog.render(collector, param=param).argv)
 
 
@@ -76,7 +85,7 @@ _WHOLE_FILE = sorted(
 def test_each_catalog_command_serves_its_scenario_file(lab_fleet: Fleet, collector: str) -> None:
     name = SCENARIO_FILES[collector]
     scenario = next(s for s in map(load_scenario, shipped_scenarios()) if name in s.files)
-    r = ssh(lab_fleet, scenario.name, argv_of(collector))
+    r = ssh(lab_fleet, scenario.name, argv_of(collector, scenario))
     assert (r.exit, r.stderr) == (0, b"")
     assert r.stdout == (lab_fleet.host_root / "scenarios" / scenario.name / name).read_bytes()
     written = scenario.files[name].read_text()
