@@ -35,6 +35,9 @@ RECALL_QUERIES = 200  # stored vectors, perturbed, as extra recall queries
 K = 10
 
 sys.path.insert(0, str(REPO))
+
+from bench_retrieval import synthetic_pitfall  # noqa: E402  (bench/ is on sys.path as the script's folder)
+
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
@@ -56,7 +59,7 @@ def synthesize(base: Path, db: Path, entries: int) -> dict:
     from pitstop.core.db import open_db
     from pitstop.kb import store
     from pitstop.kb.embed import MODEL_DIM, MODEL_NAME
-    from pitstop.kb.schema import Pitfall, load_pitfalls
+    from pitstop.kb.schema import load_pitfalls
 
     with sqlite3.connect(base) as src, sqlite3.connect(db) as dst:
         src.backup(dst)
@@ -71,22 +74,7 @@ def synthesize(base: Path, db: Path, entries: int) -> dict:
     with conn.conn:
         conn.execute("BEGIN IMMEDIATE")
         for n in range(entries):
-            a, b, c = rng.choice(real), rng.choice(real), rng.choice(real)
-            code = f"SYN{n:06d}"
-            pitfall = Pitfall(
-                id=f"synthetic-{n:06d}",
-                title=f"{a.title} ({code})",
-                title_zh=a.title_zh,
-                layer=a.layer,
-                severity=a.severity,
-                summary=b.summary,
-                summary_zh=b.summary_zh,
-                cause=c.cause,
-                symptoms=(rng.choice(b.symptoms), f"{rng.choice(c.symptoms)} {code}"),
-                signatures=(),
-                fix=a.fix[:1],
-                references=a.references[:1],
-            )
+            pitfall = synthetic_pitfall(n, rng, real)
             store.upsert_pitfall(conn, pitfall, "curated")
     inserted = time.perf_counter()
     from pitstop.kb.glossary import dense_view

@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("PITSTOP_SHARED", REPO.parent / "shared"))
@@ -28,6 +29,32 @@ MODES = ("hybrid", "dense", "lexical", "signature")
 
 sys.path.insert(0, str(REPO))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+
+if TYPE_CHECKING:
+    from pitstop.kb.schema import Pitfall
+
+
+def synthetic_pitfall(n: int, rng: random.Random, real: list[Pitfall]) -> Pitfall:
+    """Synthetic entry `n`: text mixed from three real entries plus a unique code (scale benches)."""
+    from pitstop.kb.schema import Pitfall
+
+    a, b, c = rng.choice(real), rng.choice(real), rng.choice(real)
+    code = f"SYN{n:06d}"
+    return Pitfall(
+        id=f"synthetic-{n:06d}",
+        title=f"{a.title} ({code})",
+        title_zh=a.title_zh,
+        layer=a.layer,
+        severity=a.severity,
+        summary=b.summary,
+        summary_zh=b.summary_zh,
+        cause=c.cause,
+        symptoms=(rng.choice(b.symptoms), f"{rng.choice(c.symptoms)} {code}"),
+        signatures=(),
+        fix=a.fix[:1],
+        references=a.references[:1],
+    )
 
 
 def _pcts(samples: list[float]) -> dict[str, float]:
@@ -168,7 +195,7 @@ def scale(entries: int, workdir: Path, source: Path | None) -> dict:
 
     from pitstop.kb import store
     from pitstop.kb.evaluate import load_cases
-    from pitstop.kb.schema import Pitfall, load_pitfalls
+    from pitstop.kb.schema import load_pitfalls
     from pitstop.kb.service import KnowledgeBase
 
     db = workdir / "scale.db"
@@ -199,22 +226,7 @@ def scale(entries: int, workdir: Path, source: Path | None) -> dict:
     with db_conn.conn:
         db_conn.execute("BEGIN IMMEDIATE")
         for n in range(entries):
-            a, b, c = rng.choice(real), rng.choice(real), rng.choice(real)
-            code = f"SYN{n:06d}"
-            pitfall = Pitfall(
-                id=f"synthetic-{n:06d}",
-                title=f"{a.title} ({code})",
-                title_zh=a.title_zh,
-                layer=a.layer,
-                severity=a.severity,
-                summary=b.summary,
-                summary_zh=b.summary_zh,
-                cause=c.cause,
-                symptoms=(rng.choice(b.symptoms), f"{rng.choice(c.symptoms)} {code}"),
-                signatures=(),
-                fix=a.fix[:1],
-                references=a.references[:1],
-            )
+            pitfall = synthetic_pitfall(n, rng, real)
             store.upsert_pitfall(db_conn, pitfall, "curated")
         inserted = time.perf_counter()
         for eid, text, have in store.embedding_state(db_conn, kb.embedder.name):
