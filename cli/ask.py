@@ -53,7 +53,6 @@ def _wrap(text: str, width: int, indent: str = "   ") -> list[str]:
 
 
 def _match_lines(rank: int, match: Match, lang: str, width: int, verbose: bool) -> list[str]:
-    from pitstop.collectors.checks.registry import CHECKS
     from pitstop.core.i18n import t
 
     zh = lang == "zh"
@@ -82,6 +81,8 @@ def _match_lines(rank: int, match: Match, lang: str, width: int, verbose: bool) 
     for reason in match.reasons_in(lang):
         lines += _wrap(t("cli.ask.why", lang, reason=reason), width)
     for ref in match.checks[:2] if verbose else ():
+        from pitstop.collectors.checks.registry import CHECKS  # 0.3 s of imports: only when shown
+
         spec = CHECKS.get(ref.check)
         words = (ref.describe.get(lang) or ref.describe.get("en")) if ref.describe else None
         lines += _wrap(

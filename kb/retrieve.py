@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -162,6 +162,7 @@ class Catalog:
 
     pitfalls: Mapping[str, Pitfall]
     signatures: tuple[Signature, ...]
+    admitted: frozenset[str] = frozenset()  # admission keys of `signatures` (kb.signatures.admission_key)
     _words: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
     def words_of(self, pitfall_id: str) -> frozenset[str]:
@@ -173,16 +174,22 @@ class Catalog:
         return found
 
     @classmethod
-    def from_pitfalls(cls, pitfalls: Sequence[Pitfall]) -> Catalog:
-        """Compile the signatures of `pitfalls` (refused regexes are skipped; `kb check` reports them)."""
-        compiled = []
+    def from_pitfalls(cls, pitfalls: Sequence[Pitfall], admitted: Collection[str] = frozenset()) -> Catalog:
+        """Compile the signatures of `pitfalls` (refused regexes are skipped; `kb check` reports them).
+
+        Patterns whose admission key is in `admitted` passed the probes before and are not probed again.
+        """
+        compiled, keys = [], set()
         for pitfall in pitfalls:
             for pattern in pitfall.signatures:
+                key = signatures.admission_key(pattern)
                 try:
-                    compiled.append(Signature(pitfall.id, pattern, signatures.compile_signature(pattern)))
+                    regex = signatures.compile_signature(pattern, key in admitted)
                 except signatures.UnsafePattern:
                     continue
-        return cls({p.id: p for p in pitfalls}, tuple(compiled))
+                compiled.append(Signature(pitfall.id, pattern, regex))
+                keys.add(key)
+        return cls({p.id: p for p in pitfalls}, tuple(compiled), frozenset(keys))
 
 
 def _coverage(text: str, matches: Sequence[signatures.Match]) -> int:
