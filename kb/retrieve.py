@@ -52,6 +52,7 @@ FTS_LIMIT = 300
 SIGNATURE_BUDGET_S = 0.25  # all signatures over one paste; later ones are skipped past it (logged)
 POSTING_BUDGET = 5_000  # postings one FTS query may touch, rarest terms first (a small KB never hits it)
 DENSE_NEIGHBOURS = 200
+WHY_RANKS = 10  # a signal explains the entries it ranks this high
 MAX_DENSE_LINES = 6
 
 
@@ -301,7 +302,7 @@ class Retriever:
             for rank, (pitfall_id, why, value) in enumerate(ranked, start=1):
                 item = evidence.setdefault(pitfall_id, _Evidence())
                 item.ranks[signal] = rank
-                if rank <= 10 and why:
+                if rank <= WHY_RANKS and why:
                     item.why.append(why.detail)
                     if why.reason is not None:
                         item.reasons.append(why.reason)
@@ -425,7 +426,9 @@ class Retriever:
                 learned[example.pitfall_id] = (example.incident_id, float(similarity))
             if example.pitfall_id not in ranked:
                 label = f"nearest {example.kind} ({similarity:.2f}): {example.text[:100]}"
-                ranked[example.pitfall_id] = (_Why(label, _nearest_reason(example)), float(similarity))
+                # Only the top ranks' reasons are read (ask); a reason costs a rendered message.
+                reason = _nearest_reason(example) if len(ranked) < WHY_RANKS else None
+                ranked[example.pitfall_id] = (_Why(label, reason), float(similarity))
         self._learned.found = learned
         return [(pid, why, sim) for pid, (why, sim) in ranked.items()]
 

@@ -208,11 +208,14 @@ def first_matches(
     compiled: Sequence[Compiled], text: str, budget_s: float
 ) -> tuple[list[tuple[int, Match]], bool]:
     """(index, first match) of each signature that matches `text`, within `budget_s` seconds in all;
-    the flag is True when the budget ran out and later signatures were not tried."""
-    deadline = time.monotonic() + budget_s
+    the flag is True when the budget ran out and later signatures were not tried.
+
+    The budget is this thread's CPU time (both engines search in the calling thread), so a busy machine
+    does not skip signatures and change the answer; a fallback search's own timeout stays wall time."""
+    deadline = time.thread_time() + budget_s
     found: list[tuple[int, Match]] = []
     for index, sig in enumerate(compiled):
-        left = deadline - time.monotonic()
+        left = deadline - time.thread_time()
         if left <= 0:
             return found, True
         hit = sig.search(text, min(PATTERN_TIMEOUT_S, left))
