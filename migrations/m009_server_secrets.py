@@ -11,8 +11,8 @@ import sqlite_utils
 from pitstop.migrations import migrations
 
 
-@migrations(name="m008_server_secrets")
-def m008_server_secrets(db: sqlite_utils.Database) -> None:
+@migrations(name="m009_server_secrets")
+def m009_server_secrets(db: sqlite_utils.Database) -> None:
     """Create the server_secrets table."""
     db.execute(
         "CREATE TABLE server_secrets ("
