@@ -174,6 +174,23 @@ CASES: tuple[Case, ...] = (
         lambda w: home_click(w, ids.ACTION_THIS, ids.pack(i=w.mine, p=CAUSE)),
         OTHER_CHANNEL,
     ),
+    # "Details": its nearest examples quote pastes, so only for this conversation's incident.
+    Case(
+        "details of another conversation's incident",
+        lambda w: w.press(ids.ACTION_DETAILS, ids.pack(i=w.theirs, p=CAUSE)),
+        OTHER_CHANNEL,
+    ),
+    Case(
+        "details of a cause the answer did not propose",
+        lambda w: w.press(ids.ACTION_DETAILS, ids.pack(i=w.mine, p=SQL_CAUSE)),
+        "has no recorded answer with",
+    ),
+    # The App Home language menu: only the person's own setting, only a known language.
+    Case(
+        "language menu with a forged choice",
+        lambda w: home_click(w, ids.ACTION_LANG, ids.pack(l="zh'; drop table user_prefs;--")),
+        "Choose en, zh or auto",
+    ),
     # "Record resolution": only for an unresolved incident of this conversation.
     Case(
         "record resolution for another conversation's incident",
