@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pitstop.collectors.model import Verdict
+from pitstop.core.i18n import Msg
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class HostState:
 
     host: str
     status: str  # "pending", "ok", "unreachable", "auth_failed", "host_key_mismatch", "error"
-    error: str = ""
+    error: str | Msg = ""  # a Msg renders in the card's language
 
 
 @dataclass(frozen=True)
