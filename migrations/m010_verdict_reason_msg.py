@@ -9,7 +9,7 @@ import sqlite_utils
 from pitstop.migrations import migrations
 
 
-@migrations(name="m007_verdict_reason_msg")
-def m007_verdict_reason_msg(db: sqlite_utils.Database) -> None:
+@migrations(name="m010_verdict_reason_msg")
+def m010_verdict_reason_msg(db: sqlite_utils.Database) -> None:
     """Add `incident_verdicts.reason_msg_json`."""
     db.execute("ALTER TABLE incident_verdicts ADD COLUMN reason_msg_json TEXT")
