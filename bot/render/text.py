@@ -9,7 +9,7 @@ from pitstop.app import render
 from pitstop.app.cards import AnswerCard, DiagnosisCard, DraftCard, Notice, ResolutionForm
 from pitstop.app.render import SUMMARY_CHARS, clip
 from pitstop.bot.render.labels import VERDICT_ICONS, label
-from pitstop.core.i18n import render
+from pitstop.core.i18n import render as in_lang
 from pitstop.core.redact import redact
 
 EVIDENCE_LINES = 6
@@ -38,7 +38,7 @@ def diagnosis_text(card: DiagnosisCard) -> str:
     key = "diagnosed" if card.done else "diagnosing"
     out = [label(lang, key, target=card.target, done=done, total=len(card.hosts))]
     out += [
-        f"  {h.host}: {h.status} {render(h.error, lang)}".rstrip()
+        f"  {h.host}: {h.status} {in_lang(h.error, lang)}".rstrip()
         for h in card.hosts
         if h.status not in ("ok", "pending")
     ]
@@ -51,7 +51,7 @@ def diagnosis_text(card: DiagnosisCard) -> str:
             f" [{cause.pitfall}]{benign}: {hosts}"
         )
         if best.reason:
-            out.append(f"     {render(best.reason, lang)}")
+            out.append(f"     {in_lang(best.reason, lang)}")
         for evidence in best.evidence[:2]:
             out.append(f"     $ {evidence.command}")
             out += [f"       | {line}" for line in evidence.lines[:EVIDENCE_LINES]]
