@@ -8,6 +8,7 @@ from slack_bolt import Ack
 from slack_sdk import WebClient
 
 from pitstop.bot.checks import start_checks
+from pitstop.bot.delivery import trigger_key
 from pitstop.bot.deps import Deps
 from pitstop.bot.payload import clicked, incident_of, where
 
@@ -24,6 +25,7 @@ def run_checks_callback(ack: Ack, body: dict[str, Any], client: WebClient, deps:
     start_checks(
         deps,
         client,
+        key=trigger_key(body),
         target=str(value.get("h") or ""),
         error_text=error_text,
         user=user,

@@ -1,4 +1,5 @@
-"""The resolution modal's submission: checked in the modal, then the incident resolved in the background."""
+"""The resolution modal's submission: checked in the modal, stored in the outbox, then the incident
+resolved in the background."""
 
 from __future__ import annotations
 
@@ -9,12 +10,15 @@ from slack_sdk import WebClient
 
 from pitstop.app import flows
 from pitstop.app.cards import Notice
+from pitstop.app.outbox import Entry
 from pitstop.bot import ids
+from pitstop.bot.delivery import Delivery, trigger_key
 from pitstop.bot.deps import Deps
 from pitstop.bot.errors import reporting
 from pitstop.bot.render import blocks
-from pitstop.bot.slack_io import post, tell
+from pitstop.bot.slack_io import tell
 from pitstop.incidents.model import NewCause
+from pitstop.incidents.store import AlreadyResolved
 
 
 def form_values(view: dict[str, Any]) -> dict[str, str]:
@@ -66,40 +70,56 @@ def new_cause(values: dict[str, str]) -> NewCause | None:
     )
 
 
+KIND = "resolve"  # outbox rows: a submitted resolution to record and announce in its thread
+
+
 def resolution_callback(
     ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient, deps: Deps
 ) -> None:
-    """Show the form's errors in the modal, or close it and resolve the incident in the background."""
+    """Show the form's errors in the modal, or store the resolution in the outbox and close the modal."""
     values = form_values(view)
     errors = validate(values)
     if errors:
         ack(response_action="errors", errors=errors)
         return
-    ack()
     meta = ids.unpack(view.get("private_metadata"))
-    deps.services.jobs.submit(_resolve, deps, client, meta, values, body["user"]["id"])
+    deps.services.jobs.put(
+        KIND, trigger_key(body), {"meta": meta, "values": values, "user": body["user"]["id"]}
+    )
+    ack()
 
 
-def _resolve(deps: Deps, client: WebClient, meta: dict[str, Any], values: dict[str, str], user: str) -> None:
+def resolve_entry(deps: Deps, client: WebClient, entry: Entry) -> None:
+    """Resolve one stored submission and announce it (and the drafts it made) in its thread, once."""
+    meta, values, user = entry.payload["meta"], entry.payload["values"], entry.payload["user"]
     channel, thread = str(meta.get("c") or ""), meta.get("t")
+    out = Delivery(client, entry, channel)
 
     def told(text: str) -> None:  # told to the person who submitted
         if channel:
             tell(client, channel, user, text, thread_ts=thread)
 
-    notice = reporting(
-        lambda: flows.resolve(
-            deps.services,
-            int(meta["i"]),
-            user=user,
-            cause_id=values[ids.FIELD_CAUSE[0]] or None,
-            new_cause=new_cause(values),
-            notes=values[ids.FIELD_NOTES[0]],
-        ),
-        told,
-    )
+    def resolve() -> Notice:
+        try:
+            return flows.resolve(
+                deps.services,
+                int(meta["i"]),
+                user=user,
+                cause_id=values[ids.FIELD_CAUSE[0]] or None,
+                new_cause=new_cause(values),
+                notes=values[ids.FIELD_NOTES[0]],
+            )
+        except AlreadyResolved:
+            if not entry.retry:
+                raise
+            return flows.resolved_notice(
+                deps.services.incidents.get(int(meta["i"]))
+            )  # resolved before a crash
+
+    notice = reporting(resolve, told)
     if notice is None or not channel:
         return
-    post(client, channel, blocks.notice_message(Notice(notice.text, ok=True, mention=user)), thread_ts=thread)
+    message = blocks.notice_message(Notice(notice.text, ok=True, mention=user))
+    out.post(message, thread_ts=thread, part="notice")
     for card in flows.pending_drafts(deps.services, int(meta["i"])):
-        post(client, channel, blocks.draft_message(card), thread_ts=thread)
+        out.post(blocks.draft_message(card), thread_ts=thread, part=f"draft:{card.id}")
