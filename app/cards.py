@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from pitstop.collectors.model import Verdict
 
@@ -32,6 +33,28 @@ class AnswerCard:
     incident: int | None
     host: str | None = None
     host_choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class DetailsCard:
+    """The signals behind one cause's rank in an answer (Slack's "Details" button)."""
+
+    lang: str
+    incident: int
+    pitfall: str
+    title: str
+    lines: tuple[str, ...]  # signature regexes and what they matched, shared terms, nearest examples
+
+
+@dataclass(frozen=True)
+class HomeCard:
+    """The App Home tab for one person: their language setting, pending drafts, incident figures."""
+
+    lang: str  # the tab's language: the person's choice, else English
+    choice: str  # "en" | "zh" | "auto" (follow the paste)
+    days: int
+    figures: Any  # incidents.stats.Stats
+    drafts: tuple[DraftCard, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,10 @@ from pitstop.app.cards import (
     Cause,
     CauseFindings,
     Choice,
+    DetailsCard,
     DiagnosisCard,
     DraftCard,
+    HomeCard,
     HostState,
     Notice,
     ResolutionForm,
@@ -26,7 +28,7 @@ from pitstop.app.diagnose import authorize_hosts, authorized_hosts
 from pitstop.app.digest import digest, job_line, render_text
 from pitstop.app.hosts import mentioned_hosts
 from pitstop.app.services import Services
-from pitstop.core.errors import NotAllowed, PitstopError, UsageError
+from pitstop.core.errors import NotAllowed, NotFound, PitstopError, UsageError
 from pitstop.core.i18n import t
 
 if TYPE_CHECKING:
@@ -67,15 +69,32 @@ def reader_lang(services: Services, user: str, paste_lang: str) -> str:
 
 
 def set_language(services: Services, user: str, choice: str) -> Notice:
-    """Store `user`'s answer language: en, zh, or auto (follow the paste)."""
+    """Store `user`'s answer language: en, zh, or auto (follow the paste); the notice is in the
+    language chosen (English for auto, as the App Home tab then is)."""
     from pitstop.core.i18n import normalize_lang
 
     if choice not in ("auto", "") and normalize_lang(choice) is None:
-        raise UsageError(t("common.lang.choose", "en"))
+        raise UsageError(t("common.lang.choose", services.incidents.user_lang(user) or "en"))
     chosen = services.incidents.set_user_lang(user, choice or "auto")
     if chosen is None:
         return Notice(t("common.lang.set_auto", "en"), ok=True)
     return Notice(t("common.lang.set", chosen, name=t(f"common.lang.{chosen}", chosen)), ok=True)
+
+
+def home(services: Services, user: str, days: int) -> HomeCard:
+    """`user`'s App Home tab: in the language they chose (English when they follow the paste)."""
+    chosen = services.incidents.user_lang(user)
+    return HomeCard(chosen or "en", chosen or "auto", days, stats(services, days), pending_drafts(services))
+
+
+def details(services: Services, incident: int, pitfall: str, *, user: str) -> DetailsCard:
+    """The signals behind `pitfall`'s rank in `incident`'s answer, for the "Details" button."""
+    record = services.incidents.get(incident)
+    lang = reader_lang(services, user, record.lang)
+    lines = services.incidents.candidate_details(incident, pitfall)
+    if lines is None:
+        raise NotFound(t("flows.details.unknown", lang, pitfall=pitfall, incident=incident))
+    return DetailsCard(lang, incident, pitfall, title_of(services, pitfall, lang), lines)
 
 
 def _cause(rank: int, match: Any, lang: str) -> Cause:

@@ -16,6 +16,7 @@ from pitstop.bot.listeners import register
 from pitstop.bot.maintainers import Maintainers
 from pitstop.core.config import Settings
 from pitstop.core.redact import clean_text, install_log_redaction
+from pitstop.core.sealing import Sealer
 
 DEFAULT_API_URL = "https://slack.com/api/"
 
@@ -63,7 +64,8 @@ def create_app(
         lambda group: app.client.usergroups_users_list(usergroup=group).get("users") or (),
     )
     app.use(_scrub_surrogates)
-    register(app, Deps(services, maintainers, update_interval_s=update_interval_s))
+    sealer = Sealer.from_db(services.kb.db)
+    register(app, Deps(services, maintainers, sealer, update_interval_s=update_interval_s))
     return app
 
 

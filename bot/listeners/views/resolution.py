@@ -8,13 +8,14 @@ from typing import Any
 from slack_bolt import Ack
 from slack_sdk import WebClient
 
-from pitstop.app import flows
+from pitstop.app import flows, interactions
 from pitstop.app.cards import Notice
 from pitstop.app.outbox import Entry
 from pitstop.bot import ids
 from pitstop.bot.delivery import Delivery, trigger_key
 from pitstop.bot.deps import Deps
 from pitstop.bot.errors import reporting
+from pitstop.bot.payload import incident_of, user_of, view_metadata
 from pitstop.bot.render import blocks
 from pitstop.bot.slack_io import tell
 from pitstop.incidents.model import NewCause
@@ -76,34 +77,41 @@ KIND = "resolve"  # outbox rows: a submitted resolution to record and announce i
 def resolution_callback(
     ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient, deps: Deps
 ) -> None:
-    """Show the form's errors in the modal, or store the resolution in the outbox and close the modal."""
+    """Show the form's errors in the modal, or store the resolution in the outbox and close the modal.
+
+    Refused in the modal, before anything is stored: metadata that is not signed for this modal and
+    person, an incident already resolved (a replayed submission), a cause id the KB does not hold.
+    """
+    meta = view_metadata(deps.sealer, body)
+    record = interactions.unresolved(interactions.stored_incident(deps.services, incident_of(meta)))
     values = form_values(view)
     errors = validate(values)
     if errors:
         ack(response_action="errors", errors=errors)
         return
-    meta = ids.unpack(view.get("private_metadata"))
-    deps.services.jobs.put(
-        KIND, trigger_key(body), {"meta": meta, "values": values, "user": body["user"]["id"]}
-    )
+    if values[ids.FIELD_CAUSE[0]]:
+        interactions.known_cause(deps.services, values[ids.FIELD_CAUSE[0]])
+    work = {"incident": record.id, "values": values, "user": user_of(body)}
+    deps.services.jobs.put(KIND, trigger_key(body), work)
     ack()
 
 
 def resolve_entry(deps: Deps, client: WebClient, entry: Entry) -> None:
-    """Resolve one stored submission and announce it (and the drafts it made) in its thread, once."""
-    meta, values, user = entry.payload["meta"], entry.payload["values"], entry.payload["user"]
-    channel, thread = str(meta.get("c") or ""), meta.get("t")
+    """Resolve one stored submission and announce it (and the drafts it made) once, in the incident's
+    own thread (the stored channel, never one from the payload)."""
+    values, user = entry.payload["values"], entry.payload["user"]
+    record = deps.services.incidents.get(int(entry.payload["incident"]))
+    channel, thread = record.channel, record.thread_ts
     out = Delivery(client, entry, channel)
 
     def told(text: str) -> None:  # told to the person who submitted
-        if channel:
-            tell(client, channel, user, text, thread_ts=thread)
+        tell(client, channel, user, text, thread_ts=thread)
 
     def resolve() -> Notice:
         try:
             return flows.resolve(
                 deps.services,
-                int(meta["i"]),
+                record.id,
                 user=user,
                 cause_id=values[ids.FIELD_CAUSE[0]] or None,
                 new_cause=new_cause(values),
@@ -112,14 +120,13 @@ def resolve_entry(deps: Deps, client: WebClient, entry: Entry) -> None:
         except AlreadyResolved:
             if not entry.retry:
                 raise
-            return flows.resolved_notice(
-                deps.services.incidents.get(int(meta["i"]))
-            )  # resolved before a crash
+            # the earlier attempt resolved it, then died before announcing it
+            return flows.resolved_notice(deps.services.incidents.get(record.id))
 
     notice = reporting(resolve, told)
-    if notice is None or not channel:
+    if notice is None:
         return
     message = blocks.notice_message(Notice(notice.text, ok=True, mention=user))
     out.post(message, thread_ts=thread, part="notice")
-    for card in flows.pending_drafts(deps.services, int(meta["i"])):
+    for card in flows.pending_drafts(deps.services, record.id):
         out.post(blocks.draft_message(card), thread_ts=thread, part=f"draft:{card.id}")
