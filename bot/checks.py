@@ -22,6 +22,9 @@ from pitstop.collectors.hostlist import compress
 from pitstop.core.i18n import t
 
 KIND = "diagnose"  # outbox rows: checks to run and post, from /diagnose or a "Run checks" click
+TRANSIENT = frozenset(
+    {"internal_error", "fatal_error", "service_unavailable", "request_timeout", "ratelimited"}
+)
 
 
 def start_checks(
@@ -101,6 +104,8 @@ def checks_entry(deps: Deps, client: WebClient, entry: Entry) -> None:
     try:
         ts = out.post(first, thread_ts=r.thread_ts, part="card")
     except SlackApiError as exc:
+        if exc.response.get("error") in TRANSIENT:
+            raise  # the outbox tries again later (and finds the message if Slack did post it)
         privately(f"I cannot post here ({exc.response.get('error')}); invite me with /invite @pitstop.")
         return
     updater = ThrottledUpdater(client, r.channel, ts, deps.update_interval_s)

@@ -2,9 +2,10 @@
 
 It serves `POST /api/<method>` (form or JSON bodies), the upload URL handed out by
 `files.getUploadURLExternal`, and a `response_url` endpoint; `fail_next` makes the next call of a
-method answer 429 with `Retry-After`. It keeps the bot's messages per channel (with their metadata,
-and the file shares of completed uploads) and serves them back through `conversations.history` and
-`conversations.replies` (GET or POST), metadata only with `include_all_metadata`, as Slack does.
+method answer 429 with `Retry-After`, `lose_next` carries the next call out but answers it 500. It
+keeps the bot's messages per channel (with their metadata, and the file shares of completed uploads)
+and serves them back through `conversations.history` and `conversations.replies` (GET or POST),
+metadata only with `include_all_metadata`, as Slack does.
 """
 
 from __future__ import annotations
@@ -44,8 +45,15 @@ class Recorder:
     groups: dict[str, tuple[str, ...]] = field(default_factory=dict)  # user group id -> members
     messages: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # channel -> the bot's messages
     uploads: dict[str, str] = field(default_factory=dict)  # file id -> file name
+    lost: list[str] = field(default_factory=list)  # methods whose next response is lost
     lock: threading.Condition = field(default_factory=threading.Condition)
     _ts: itertools.count = field(default_factory=lambda: itertools.count(1))
+
+    def lose_next(self, method: str) -> None:
+        """Carry out the next call of `method` but answer it 500, as if the response was lost on the way
+        back: the bot cannot know its message was posted."""
+        with self.lock:
+            self.lost.append(method)
 
     def fail_next(self, method: str, retry_after: int = 1) -> None:
         """Answer the next call of `method` with 429 and `Retry-After: retry_after`."""
@@ -219,7 +227,14 @@ def serve(recorder: Recorder) -> tuple[ThreadingHTTPServer, str]:
                     429, {"ok": False, "error": "ratelimited"}, {"Retry-After": str(retry_after)}
                 )
             recorder.record(Call(method, body, 200))
-            self._reply(200, _answer(recorder, method, body, base))
+            answer = _answer(recorder, method, body, base)
+            with recorder.lock:
+                lost = method in recorder.lost
+                if lost:
+                    recorder.lost.remove(method)
+            if lost:
+                return self._reply(500, {"ok": False, "error": "internal_error"})
+            self._reply(200, answer)
 
         def _reply(self, status: int, payload: Any, headers: dict[str, str] | None = None) -> None:
             data = payload.encode() if isinstance(payload, str) else json.dumps(payload).encode()
