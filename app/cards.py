@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pitstop.collectors.model import Verdict
+from pitstop.core.i18n import Msg
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ class HostState:
 
     host: str
     status: str  # "pending", "ok", "unreachable", "auth_failed", "host_key_mismatch", "error"
-    error: str = ""
+    error: str | Msg = ""  # a Msg renders in the card's language
 
 
 @dataclass(frozen=True)

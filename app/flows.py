@@ -29,7 +29,7 @@ from pitstop.app.digest import digest, job_line, render_text
 from pitstop.app.hosts import mentioned_hosts
 from pitstop.app.services import Services
 from pitstop.core.errors import NotAllowed, NotFound, PitstopError, UsageError
-from pitstop.core.i18n import t
+from pitstop.core.i18n import msg, t
 
 if TYPE_CHECKING:
     from pitstop.app.diagnose import DiagnoseReport, HostReport
@@ -130,8 +130,8 @@ class Progress:
 def host_state(host: HostReport) -> HostState:
     """A host's line in the card; a reachable host whose evidence could not be read says so."""
     if host.status == "ok" and host.evidence_status == "unreadable":
-        why = "; ".join(f"{c}: {w}" for c, w in host.unread.items())
-        return HostState(host.host, "unreadable", why)
+        why = tuple(msg("reasons.read.of", collector=c, why=w) for c, w in host.unread.items())
+        return HostState(host.host, "unreadable", msg("reasons.all", reasons=why))
     return HostState(host.host, str(host.status), host.error)
 
 

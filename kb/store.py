@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -402,3 +402,20 @@ def get_meta(db: sqlite_utils.Database, key: str) -> str | None:
 def set_meta(db: sqlite_utils.Database, key: str, value: str) -> None:
     """Set a value in kb_meta."""
     db.execute("INSERT OR REPLACE INTO kb_meta(key, value) VALUES (?, ?)", (key, value))
+
+
+ADMITTED_KEY = "admitted_signatures"
+
+
+def admitted_signatures(db: sqlite_utils.Database) -> frozenset[str]:
+    """Admission keys of the signatures that passed kb.signatures' probes on this database."""
+    return frozenset(json.loads(get_meta(db, ADMITTED_KEY) or "[]"))
+
+
+def record_admitted(db: sqlite_utils.Database, keys: Collection[str]) -> None:
+    """Add admission keys (in one transaction with what is already recorded)."""
+    with db.conn:
+        db.execute("BEGIN IMMEDIATE")
+        known = admitted_signatures(db)
+        if not known.issuperset(keys):
+            set_meta(db, ADMITTED_KEY, json.dumps(sorted(known.union(keys))))
