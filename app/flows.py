@@ -353,12 +353,15 @@ def resolve(
     record = services.incidents.resolve(
         incident, user=user, cause_id=cause_id, new_cause=new_cause, notes=notes
     )
+    return resolved_notice(record)
+
+
+def resolved_notice(record: Any) -> Notice:
+    """What a resolved incident's resolution says to the channel."""
     resolution = record.resolution
     learned = f" {resolution.learned}" if resolution and resolution.learned else ""
-    return Notice(
-        f"Incident #{incident} resolved as {resolution.cause_id if resolution else cause_id}.{learned}",
-        ok=True,
-    )
+    cause = resolution.cause_id if resolution else None
+    return Notice(f"Incident #{record.id} resolved as {cause}.{learned}", ok=True)
 
 
 def stats(services: Services, days: int = 30) -> Any:
