@@ -115,10 +115,12 @@ class Console:
     def interactive(self, history: str | None = None) -> None:
         """A prompt with line editing, history and bracketed paste, until EOF, Ctrl-C or `:quit`."""
         from prompt_toolkit import PromptSession
-        from prompt_toolkit.history import FileHistory, InMemoryHistory
+        from prompt_toolkit.history import InMemoryHistory
+
+        from pitstop.bot.history import PrivateHistory
 
         session: PromptSession[str] = PromptSession(
-            history=FileHistory(history) if history else InMemoryHistory(), multiline=False
+            history=PrivateHistory(history) if history else InMemoryHistory(), multiline=False
         )
         self._print(HELP)
         while True:
