@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pitstop.collectors.model import Verdict
+from pitstop.core.i18n import Msg
 
 
 @dataclass(frozen=True)
@@ -130,4 +131,5 @@ class DraftCard:
     target: str | None = None  # the entry a merge proposal would add examples to
     incident: int | None = None
     decided_by: str | None = None
-    outcome: str = ""  # the sentence of the last decision
+    outcome: str | Msg = ""  # the sentence of the last decision
+    lang: str = "en"

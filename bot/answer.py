@@ -16,6 +16,7 @@ from pitstop.bot.deps import Deps
 from pitstop.bot.errors import reporting
 from pitstop.bot.render import blocks
 from pitstop.bot.slack_io import post
+from pitstop.core.i18n import detect_lang, t
 
 # Message subtypes that are still a person writing something new.
 ANSWERABLE_SUBTYPES: frozenset[str | None] = frozenset({None, "thread_broadcast", "file_share"})
@@ -68,7 +69,9 @@ def maybe_answer(
         post(
             client,
             channel,
-            blocks.notice_message(Notice("Pitstop is busy; ask again in a minute.")),
+            blocks.notice_message(
+                Notice(t("chat.busy", flows.reader_lang(deps.services, event["user"], detect_lang(text))))
+            ),
             thread_ts=thread,
         )
 
@@ -85,6 +88,7 @@ def _answer(
         ),
         # the reply says what went wrong instead
         lambda sentence: post(client, channel, blocks.notice_message(Notice(sentence)), thread_ts=thread),
+        flows.reader_lang(services, user, detect_lang(text)),
     )
     if message is not None:
         post(client, channel, message, thread_ts=thread)

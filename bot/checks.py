@@ -18,7 +18,7 @@ from pitstop.bot.errors import reporting
 from pitstop.bot.render import blocks
 from pitstop.bot.slack_io import ThrottledUpdater, post, tell, upload_text
 from pitstop.collectors.hostlist import compress
-from pitstop.core.i18n import t
+from pitstop.core.i18n import detect_lang, t
 
 
 def start_checks(
@@ -40,6 +40,8 @@ def start_checks(
     A refusal raises (`NotAllowed`, `UsageError`): the listener lets it reach the app's error handler.
     """
 
+    lang = flows.reader_lang(deps.services, user, lang or (detect_lang(error_text) if error_text else "en"))
+
     def privately(text: str) -> None:
         if respond is None:
             tell(client, channel, user, text, thread_ts=thread_ts)
@@ -58,7 +60,7 @@ def start_checks(
         hosts = flows.authorize(deps.services, target, user=user, channel=channel, origin="slack")
     request = _Request(target, error_text, user, channel, thread_ts, lang, job)
     if not deps.services.jobs.submit(_run, deps, client, hosts, request, privately):
-        privately("Pitstop is busy with other checks; try again in a minute.")
+        privately(t("chat.busy_checks", lang))
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,7 @@ def _run(
     try:
         ts = post(client, r.channel, first, thread_ts=r.thread_ts)
     except SlackApiError as exc:
-        privately(f"I cannot post here ({exc.response.get('error')}); invite me with /invite @pitstop.")
+        privately(t("chat.cannot_post", lang, error=exc.response.get("error")))
         return
     updater = ThrottledUpdater(client, r.channel, ts, deps.update_interval_s)
 
@@ -111,7 +113,7 @@ def _run(
         )
 
     # The posted message must not stay "running" forever: a failure replaces it with the sentence.
-    result = reporting(check, lambda text: updater.finish(blocks.notice_message(Notice(text))))
+    result = reporting(check, lambda text: updater.finish(blocks.notice_message(Notice(text))), lang)
     if result is None:
         return
     updater.finish(blocks.diagnosis_message(result.card))

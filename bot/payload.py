@@ -6,6 +6,7 @@ from typing import Any
 
 from pitstop.bot import ids
 from pitstop.core.errors import UsageError
+from pitstop.core.i18n import msg
 
 
 def where(body: dict[str, Any]) -> tuple[str, str | None]:
@@ -33,7 +34,7 @@ def incident_of(value: dict[str, Any]) -> int:
     try:
         return int(value["i"])
     except (KeyError, TypeError, ValueError):
-        raise UsageError("That button no longer works; ask again to get a fresh answer.") from None
+        raise UsageError(msg("chat.stale_button")) from None
 
 
 def draft_id(value: dict[str, Any]) -> str:

@@ -18,7 +18,7 @@ def record_resolution_callback(ack: Ack, body: dict[str, Any], client: WebClient
     """Open the modal; it carries the incident, channel and thread for the submission."""
     channel, thread = where(body)
     iid = incident_of(clicked(body))
-    form = flows.resolution_form(deps.services, iid)
-    metadata = ids.pack(i=iid, c=channel, t=thread)
+    form = flows.resolution_form(deps.services, iid, body["user"]["id"])
+    metadata = ids.pack(i=iid, c=channel, t=thread, l=form.lang)
     client.views_open(trigger_id=body["trigger_id"], view=blocks.resolution_modal(form, metadata))
     ack()

@@ -14,6 +14,7 @@ from pitstop.bot.deps import Deps
 from pitstop.bot.errors import reporting
 from pitstop.bot.render import blocks
 from pitstop.bot.slack_io import post, tell
+from pitstop.core.i18n import t
 from pitstop.incidents.model import NewCause
 
 
@@ -35,21 +36,17 @@ def form_values(view: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-def validate(values: dict[str, str]) -> dict[str, str]:
-    """Errors to show in the modal (block id -> message); empty when the form can be submitted."""
+def validate(values: dict[str, str], lang: str = "en") -> dict[str, str]:
+    """Errors to show in the modal (block id -> message in `lang`); empty when the form can be submitted."""
     new = any(values[f[0]] for f in (ids.FIELD_NEW_TITLE, ids.FIELD_NEW_WHAT, ids.FIELD_NEW_FIX))
     cause = values[ids.FIELD_CAUSE[0]]
     if cause and new:
-        return {ids.FIELD_CAUSE[0]: "Pick a known cause or describe a new one, not both."}
+        return {ids.FIELD_CAUSE[0]: t("chat.form.both", lang)}
     if not cause and not new:
-        return {ids.FIELD_CAUSE[0]: "Pick the real cause, or describe a new one below."}
+        return {ids.FIELD_CAUSE[0]: t("chat.form.neither", lang)}
     if new:
-        missing = {
-            f[0]: "Needed for a new cause."
-            for f in (ids.FIELD_NEW_TITLE, ids.FIELD_NEW_WHAT)
-            if not values[f[0]]
-        }
-        return missing
+        needed = t("chat.form.needed", lang)
+        return {f[0]: needed for f in (ids.FIELD_NEW_TITLE, ids.FIELD_NEW_WHAT) if not values[f[0]]}
     return {}
 
 
@@ -71,12 +68,12 @@ def resolution_callback(
 ) -> None:
     """Show the form's errors in the modal, or close it and resolve the incident in the background."""
     values = form_values(view)
-    errors = validate(values)
+    meta = ids.unpack(view.get("private_metadata"))
+    errors = validate(values, str(meta.get("l") or "en"))
     if errors:
         ack(response_action="errors", errors=errors)
         return
     ack()
-    meta = ids.unpack(view.get("private_metadata"))
     deps.services.jobs.submit(_resolve, deps, client, meta, values, body["user"]["id"])
 
 
@@ -97,6 +94,7 @@ def _resolve(deps: Deps, client: WebClient, meta: dict[str, Any], values: dict[s
             notes=values[ids.FIELD_NOTES[0]],
         ),
         told,
+        str(meta.get("l") or "en"),
     )
     if notice is None or not channel:
         return
