@@ -85,7 +85,8 @@ def home(services: Services, user: str, days: int) -> HomeCard:
     """`user`'s App Home tab: in the language they chose (English when they follow the paste)."""
     chosen = services.incidents.user_lang(user)
     lang = chosen or "en"
-    return HomeCard(lang, chosen or "auto", days, stats(services, days), pending_drafts(services, lang=lang))
+    figures = stats(services, days, lang)
+    return HomeCard(lang, chosen or "auto", days, figures, pending_drafts(services, lang=lang))
 
 
 def details(services: Services, incident: int, pitfall: str, *, user: str) -> DetailsCard:
@@ -398,15 +399,19 @@ def resolve(
     return Notice(t(f"flows.resolved.{kind}", lang, incident=incident, cause=cause), ok=True)
 
 
-def stats(services: Services, days: int = 30) -> Any:
-    """Incident figures (`kb.stats.Stats`) of the last `days` days, on the incidents' own connection."""
+def stats(services: Services, days: int = 30, lang: str = "en") -> Any:
+    """Incident figures (`kb.stats.Stats`) of the last `days` days, on the incidents' own connection;
+    the top causes named in `lang`."""
+    from dataclasses import replace
     from datetime import timedelta
 
     from pitstop.core.clock import utc_now
     from pitstop.incidents.stats import compute
 
     now = utc_now()
-    return compute(services.incidents.db, since=now - timedelta(days=days), now=now)
+    figures = compute(services.incidents.db, since=now - timedelta(days=days), now=now)
+    named = tuple(replace(c, label=title_of(services, c.key, lang)) for c in figures.top_causes)
+    return replace(figures, top_causes=named)
 
 
 def _draft_card(draft: Any, lang: str, outcome: str | Msg = "") -> DraftCard:

@@ -72,7 +72,7 @@ class Console:
             ":help": lambda _: t("console.help", self.lang),
             ":lang": lambda a: render.notice_text(flows.set_language(self.services, self.user, a.strip())),
             ":stats": lambda _: render.stats_text(
-                flows.stats(self.services, STATS_DAYS), STATS_DAYS, self.lang
+                flows.stats(self.services, STATS_DAYS, self.lang), STATS_DAYS, self.lang
             ),
         }
 
