@@ -23,6 +23,9 @@ class Cause:
     fix: str
     draft: bool = False
     details: tuple[str, ...] = ()  # the signals behind `why`: regexes, terms (Details button, --verbose)
+    benign: bool = False
+    layer: str = ""
+    score: float = 0.0  # the fused ranking score
 
 
 @dataclass(frozen=True)
@@ -34,6 +37,8 @@ class AnswerCard:
     incident: int | None
     host: str | None = None
     host_choices: tuple[str, ...] = ()
+    confident: bool = True  # False: no cause matched a known error signature; the causes are guesses
+    truncated: bool = False  # a long paste of which only the error-bearing lines were searched
 
 
 @dataclass(frozen=True)
@@ -64,7 +69,7 @@ class HostState:
 
     host: str
     status: str  # "pending", "ok", "unreachable", "auth_failed", "host_key_mismatch", "error"
-    error: str = ""
+    error: str | Msg = ""  # a Msg renders in the card's language
 
 
 @dataclass(frozen=True)

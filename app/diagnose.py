@@ -33,7 +33,7 @@ from pitstop.collectors.transport import framing
 from pitstop.collectors.transport.ssh import Connector
 from pitstop.core.clock import parse_since, stamp
 from pitstop.core.errors import NotAllowed, NotFound, UsageError
-from pitstop.core.i18n import msg, t
+from pitstop.core.i18n import Msg, msg, render, t
 from pitstop.core.redact import redact
 
 if TYPE_CHECKING:
@@ -139,24 +139,24 @@ class HostReport:
         return state
 
     @property
-    def unread(self) -> dict[str, str]:
+    def unread(self) -> dict[str, Msg]:
         """Collector -> why its output could not be read (tools not installed included)."""
         return reading(self.commands)[1]
 
-    def to_json(self) -> dict[str, Any]:
-        """The host's part of the issue-3 JSON shape."""
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        """The host's part of the issue-3 JSON shape, reasons in `lang`."""
         out: dict[str, Any] = {
             "host": self.host,
             "status": self.status,
             "evidence_status": self.evidence_status,
-            "unread": {c: redact(why) for c, why in self.unread.items()},
+            "unread": {c: redact(render(why, lang)) for c, why in self.unread.items()},
             "error": redact(self.error) or None,
-            "verdicts": [v.to_json() for v in self.shown],
+            "verdicts": [v.to_json(lang) for v in self.shown],
             "commands": [command_json(c) for c in self.commands],
             "duration_s": self.duration_s,
         }
         if self.sweep:
-            out["benign"] = [v.to_json() for v in self.benign]
+            out["benign"] = [v.to_json(lang) for v in self.benign]
             out["summary"] = {
                 k: sum(v.verdict == k for v in self.verdicts)
                 for k in ("confirmed", "ruled_out", "inconclusive")
@@ -195,7 +195,7 @@ class DiagnoseReport:
     def to_json(self) -> dict[str, Any]:
         """`{"hosts", "outliers", "job", ...}` (docs/ARCHITECTURE.md, "Diagnose report")."""
         return {
-            "hosts": [h.to_json() for h in self.hosts],
+            "hosts": [h.to_json(self.lang) for h in self.hosts],
             "outliers": [o.to_json() for o in self.outliers],
             "job": self.job.to_json() if self.job else None,
             "until": stamp(self.until) if self.until else None,

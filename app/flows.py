@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from pitstop.app.ask import TOP_CAUSES, ask
 from pitstop.app.cards import (
     AnswerCard,
-    Cause,
     CauseFindings,
     Choice,
     DetailsCard,
@@ -35,9 +35,7 @@ if TYPE_CHECKING:
     from pitstop.app.diagnose import DiagnoseReport, HostReport
     from pitstop.collectors.inventory import Host
     from pitstop.collectors.model import Verdict
-    from pitstop.kb.schema import CheckRef
 
-TOP_CAUSES = 3
 ODD_LIMIT = 4  # differing facts named per host in chat (the attached report has all)
 MAX_HOST_CHOICES = 100
 VERDICT_ORDER = {"confirmed": 0, "ruled_out": 1, "inconclusive": 2}
@@ -47,25 +45,18 @@ def answer(services: Services, text: str, *, channel: str, thread_ts: str, user:
     """Ask the KB about a paste, open/update the thread's incident, and offer checks on a host."""
     if not text.strip():
         raise UsageError(msg("flows.empty_paste"))
-    result = services.kb.ask(text, top=TOP_CAUSES)
+    result, card = ask(services.kb, text, lang=services.incidents.user_lang(user), top=TOP_CAUSES)
     iid = services.incidents.record_answer(
         channel=channel, thread_ts=thread_ts, user=user, text=text, answer=result
     )
     names = list(services.inventory.hosts)
     named = mentioned_hosts(text, names)
-    lang = reader_lang(services, user, result.lang)
-    return AnswerCard(
-        lang=lang,
-        causes=tuple(_cause(rank, m, lang) for rank, m in enumerate(result.results, start=1)),
+    return replace(
+        card,
         incident=iid,
         host=named[0] if named else None,
         host_choices=() if named else tuple(sorted(names)[:MAX_HOST_CHOICES]),
     )
-
-
-def reader_lang(services: Services, user: str, paste_lang: str) -> str:
-    """The language `user` chose (App Home, console `:lang`), else the paste's."""
-    return services.incidents.user_lang(user) or paste_lang
 
 
 def set_language(services: Services, user: str, choice: str) -> Notice:
@@ -79,6 +70,11 @@ def set_language(services: Services, user: str, choice: str) -> Notice:
     if chosen is None:
         return Notice(t("common.lang.set_auto", "en"), ok=True)
     return Notice(t("common.lang.set", chosen, name=t(f"common.lang.{chosen}", chosen)), ok=True)
+
+
+def reader_lang(services: Services, user: str, paste_lang: str) -> str:
+    """The language `user` chose (App Home, console `:lang`), else the paste's."""
+    return services.incidents.user_lang(user) or paste_lang
 
 
 def home(services: Services, user: str, days: int) -> HomeCard:
@@ -97,32 +93,6 @@ def details(services: Services, incident: int, pitfall: str, *, user: str) -> De
     if lines is None:
         raise NotFound(t("flows.details.unknown", lang, pitfall=pitfall, incident=incident))
     return DetailsCard(lang, incident, pitfall, title_of(services, pitfall, lang), lines)
-
-
-def _cause(rank: int, match: Any, lang: str) -> Cause:
-    zh = lang == "zh"
-    return Cause(
-        rank=rank,
-        pitfall=match.id,
-        title=(match.title_zh if zh and match.title_zh else match.title),
-        confidence=t(f"common.confidence.{match.confidence}", lang),
-        why=tuple(match.reasons_in(lang)),
-        details=tuple(match.why),
-        summary=(match.summary_zh if zh and match.summary_zh else match.summary),
-        checks=tuple(check_text(ref, lang) for ref in match.checks),
-        fix=(match.fix_zh if zh and match.fix_zh else match.fix) or "",
-        draft=bool(match.draft),
-    )
-
-
-def check_text(ref: CheckRef, lang: str) -> str:
-    """What a check reference looks at and what decides it, in the reader's words and language."""
-    from pitstop.collectors.checks.registry import CHECKS
-
-    if ref.describe:
-        return ref.describe.get(lang) or ref.describe["en"]
-    spec = CHECKS.get(ref.check)
-    return spec.description(lang) if spec is not None else ref.check
 
 
 @dataclass(frozen=True)
@@ -161,8 +131,8 @@ class Progress:
 def host_state(host: HostReport) -> HostState:
     """A host's line in the card; a reachable host whose evidence could not be read says so."""
     if host.status == "ok" and host.evidence_status == "unreadable":
-        why = "; ".join(f"{c}: {w}" for c, w in host.unread.items())
-        return HostState(host.host, "unreadable", why)
+        why = tuple(msg("reasons.read.of", collector=c, why=w) for c, w in host.unread.items())
+        return HostState(host.host, "unreadable", msg("reasons.all", reasons=why))
     return HostState(host.host, str(host.status), host.error)
 
 
@@ -388,21 +358,24 @@ def resolve(
     record = services.incidents.resolve(
         incident, user=user, cause_id=cause_id, new_cause=new_cause, notes=notes
     )
+    return resolved_notice(record, reader_lang(services, user, record.lang))
+
+
+def resolved_notice(record: Any, lang: str) -> Notice:
+    """What a resolved incident's resolution says to the channel, in `lang`: what the KB learned."""
     resolution = record.resolution
     kind = resolution.kind if resolution else "existing"
     if resolution is not None and resolution.learn_state == "pending":
         kind = "pending"
     elif kind == "existing" and not record.error_text.strip():
         kind = "empty"
-    cause = resolution.cause_id if resolution else cause_id
-    lang = reader_lang(services, user, record.lang)
-    return Notice(t(f"flows.resolved.{kind}", lang, incident=incident, cause=cause), ok=True)
+    cause = resolution.cause_id if resolution else None
+    return Notice(t(f"flows.resolved.{kind}", lang, incident=record.id, cause=cause), ok=True)
 
 
 def stats(services: Services, days: int = 30, lang: str = "en") -> Any:
     """Incident figures (`kb.stats.Stats`) of the last `days` days, on the incidents' own connection;
     the top causes named in `lang`."""
-    from dataclasses import replace
     from datetime import timedelta
 
     from pitstop.core.clock import utc_now

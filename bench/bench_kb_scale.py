@@ -181,25 +181,40 @@ def measure(db: Path) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--entries", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        metavar="DIR",
+        help="keep the synthetic databases in DIR and reuse them on the next run (the index is rebuilt)",
+    )
     parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # the child process's part
     args = parser.parse_args()
     if args.measure:
         print(json.dumps(measure(args.measure)))
         return
     with tempfile.TemporaryDirectory(prefix="kbscale-") as tmp:
-        work = Path(tmp)
-        base = base_kb(work)
+        work = args.keep or Path(tmp)
+        work.mkdir(parents=True, exist_ok=True)
+        base = work / "base.db" if (work / "base.db").exists() else base_kb(work)
         for entries in args.entries:
             db = work / f"kb{entries}.db"
-            made = synthesize(base, db, entries)
+            record = Path(f"{db}.made.json")  # what synthesizing this database took, when it was made
+            made = json.loads(record.read_text()) if args.keep and record.exists() and db.exists() else {}
+            if not made:
+                made = synthesize(base, db, entries)
+                record.write_text(json.dumps(made))
+            for index in work.glob(f"kb{entries}.db.faiss*"):
+                index.unlink()  # the child builds the index from SQLite every time
+            load = round(os.getloadavg()[0], 1)
             child = subprocess.run(
                 [sys.executable, __file__, "--measure", str(db)], check=True, capture_output=True, text=True
             )
-            load = round(os.getloadavg()[0], 1)
-            print(json.dumps({"entries": entries, **made, **json.loads(child.stdout), "load1": load}))
+            figures = {"entries": entries, **made, **json.loads(child.stdout)}
+            print(json.dumps({**figures, "load1_before": load, "load1_after": round(os.getloadavg()[0], 1)}))
             sys.stdout.flush()
-            for path in work.glob(f"kb{entries}.db*"):
-                shutil.rmtree(path) if path.is_dir() else path.unlink()
+            if not args.keep:
+                for path in work.glob(f"kb{entries}.db*"):
+                    shutil.rmtree(path) if path.is_dir() else path.unlink()
 
 
 if __name__ == "__main__":

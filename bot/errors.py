@@ -77,10 +77,9 @@ def on_listener_error(
     options; a slash command answers privately; a click is answered with an ephemeral in its
     channel (on App Home, the tab is republished with the sentence on top).
 
-    Listeners acknowledge last, once their quick work succeeded, so a failure arrives here
-    unacknowledged (`response` not None) and this handler's response is the acknowledgement. (With
-    `process_before_response=False`, Bolt discards an acknowledgement made before the listener
-    raised: the request would answer 404.)
+    Listeners acknowledge last, once their quick work (storing their work in the outbox) succeeded, so
+    a failure arrives here unacknowledged (`response` not None) and this handler's response is the
+    acknowledgement (Bolt runs with `process_before_response=True` and answers Slack afterwards).
     """
     from pitstop.app.cards import Notice
     from pitstop.bot.home import publish_home, publish_notice

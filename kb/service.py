@@ -133,7 +133,11 @@ class KnowledgeBase:
     def _get_catalog(self) -> Catalog:
         with self._lock:
             if self._catalog is None:
-                self._catalog = Catalog.from_pitfalls(store.load_pitfalls(self._db()))
+                db = self._db()
+                known = store.admitted_signatures(db)
+                self._catalog = Catalog.from_pitfalls(store.load_pitfalls(db), known)
+                if not known.issuperset(self._catalog.admitted):
+                    store.record_admitted(db, self._catalog.admitted)
             return self._catalog
 
     def _get_index(self) -> VectorIndex:

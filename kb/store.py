@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -244,6 +244,14 @@ def pitfall_ids(db: sqlite_utils.Database, statuses: Sequence[str] = SEARCHABLE)
     return {row[0] for row in rows}
 
 
+def entry_texts(db: sqlite_utils.Database) -> dict[str, list[str]]:
+    """Every entry's example texts (title, summary, symptoms, mined, learned) by entry id."""
+    texts: dict[str, list[str]] = {}
+    for pid, text in db.execute("SELECT pitfall_id, text FROM examples ORDER BY id"):
+        texts.setdefault(pid, []).append(text)
+    return texts
+
+
 def examples_by_id(db: sqlite_utils.Database, ids: Iterable[int]) -> dict[int, ExampleRow]:
     """Examples with the given ids."""
     ids = list(ids)
@@ -393,3 +401,20 @@ def get_meta(db: sqlite_utils.Database, key: str) -> str | None:
 def set_meta(db: sqlite_utils.Database, key: str, value: str) -> None:
     """Set a value in kb_meta."""
     db.execute("INSERT OR REPLACE INTO kb_meta(key, value) VALUES (?, ?)", (key, value))
+
+
+ADMITTED_KEY = "admitted_signatures"
+
+
+def admitted_signatures(db: sqlite_utils.Database) -> frozenset[str]:
+    """Admission keys of the signatures that passed kb.signatures' probes on this database."""
+    return frozenset(json.loads(get_meta(db, ADMITTED_KEY) or "[]"))
+
+
+def record_admitted(db: sqlite_utils.Database, keys: Collection[str]) -> None:
+    """Add admission keys (in one transaction with what is already recorded)."""
+    with db.conn:
+        db.execute("BEGIN IMMEDIATE")
+        known = admitted_signatures(db)
+        if not known.issuperset(keys):
+            set_meta(db, ADMITTED_KEY, json.dumps(sorted(known.union(keys))))

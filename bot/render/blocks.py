@@ -23,6 +23,7 @@ from pitstop.app.cards import (
     Notice,
     ResolutionForm,
 )
+from pitstop.app.render import SUMMARY_CHARS, answer_text, clip
 from pitstop.bot import ids
 from pitstop.bot.render.labels import VERDICT_ICONS, label
 from pitstop.collectors.hostlist import compress
@@ -34,7 +35,6 @@ MAX_SECTION = 3000
 MAX_FALLBACK = 3000
 MAX_OPTIONS = 100
 EVIDENCE_LINES = 6
-SUMMARY_CHARS = 240
 MODAL_SHORT = frozenset({"modal_title", "save", "cancel"})  # Slack allows 24 characters
 
 Block = dict[str, Any]
@@ -61,11 +61,6 @@ def escape(text: str) -> str:
 def clean(text: str) -> str:
     """Redact then escape text from outside (KB, paste, host output)."""
     return escape(redact(text))
-
-
-def clip(text: str, limit: int) -> str:
-    """Cut `text` to `limit` characters, marking the cut."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def section(mrkdwn: str) -> Block:
@@ -119,13 +114,14 @@ def _fallback(text: str) -> str:
 def answer_message(card: AnswerCard) -> SlackMessage:
     """The thread reply to a pasted error."""
     lang = card.lang
+    fallback = clip(escape(answer_text(card)), MAX_FALLBACK)  # the text renderer's, redacted
     if not card.causes:
-        return SlackMessage(_fallback(label(lang, "no_causes")), (section(escape(label(lang, "no_causes"))),))
-    blocks: list[Block] = [section(f"*{escape(label(lang, 'causes'))}*")]
+        return SlackMessage(fallback, (section(escape(t("answer.none", lang))),))
+    blocks: list[Block] = [section(f"*{escape(t('answer.heading', lang))}*")]
     for cause in card.causes:
         head = f"*{cause.rank}. {clean(cause.title)}*  _{escape(cause.confidence)}_"
         if cause.draft:
-            head += f"  :construction: _{escape(label(lang, 'draft'))}_"
+            head += f"  :construction: _{escape(t('answer.flag.draft', lang))}_"
         lines = [head]
         if cause.summary:
             lines.append(clean(clip(" ".join(cause.summary.split()), SUMMARY_CHARS)))
@@ -150,8 +146,7 @@ def answer_message(card: AnswerCard) -> SlackMessage:
                 }
             )
     blocks.append(_next_steps(card))
-    summary = "; ".join(f"{c.rank}. {c.title}" for c in card.causes)
-    return SlackMessage(_fallback(f"{label(lang, 'causes')}: {summary}"), fit(blocks, lang))
+    return SlackMessage(fallback, fit(blocks, lang))
 
 
 def _next_steps(card: AnswerCard) -> Block:
@@ -209,7 +204,7 @@ def _not_checked(card: DiagnosisCard) -> list[str]:
     lines = []
     for status, hosts in by_status.items():
         what = t("fleet.slack.not_checked", card.lang, status=label_status(status, card.lang), n=len(hosts))
-        error = f": {clean(clip(hosts[0].error, 200))}" if hosts[0].error else ""
+        error = f": {clean(clip(render(hosts[0].error, card.lang), 200))}" if hosts[0].error else ""
         lines.append(f"• {escape(what)} {_hosts(h.host for h in hosts)}{error}")
     return lines
 
@@ -285,7 +280,7 @@ def _cause_findings(cause: CauseFindings, lang: str) -> str:
     benign = f" ({label(lang, 'benign')})" if best.benign else ""
     text = f"{icon} *{clean(clip(cause.title, 200))}*{benign}\n" + " · ".join(parts)
     if best.reason:
-        text += f"\n_{clean(clip(best.reason, 600))}_"
+        text += f"\n_{clean(clip(render(best.reason, lang), 600))}_"
     for evidence in best.evidence[:2]:
         block = f"\n`{clean(clip(evidence.command, 200))}`\n" + code(
             clip(line, 300) for line in evidence.lines[:EVIDENCE_LINES]

@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any, TextIO
 
+from pitstop.app import render
 from pitstop.app.cards import AnswerCard, DiagnosisCard, DraftCard, Notice, ResolutionForm
-from pitstop.bot.render.blocks import SUMMARY_CHARS, clip
+from pitstop.app.render import SUMMARY_CHARS, clip
 from pitstop.bot.render.labels import VERDICT_ICONS, label
+from pitstop.core.i18n import render as in_lang
 from pitstop.core.i18n import t
 from pitstop.core.redact import redact
 
@@ -15,22 +17,9 @@ EVIDENCE_LINES = 6
 
 
 def answer_text(card: AnswerCard) -> str:
-    """The console reply to a pasted error."""
+    """The console reply to a pasted error: the answer text (`app.render`), then its buttons as commands."""
     lang = card.lang
-    if not card.causes:
-        return label(lang, "no_causes")
-    out = [f"{label(lang, 'causes')}:"]
-    for cause in card.causes:
-        draft = f"  [{label(lang, 'draft')}]" if cause.draft else ""
-        out.append(f"  {cause.rank}. {cause.title}  ({cause.confidence}, {cause.pitfall}){draft}")
-        if cause.summary:
-            out.append("     " + clip(" ".join(cause.summary.split()), SUMMARY_CHARS))
-        if cause.why:
-            out.append(f"     {label(lang, 'why')}: " + "; ".join(cause.why))
-        if cause.checks:
-            out.append(f"     {label(lang, 'check')}: " + "; ".join(cause.checks))
-        if cause.fix:
-            out.append(f"     {label(lang, 'fix')}: {cause.fix}")
+    out = [render.answer_text(card)]
     if card.incident is not None:
         out.append(
             f"  [:this N] {label(lang, 'this')}   [:notit N] {label(lang, 'not_it')}   "
@@ -50,7 +39,9 @@ def diagnosis_text(card: DiagnosisCard) -> str:
     key = "diagnosed" if card.done else "diagnosing"
     out = [label(lang, key, target=card.target, done=done, total=len(card.hosts))]
     out += [
-        f"  {h.host}: {h.status} {h.error}".rstrip() for h in card.hosts if h.status not in ("ok", "pending")
+        f"  {h.host}: {h.status} {in_lang(h.error, lang)}".rstrip()
+        for h in card.hosts
+        if h.status not in ("ok", "pending")
     ]
     for cause in card.causes:
         best = cause.findings[0][1]
@@ -61,7 +52,7 @@ def diagnosis_text(card: DiagnosisCard) -> str:
             f" [{cause.pitfall}]{benign}: {hosts}"
         )
         if best.reason:
-            out.append(f"     {best.reason}")
+            out.append(f"     {in_lang(best.reason, lang)}")
         for evidence in best.evidence[:2]:
             out.append(f"     $ {evidence.command}")
             out += [f"       | {line}" for line in evidence.lines[:EVIDENCE_LINES]]

@@ -19,10 +19,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "I cannot post here ({error}); invite me with /invite @pitstop.",
         "我无法在这里发消息（{error}）；请用 /invite @pitstop 邀请我。",
     ),
-    "chat.stale_button": (
-        "That button no longer works; ask again to get a fresh answer.",
-        "这个按钮已失效，请重新提问以获得新的回答。",
-    ),
     "chat.form.both": (
         "Pick a known cause or describe a new one, not both.",
         "请选择一个已知原因或描述一个新原因，不要两样都填。",

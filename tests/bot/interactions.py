@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import urllib.parse
 from pathlib import Path
 from typing import Any
 
 from tests.bot.conftest import payload
+
+_TRIGGERS = itertools.count(1)
+
+
+def trigger_id() -> str:
+    """A new trigger id in Slack's shape: like Slack, every request built here gets its own (the bot
+    deduplicates on it, so a replay is the same body sent again)."""
+    n = next(_TRIGGERS)
+    return f"13345224609.{738474920 + n}.{n:021x}"
 
 
 def slash_command(
@@ -23,6 +33,7 @@ def slash_command(
     raw = (shared_dir / "slack-payloads" / "bolt-slash-command.txt").read_text()
     form = dict(urllib.parse.parse_qsl(raw, keep_blank_values=True))
     form.update(command=command, text=text, channel_id=channel, user_id=user, response_url=response_url)
+    form["trigger_id"] = trigger_id()
     return urllib.parse.urlencode(form)
 
 
@@ -47,6 +58,7 @@ def click(
         action["selected_option"] = element["options"][0]
     body.update(
         actions=[action],
+        trigger_id=trigger_id(),
         response_url=response_url,
         message=message,
         channel={"id": channel, "name": "gpu-ops"},
@@ -74,6 +86,7 @@ def submit_view(
         state={"values": values},
     )
     body["user"]["id"] = user
+    body["trigger_id"] = trigger_id()
     return as_form(body)
 
 

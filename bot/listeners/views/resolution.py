@@ -1,4 +1,5 @@
-"""The resolution modal's submission: checked in the modal, then the incident resolved in the background."""
+"""The resolution modal's submission: checked in the modal, stored in the outbox, then the incident
+resolved in the background."""
 
 from __future__ import annotations
 
@@ -7,15 +8,19 @@ from typing import Any
 from slack_bolt import Ack
 from slack_sdk import WebClient
 
-from pitstop.app import flows
+from pitstop.app import flows, interactions
 from pitstop.app.cards import Notice
+from pitstop.app.outbox import Entry
 from pitstop.bot import ids
+from pitstop.bot.delivery import Delivery, trigger_key
 from pitstop.bot.deps import Deps
 from pitstop.bot.errors import reporting
+from pitstop.bot.payload import incident_of, user_of, view_metadata
 from pitstop.bot.render import blocks
-from pitstop.bot.slack_io import post, tell
+from pitstop.bot.slack_io import tell
 from pitstop.core.i18n import t
 from pitstop.incidents.model import NewCause
+from pitstop.incidents.store import AlreadyResolved
 
 
 def form_values(view: dict[str, Any]) -> dict[str, str]:
@@ -63,41 +68,63 @@ def new_cause(values: dict[str, str]) -> NewCause | None:
     )
 
 
+KIND = "resolve"  # outbox rows: a submitted resolution to record and announce in its thread
+
+
 def resolution_callback(
     ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient, deps: Deps
 ) -> None:
-    """Show the form's errors in the modal, or close it and resolve the incident in the background."""
+    """Show the form's errors in the modal, or store the resolution in the outbox and close the modal.
+
+    Refused in the modal, before anything is stored: metadata that is not signed for this modal and
+    person, an incident already resolved (a replayed submission), a cause id the KB does not hold.
+    """
+    meta = view_metadata(deps.sealer, body)
+    record = interactions.unresolved(interactions.stored_incident(deps.services, incident_of(meta)))
     values = form_values(view)
-    meta = ids.unpack(view.get("private_metadata"))
-    errors = validate(values, str(meta.get("l") or "en"))
+    errors = validate(values, flows.reader_lang(deps.services, user_of(body), record.lang))
     if errors:
         ack(response_action="errors", errors=errors)
         return
+    if values[ids.FIELD_CAUSE[0]]:
+        interactions.known_cause(deps.services, values[ids.FIELD_CAUSE[0]])
+    work = {"incident": record.id, "values": values, "user": user_of(body)}
+    deps.services.jobs.put(KIND, trigger_key(body), work)
     ack()
-    deps.services.jobs.submit(_resolve, deps, client, meta, values, body["user"]["id"])
 
 
-def _resolve(deps: Deps, client: WebClient, meta: dict[str, Any], values: dict[str, str], user: str) -> None:
-    channel, thread = str(meta.get("c") or ""), meta.get("t")
+def resolve_entry(deps: Deps, client: WebClient, entry: Entry) -> None:
+    """Resolve one stored submission and announce it (and the drafts it made) once, in the incident's
+    own thread (the stored channel, never one from the payload)."""
+    values, user = entry.payload["values"], entry.payload["user"]
+    record = deps.services.incidents.get(int(entry.payload["incident"]))
+    channel, thread = record.channel, record.thread_ts
+    out = Delivery(client, entry, channel)
 
     def told(text: str) -> None:  # told to the person who submitted
-        if channel:
-            tell(client, channel, user, text, thread_ts=thread)
+        tell(client, channel, user, text, thread_ts=thread)
 
-    notice = reporting(
-        lambda: flows.resolve(
-            deps.services,
-            int(meta["i"]),
-            user=user,
-            cause_id=values[ids.FIELD_CAUSE[0]] or None,
-            new_cause=new_cause(values),
-            notes=values[ids.FIELD_NOTES[0]],
-        ),
-        told,
-        str(meta.get("l") or "en"),
-    )
-    if notice is None or not channel:
+    def resolve() -> Notice:
+        try:
+            return flows.resolve(
+                deps.services,
+                record.id,
+                user=user,
+                cause_id=values[ids.FIELD_CAUSE[0]] or None,
+                new_cause=new_cause(values),
+                notes=values[ids.FIELD_NOTES[0]],
+            )
+        except AlreadyResolved:
+            if not entry.retry:
+                raise
+            # the earlier attempt resolved it, then died before announcing it
+            return flows.resolved_notice(deps.services.incidents.get(record.id), lang)
+
+    lang = flows.reader_lang(deps.services, user, record.lang)
+    notice = reporting(resolve, told, lang)
+    if notice is None:
         return
-    post(client, channel, blocks.notice_message(Notice(notice.text, ok=True, mention=user)), thread_ts=thread)
-    for card in flows.pending_drafts(deps.services, int(meta["i"])):
-        post(client, channel, blocks.draft_message(card), thread_ts=thread)
+    message = blocks.notice_message(Notice(notice.text, ok=True, mention=user))
+    out.post(message, thread_ts=thread, part="notice")
+    for card in flows.pending_drafts(deps.services, record.id):
+        out.post(blocks.draft_message(card), thread_ts=thread, part=f"draft:{card.id}")

@@ -1,0 +1,53 @@
+"""A row whose work failed after Slack had already carried out the post (the response was lost, as in a
+crash between the post and marking the row done) is tried again and does not post twice: the answer
+and the diagnosis card are found by their message metadata (over signed HTTP, the local Web API
+stand-in)."""
+
+from __future__ import annotations
+
+import json
+
+from pitstop.collectors.inventory import build
+from tests.bot.conftest import ALLOW_ALL, payload
+from tests.bot.interactions import slash_command
+from tests.bot.recorder import BOT_USER
+
+NCCL = "NCCL WARN Cuda failure 'unknown error'"
+FORM = "application/x-www-form-urlencoded"
+
+
+def _row(bot) -> tuple:
+    return bot.services.jobs.outbox.db.execute("SELECT state, attempts, payload_json FROM outbox").fetchone()
+
+
+def test_an_answer_whose_response_was_lost_is_not_posted_again(serve_app, shared_dir):
+    bot = serve_app()
+    bot.recorder.lose_next("chat.postMessage")
+    body = payload(shared_dir, "bolt-app-mention.json")
+    body["event"]["text"] = f"<@{BOT_USER}> {NCCL}"
+    assert bot.send(json.dumps(body))[0] == 200
+    bot.idle()  # through the pause before the second attempt
+    posts = bot.recorder.of("chat.postMessage")
+    assert [p.body["thread_ts"] for p in posts] == [body["event"]["ts"]]
+    assert [c.body["ts"] for c in bot.recorder.of("conversations.replies")] == [body["event"]["ts"]]
+    assert _row(bot) == ("done", 2, "{}")
+
+
+def test_a_diagnosis_whose_card_response_was_lost_updates_that_card(serve_app, shared_dir):
+    dead = {f"dead{i}": {"address": f"127.0.0.{210 + i}", "port": 9} for i in (1, 2)}  # connection refused
+    bot = serve_app(policy=ALLOW_ALL, inventory=build({"ssh_config": False, "hosts": dead}))
+    bot.recorder.lose_next("chat.postMessage")
+    command = slash_command(shared_dir, "dead[1-2]", response_url=bot.recorder.url + "/respond/1")
+    assert bot.send(command, content_type=FORM)[0] == 200
+    bot.idle()
+    posts = bot.recorder.of("chat.postMessage")
+    assert len(posts) == 1 and len(bot.recorder.of("conversations.history")) == 1
+    card_ts = bot.recorder.messages["C111"][0]["ts"]
+    updates = bot.recorder.of("chat.update")
+    assert updates and {u.body["ts"] for u in updates} == {card_ts}
+    assert _row(bot) == ("done", 2, "{}")
+    bot.send(
+        command, content_type=FORM
+    )  # a replay of the same request (refused or deduplicated): nothing runs
+    bot.idle()
+    assert len(bot.recorder.of("chat.postMessage")) == 1
