@@ -55,7 +55,7 @@ def reader_lang(body: dict[str, Any], deps: Any) -> str:
     return chosen or (detect_lang(said) if said else "en")
 
 
-def reporting(fn: Callable[[], T], report: Callable[[str], None], lang: str = "en") -> T | None:
+def reporting(fn: Callable[[], T], report: Callable[[str], object], lang: str = "en") -> T | None:
     """`fn()` for a background job; on failure `report(describe(exc, lang))` and None."""
     try:
         return fn()
@@ -98,7 +98,7 @@ def on_listener_error(
             acknowledged = {"response_action": "errors", "errors": {field: text[:MAX_FIELD_ERROR]}}
     elif kind == "block_suggestion":
         acknowledged = {"options": []}  # an empty list beats a broken menu
-    elif body.get("command"):
+    elif body.get("command") and context.respond is not None:  # Bolt sets respond for every command
         context.respond(
             response_type="ephemeral", replace_original=False, **blocks.notice_message(Notice(text)).kwargs()
         )

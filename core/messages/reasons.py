@@ -561,8 +561,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "`NCCL_SOCKET_IFNAME` 匹配到一个已启用的网卡",
     ),
     "reasons.job.limit_param": (
-        "`job_limit` needs 'limit' as one of {names}",
-        "`job_limit` 的参数 'limit' 必须是 {names} 之一",
+        "`job_limit` needs `limit` as one of {names}",
+        "`job_limit` 的参数 `limit` 必须是 {names} 之一",
     ),
     "reasons.job.limited_no_port": (
         "`{limit}` is limited, but ibstat shows no active port",
@@ -870,8 +870,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "/dev/shm 的权限是 1777（drwxrwxrwt）",
     ),
     "reasons.system.no_login_section": (
-        "the output has no [Login] section: not the logind configuration",
-        "输出里没有 [Login] 段：不是 logind 的配置",
+        "the output has no `[Login]` section: not the logind configuration",
+        "输出里没有 `[Login]` 段：不是 logind 的配置",
     ),
     "reasons.system.remove_ipc_yes": (
         "`RemoveIPC=yes`: logind deletes a user's /dev/shm segments when the user's last session ends",

@@ -90,7 +90,7 @@ def run(env: dict[str, str], recorder: Recorder, *, seed: int, events: int = 150
         with recorder.lock:
             recorder.lock.wait_for(lambda: len(recorder.of("chat.postMessage")) >= target, 120)
         os.kill(bot.proc.pid, signal.SIGKILL)
-        out.kills.append(f"mid-work, at the {target}th answer posted")
+        out.kills.append(f"mid-work, as answer {target} reached Slack")
     finally:
         _kill(bot)
     # 3. Restarted again: whatever is still unacknowledged is retried; everything gets its answer.
