@@ -102,7 +102,9 @@ ENDONYM = "中文"  # the language menu names Chinese in Chinese in either langu
 
 def every_kind(services, lang: str) -> dict[str, str]:
     """Each message kind a person can see, rendered for a person who chose `lang` (App Home)."""
-    from pitstop.app.cards import CauseFindings, DiagnosisCard, HostState
+    from pitstop.app.cards import DiagnosisCard, HostState
+    from pitstop.app.diagnose import DiagnoseReport, HostReport
+    from pitstop.app.digest import render_text
     from pitstop.bot.console import Console
     from pitstop.bot.errors import describe
     from pitstop.bot.listeners.views.resolution import validate
@@ -136,16 +138,17 @@ def every_kind(services, lang: str) -> dict[str, str]:
     decided = flows.reject_draft(services, drafts[0].id, user="W999")
     out["decided draft card"] = "\n".join(texts(blocks.draft_message(decided).kwargs()))
     verdict = Verdict(cause, "confirmed", "", (Evidence("dmesg", ("NVRM: Xid 79",), "dmesg"),))
-    diagnosis = DiagnosisCard(
-        lang,
-        "gpu[1-2]",
-        (HostState("gpu1", "ok"), HostState("gpu2", "unreachable", "ssh: connect to host gpu2 port 22")),
-        (CauseFindings(cause, card.causes[0].title, (("gpu1", verdict),)),),
-        done=True,
-        incident=card.incident,
+    report = DiagnoseReport(
+        (
+            HostReport("gpu1", "ok", verdicts=(verdict,)),
+            HostReport("gpu2", "unreachable", "ssh: connect to host gpu2 port 22"),
+        ),
+        lang=lang,
     )
+    diagnosis = flows.diagnosis_card(report, "gpu[1-2]", lang, card.incident, lambda p: card.causes[0].title)
     out["diagnosis (Slack)"] = "\n".join(texts(blocks.diagnosis_message(diagnosis).kwargs()))
-    out["diagnosis (console)"] = text.diagnosis_text(diagnosis)
+    finished = flows.Diagnosis(diagnosis, render_text(report, lang), "", ())
+    out["diagnosis (console)"] = text.diagnosis_text(finished)
     progress = DiagnosisCard(lang, "gpu[1-2]", (HostState("gpu1", "pending"), HostState("gpu2", "ok")))
     out["diagnosis progress"] = "\n".join(texts(blocks.diagnosis_message(progress).kwargs()))
     errors = []
