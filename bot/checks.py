@@ -47,7 +47,6 @@ def start_checks(
     request. A refusal raises (`NotAllowed`, `UsageError`): the listener lets it reach the app's error
     handler, and nothing is stored.
     """
-
     lang = flows.reader_lang(deps.services, user, lang or (detect_lang(error_text) if error_text else "en"))
 
     # Authorize before storing, so one user's refused requests never fill the shared queue.
@@ -56,11 +55,11 @@ def start_checks(
         hosts: tuple[Any, ...] = ()
     else:
         hosts = flows.authorize(deps.services, target, user=user, channel=channel, origin="slack")
-    work = asdict(_Request(target, error_text, user, channel, thread_ts, lang, job, response_url))
+    request = _Request(target, error_text, user, channel, thread_ts, lang, job, response_url)
     try:
-        deps.services.jobs.put(KIND, key, {**work, "hosts": [h.name for h in hosts]})
+        deps.services.jobs.put(KIND, key, {**asdict(request), "hosts": [h.name for h in hosts]})
     except QueueFull as exc:
-        _privately(client, _Request(**work), describe(exc, lang))
+        _privately(client, request, describe(exc, lang))
 
 
 @dataclass(frozen=True)
