@@ -15,6 +15,7 @@ from pitstop.bot.dedupe import Seen
 from pitstop.bot.deps import Deps
 from pitstop.bot.listeners import register
 from pitstop.bot.maintainers import Maintainers
+from pitstop.bot.replay import Replays, refuse_replays
 from pitstop.core.config import Settings
 from pitstop.core.redact import clean_text, install_log_redaction
 
@@ -63,6 +64,7 @@ def create_app(
         lambda group: app.client.usergroups_users_list(usergroup=group).get("users") or (),
     )
     app.use(_scrub_surrogates)
+    app.use(refuse_replays(Replays(lambda: services.incidents.db)))
     register(app, Deps(services, Seen(), maintainers, update_interval_s=update_interval_s))
     return app
 
