@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import urllib.parse
 from pathlib import Path
 from typing import Any
 
 from tests.bot.conftest import payload
+
+_CLICKS = itertools.count(1)
 
 
 def slash_command(
@@ -42,7 +45,9 @@ def click(
 ) -> str:
     """A block_actions body for clicking `element` (a button or a chosen option) in the bot's `message`."""
     body = payload(shared_dir, "bolt-block-actions-button.json")
-    action = {"block_id": "b", "action_ts": "1700000000.000001", **element}
+    n = next(_CLICKS)  # every click is a new interaction: its own trigger and time, so its own signature
+    body["trigger_id"] = f"111.{n}.valid"
+    action = {"block_id": "b", "action_ts": f"1700000000.{n:06d}", **element}
     if element["type"] == "static_select":
         action["selected_option"] = element["options"][0]
     body.update(
