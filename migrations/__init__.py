@@ -20,7 +20,7 @@ from pitstop.migrations import (  # noqa: E402  (the modules register on `migrat
     m005_stamps,  # noqa: F401
     m006_incident_lifecycle,  # noqa: F401
     m007_outbox,  # noqa: F401
-    m008_slack_requests,  # noqa: F401
+    m010_slack_requests,  # noqa: F401
 )
 
 __all__ = ["migrations"]
