@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from pitstop.collectors.model import Verdict
 
@@ -21,6 +22,9 @@ class Cause:
     fix: str
     draft: bool = False
     details: tuple[str, ...] = ()  # the signals behind `why`: regexes, terms (Details button, --verbose)
+    benign: bool = False
+    layer: str = ""
+    score: float = 0.0  # the fused ranking score
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,30 @@ class AnswerCard:
     incident: int | None
     host: str | None = None
     host_choices: tuple[str, ...] = ()
+    confident: bool = True  # False: no cause matched a known error signature; the causes are guesses
+    truncated: bool = False  # a long paste of which only the error-bearing lines were searched
+
+
+@dataclass(frozen=True)
+class DetailsCard:
+    """The signals behind one cause's rank in an answer (Slack's "Details" button)."""
+
+    lang: str
+    incident: int
+    pitfall: str
+    title: str
+    lines: tuple[str, ...]  # signature regexes and what they matched, shared terms, nearest examples
+
+
+@dataclass(frozen=True)
+class HomeCard:
+    """The App Home tab for one person: their language setting, pending drafts, incident figures."""
+
+    lang: str  # the tab's language: the person's choice, else English
+    choice: str  # "en" | "zh" | "auto" (follow the paste)
+    days: int
+    figures: Any  # incidents.stats.Stats
+    drafts: tuple[DraftCard, ...] = ()
 
 
 @dataclass(frozen=True)

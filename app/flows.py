@@ -11,13 +11,15 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
+from pitstop.app.ask import TOP_CAUSES, ask
 from pitstop.app.cards import (
     AnswerCard,
-    Cause,
     CauseFindings,
     Choice,
+    DetailsCard,
     DiagnosisCard,
     DraftCard,
+    HomeCard,
     HostState,
     Notice,
     ResolutionForm,
@@ -26,16 +28,14 @@ from pitstop.app.diagnose import authorize_hosts, authorized_hosts
 from pitstop.app.digest import digest, job_line, render_text
 from pitstop.app.hosts import mentioned_hosts
 from pitstop.app.services import Services
-from pitstop.core.errors import NotAllowed, PitstopError, UsageError
+from pitstop.core.errors import NotAllowed, NotFound, PitstopError, UsageError
 from pitstop.core.i18n import t
 
 if TYPE_CHECKING:
     from pitstop.app.diagnose import DiagnoseReport, HostReport
     from pitstop.collectors.inventory import Host
     from pitstop.collectors.model import Verdict
-    from pitstop.kb.schema import CheckRef
 
-TOP_CAUSES = 3
 ODD_LIMIT = 4  # differing facts named per host in chat (the attached report has all)
 MAX_HOST_CHOICES = 100
 VERDICT_ORDER = {"confirmed": 0, "ruled_out": 1, "inconclusive": 2}
@@ -43,22 +43,31 @@ VERDICT_ORDER = {"confirmed": 0, "ruled_out": 1, "inconclusive": 2}
 
 def answer(services: Services, text: str, *, channel: str, thread_ts: str, user: str) -> AnswerCard:
     """Ask the KB about a paste, open/update the thread's incident, and offer checks on a host."""
-    if not text.strip():
-        raise UsageError("Paste an error message (or describe the symptom) and I will look it up.")
-    result = services.kb.ask(text, top=TOP_CAUSES)
+    result, card = ask(services.kb, text, lang=services.incidents.user_lang(user), top=TOP_CAUSES)
     iid = services.incidents.record_answer(
         channel=channel, thread_ts=thread_ts, user=user, text=text, answer=result
     )
     names = list(services.inventory.hosts)
     named = mentioned_hosts(text, names)
-    lang = reader_lang(services, user, result.lang)
-    return AnswerCard(
-        lang=lang,
-        causes=tuple(_cause(rank, m, lang) for rank, m in enumerate(result.results, start=1)),
+    return replace(
+        card,
         incident=iid,
         host=named[0] if named else None,
         host_choices=() if named else tuple(sorted(names)[:MAX_HOST_CHOICES]),
     )
+
+
+def set_language(services: Services, user: str, choice: str) -> Notice:
+    """Store `user`'s answer language: en, zh, or auto (follow the paste); the notice is in the
+    language chosen (English for auto, as the App Home tab then is)."""
+    from pitstop.core.i18n import normalize_lang
+
+    if choice not in ("auto", "") and normalize_lang(choice) is None:
+        raise UsageError(t("common.lang.choose", services.incidents.user_lang(user) or "en"))
+    chosen = services.incidents.set_user_lang(user, choice or "auto")
+    if chosen is None:
+        return Notice(t("common.lang.set_auto", "en"), ok=True)
+    return Notice(t("common.lang.set", chosen, name=t(f"common.lang.{chosen}", chosen)), ok=True)
 
 
 def reader_lang(services: Services, user: str, paste_lang: str) -> str:
@@ -66,42 +75,20 @@ def reader_lang(services: Services, user: str, paste_lang: str) -> str:
     return services.incidents.user_lang(user) or paste_lang
 
 
-def set_language(services: Services, user: str, choice: str) -> Notice:
-    """Store `user`'s answer language: en, zh, or auto (follow the paste)."""
-    from pitstop.core.i18n import normalize_lang
-
-    if choice not in ("auto", "") and normalize_lang(choice) is None:
-        raise UsageError(t("common.lang.choose", "en"))
-    chosen = services.incidents.set_user_lang(user, choice or "auto")
-    if chosen is None:
-        return Notice(t("common.lang.set_auto", "en"), ok=True)
-    return Notice(t("common.lang.set", chosen, name=t(f"common.lang.{chosen}", chosen)), ok=True)
+def home(services: Services, user: str, days: int) -> HomeCard:
+    """`user`'s App Home tab: in the language they chose (English when they follow the paste)."""
+    chosen = services.incidents.user_lang(user)
+    return HomeCard(chosen or "en", chosen or "auto", days, stats(services, days), pending_drafts(services))
 
 
-def _cause(rank: int, match: Any, lang: str) -> Cause:
-    zh = lang == "zh"
-    return Cause(
-        rank=rank,
-        pitfall=match.id,
-        title=(match.title_zh if zh and match.title_zh else match.title),
-        confidence=t(f"common.confidence.{match.confidence}", lang),
-        why=tuple(match.reasons_in(lang)),
-        details=tuple(match.why),
-        summary=(match.summary_zh if zh and match.summary_zh else match.summary),
-        checks=tuple(check_text(ref, lang) for ref in match.checks),
-        fix=(match.fix_zh if zh and match.fix_zh else match.fix) or "",
-        draft=bool(match.draft),
-    )
-
-
-def check_text(ref: CheckRef, lang: str) -> str:
-    """What a check reference looks at and what decides it, in the reader's words and language."""
-    from pitstop.collectors.checks.registry import CHECKS
-
-    if ref.describe:
-        return ref.describe.get(lang) or ref.describe["en"]
-    spec = CHECKS.get(ref.check)
-    return spec.description(lang) if spec is not None else ref.check
+def details(services: Services, incident: int, pitfall: str, *, user: str) -> DetailsCard:
+    """The signals behind `pitfall`'s rank in `incident`'s answer, for the "Details" button."""
+    record = services.incidents.get(incident)
+    lang = reader_lang(services, user, record.lang)
+    lines = services.incidents.candidate_details(incident, pitfall)
+    if lines is None:
+        raise NotFound(t("flows.details.unknown", lang, pitfall=pitfall, incident=incident))
+    return DetailsCard(lang, incident, pitfall, title_of(services, pitfall, lang), lines)
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from pitstop.bot.maintainers import Maintainers
 from pitstop.bot.replay import Replays, refuse_replays
 from pitstop.core.config import Settings
 from pitstop.core.redact import clean_text, install_log_redaction
+from pitstop.core.sealing import Sealer
 
 DEFAULT_API_URL = "https://slack.com/api/"
 
@@ -65,7 +66,8 @@ def create_app(
     )
     app.use(_scrub_surrogates)
     app.use(refuse_replays(Replays(lambda: services.incidents.db)))
-    register(app, Deps(services, Seen(), maintainers, update_interval_s=update_interval_s))
+    sealer = Sealer.from_db(services.kb.db)
+    register(app, Deps(services, Seen(), maintainers, sealer, update_interval_s=update_interval_s))
     return app
 
 

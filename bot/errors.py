@@ -91,7 +91,7 @@ def on_listener_error(
         if channel:
             tell(client, channel, user, text, thread_ts=thread)
         elif "deps" in context:  # the App Home tab has no channel: republish it with the sentence on top
-            publish_home(context["deps"], client, user, warning=text)
+            publish_home(context["deps"], client, user, Notice(text))
     elif event.get("type") == "app_home_opened" and user:
         publish_notice(client, user, text)  # an empty tab says why
     if response is None:

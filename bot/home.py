@@ -1,4 +1,5 @@
-"""The App Home tab: pending drafts and the incident figures of the last `HOME_DAYS` days."""
+"""The App Home tab: the answer-language setting, pending drafts and the incident figures of the last
+`HOME_DAYS` days."""
 
 from __future__ import annotations
 
@@ -12,12 +13,12 @@ from pitstop.bot.render import blocks
 HOME_DAYS = 30
 
 
-def publish_home(deps: Deps, client: WebClient, user: str, warning: str = "") -> None:
-    """Publish the App Home tab for `user`: `warning` on top, pending drafts and the incident figures."""
-    services = deps.services
-    view = blocks.home_view(flows.stats(services, HOME_DAYS), HOME_DAYS, flows.pending_drafts(services))
-    if warning:
-        view["blocks"].insert(0, blocks.notice_message(Notice(warning)).blocks[0])
+def publish_home(deps: Deps, client: WebClient, user: str, notice: Notice | None = None) -> None:
+    """Publish the App Home tab for `user` in their language: `notice` on top, the language setting,
+    the incident figures and pending drafts."""
+    view = blocks.home_view(flows.home(deps.services, user, HOME_DAYS))
+    if notice is not None:
+        view["blocks"].insert(0, blocks.notice_message(notice).blocks[0])
     client.views_publish(user_id=user, view=view)
 
 

@@ -13,6 +13,8 @@ ACTION_PICK_HOST = "pitstop_pick_host"
 ACTION_APPROVE = "pitstop_draft_approve"
 ACTION_REJECT = "pitstop_draft_reject"
 ACTION_EDIT = "pitstop_draft_edit"
+ACTION_DETAILS = "pitstop_details"
+ACTION_LANG = "pitstop_lang"
 
 ACTIONS: tuple[str, ...] = (
     ACTION_THIS,
@@ -23,6 +25,8 @@ ACTIONS: tuple[str, ...] = (
     ACTION_APPROVE,
     ACTION_REJECT,
     ACTION_EDIT,
+    ACTION_DETAILS,
+    ACTION_LANG,
 )
 
 VIEW_RESOLUTION = "pitstop_resolution"

@@ -2,7 +2,8 @@
 
 Each sub-command lives in its own module under `pitstop.cli` and exposes `register(subparsers)`;
 the module sets `func` on its parser. Heavy imports happen inside the handlers, so
-`pitstop --help` stays fast. `--lang` and `--verbose` are accepted before or after the command.
+`pitstop --help` stays fast. `--lang` and `--verbose` are accepted before or after the command,
+and a command taking words (`ask TEXT...`) accepts its options between them.
 """
 
 from __future__ import annotations
@@ -69,6 +70,34 @@ def _add_common(parser: argparse.ArgumentParser, default: object) -> None:
     )
 
 
+class Parser(argparse.ArgumentParser):
+    """An ArgumentParser whose options may also sit between the words of a word-list positional
+    (`pitstop ask NCCL --json timeout`) once `intermixed` is set (leaf commands only)."""
+
+    intermixed = False
+    _mixing = False
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: list[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        """Parse options first and the positionals from what is left, when `intermixed`."""
+        if not self.intermixed or self._mixing:
+            return super().parse_known_args(args, namespace)
+        self._mixing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._mixing = False
+
+
+def _takes_words(parser: argparse.ArgumentParser) -> bool:
+    """A leaf command with a positional of several words (TEXT..., FILES...)."""
+    positionals = parser._get_positional_actions()
+    return all(not isinstance(a, argparse._SubParsersAction) for a in positionals) and any(
+        a.nargs in ("*", "+") for a in positionals
+    )
+
+
 def _subparsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
     found = []
     for action in parser._actions:
@@ -80,7 +109,7 @@ def _subparsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser
 
 def build_parser() -> argparse.ArgumentParser:
     """Build the full argument parser from the registered command modules."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="pitstop",
         description=__doc__.splitlines()[0],
         epilog=EXIT_CODES,
@@ -93,6 +122,8 @@ def build_parser() -> argparse.ArgumentParser:
     for child in _subparsers(parser):
         if not any("--lang" in a.option_strings for a in child._actions):
             _add_common(child, argparse.SUPPRESS)
+        if isinstance(child, Parser):
+            child.intermixed = _takes_words(child)
     return parser
 
 

@@ -167,10 +167,12 @@ class Incidents:
             for rank, match in enumerate(getattr(answer, "results", ()) or (), start=1):
                 self.db.execute(
                     "INSERT INTO incident_candidates (incident_id, pitfall_id, rank, score, confidence,"
-                    " draft, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (incident_id, pitfall_id)"
+                    " draft, recorded_at, details_json) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT (incident_id, pitfall_id)"
                     " DO UPDATE SET rank = min(rank, excluded.rank), score = max(score, excluded.score),"
                     " confidence = CASE WHEN excluded.score >= score THEN excluded.confidence"
-                    " ELSE confidence END, draft = excluded.draft, recorded_at = excluded.recorded_at",
+                    " ELSE confidence END, draft = excluded.draft, recorded_at = excluded.recorded_at,"
+                    " details_json = excluded.details_json",
                     [
                         iid,
                         match.id,
@@ -179,6 +181,7 @@ class Incidents:
                         str(getattr(match, "confidence", "")),
                         int(bool(getattr(match, "draft", False))),
                         now,
+                        json.dumps([redact(str(d)) for d in getattr(match, "why", ()) or ()]),
                     ],
                 )
         return iid
@@ -241,6 +244,15 @@ class Incidents:
             [stored, json.dumps(merged), lang, now, iid],
         )
         return int(iid)
+
+    def candidate_details(self, iid: int, pitfall_id: str) -> tuple[str, ...] | None:
+        """The signals behind `pitfall_id`'s rank in the incident's latest answer (redacted); None
+        when the incident never had that candidate."""
+        row = self.db.execute(
+            "SELECT details_json FROM incident_candidates WHERE incident_id = ? AND pitfall_id = ?",
+            [iid, pitfall_id],
+        ).fetchone()
+        return None if row is None else tuple(str(line) for line in json.loads(row[0]))
 
     def user_lang(self, user: str) -> str | None:
         """The answer language `user` chose (None: follow the paste); see pitstop.core.prefs."""

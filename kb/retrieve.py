@@ -12,6 +12,7 @@ answer without a signature hit is "no confident match" with its entries offered 
 from __future__ import annotations
 
 import logging
+import math
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -163,6 +164,28 @@ class Catalog:
     pitfalls: Mapping[str, Pitfall]
     signatures: tuple[Signature, ...]
     _words: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
+    _specificity: dict[int, float] = field(default_factory=dict, repr=False)
+    _texts: dict[str, Sequence[str]] = field(default_factory=dict, repr=False)
+
+    def specificity(self, index: int, texts: Callable[[], Mapping[str, Sequence[str]]]) -> float:
+        """How much a hit of signature `index` says about its own entry: the square root of the share of
+        the example texts it matches that belong to that entry (one extra own match as a prior). A
+        symptom several causes share ("couldn't communicate with the NVIDIA driver", a workaround such
+        as NCCL_P2P_DISABLE=1) thereby counts less than an error only its cause prints. Computed on the
+        signature's first hit, over every entry's examples (curated, mined and learned)."""
+        found = self._specificity.get(index)
+        if found is None:
+            if not self._texts:
+                self._texts.update(texts())
+            sig = self.signatures[index]
+            own = others = 0
+            for pid, lines in self._texts.items():
+                if pid not in self.pitfalls:
+                    continue
+                hits = sum(1 for line in lines if sig.regex.search(line) is not None)
+                own, others = (own + hits, others) if pid == sig.pitfall_id else (own, others + hits)
+            found = self._specificity[index] = math.sqrt((own + 1) / (own + others + 1))
+        return found
 
     def words_of(self, pitfall_id: str) -> frozenset[str]:
         """The word-index terms of an entry's text (computed on first use: only top results need them)."""
@@ -240,7 +263,9 @@ class _Evidence:
     why: list[str] = field(default_factory=list)
     reasons: list[Msg] = field(default_factory=list)
     similarity: float = 0.0
-    signature_chars: int = 0  # paste characters the signature matches cover
+    signature_chars: float = 0.0  # paste characters the signature matches cover, times signature_weight
+    signature_weight: float = 1.0  # the specificity of its most specific matching signature
+    discount: float = 0.0  # what that specificity took off the fused score (ranking only)
     learned: tuple[int, float] | None = None  # (incident id, similarity) of the nearest resolved incident
 
 
@@ -279,7 +304,7 @@ class Retriever:
         self._embedder = embedder
         self.tuning = tuning or Tuning()
         self._adjustments = adjustments  # feedback hook (kb.feedback): hybrid mode only
-        self._learned = threading.local()  # the dense pass's incident neighbours, per query thread
+        self._found = threading.local()  # per query thread: incident neighbours, signature weights
 
     def ask(self, text: str, top: int = 5, mode: str = "hybrid", prepared: Prepared | None = None) -> Answer:
         """Rank the entries for a paste; raises UsageError on empty or unusable text."""
@@ -288,7 +313,7 @@ class Retriever:
         prepared = prepared or prepare(text)
         catalog = self._catalog()
         evidence: dict[str, _Evidence] = {}
-        self._learned.found = {}
+        self._found.learned, self._found.weights = {}, {}
         for signal in MODES[mode]:
             ranked = getattr(self, f"_{signal}")(prepared, catalog)
             for rank, (pitfall_id, why, value) in enumerate(ranked, start=1):
@@ -301,9 +326,11 @@ class Retriever:
                 if signal == "dense":
                     item.similarity = value
                 elif signal == "signature":
-                    item.signature_chars = int(value)
-        for pitfall_id, learned in self._learned.found.items():
+                    item.signature_chars = value
+        for pitfall_id, learned in self._found.learned.items():
             evidence.setdefault(pitfall_id, _Evidence()).learned = learned
+        for pitfall_id, weight in self._found.weights.items():
+            evidence[pitfall_id].signature_weight = weight
         fused = self._boost_learned(self._fuse(evidence, MODES[mode]), evidence)
         if self._adjustments is not None and mode == "hybrid":
             fused = _adjust(fused, evidence, self._adjustments(prepared))
@@ -321,9 +348,12 @@ class Retriever:
 
         Coverage (non-blank characters in the union of the matched spans) rewards a specific, long
         match and distinct corroborating matches, while overlapping regexes that match the same words
-        count once: an entry with many overlapping signatures no longer wins by their number.
+        count once: an entry with many overlapping signatures no longer wins by their number. Each
+        entry's coverage and its weight in the fusion are scaled by its most specific matching
+        signature (`Catalog.specificity`), so a symptom many causes share does not pick one of them.
         """
         spans: dict[str, list[tuple[signatures.Match, str]]] = {}
+        weight: dict[str, float] = {}
         hits, out_of_time = signatures.first_matches(
             [sig.regex for sig in catalog.signatures], prepared.raw, SIGNATURE_BUDGET_S
         )
@@ -332,9 +362,14 @@ class Retriever:
         for index, found in hits:
             sig = catalog.signatures[index]
             spans.setdefault(sig.pitfall_id, []).append((found, sig.pattern))
-        covered = {pid: _coverage(prepared.raw, [m for m, _ in found]) for pid, found in spans.items()}
+            specific = catalog.specificity(index, lambda: store.entry_texts(self._db()))
+            weight[sig.pitfall_id] = max(weight.get(sig.pitfall_id, 0.0), specific)
+        covered = {
+            pid: _coverage(prepared.raw, [m for m, _ in found]) * weight[pid] for pid, found in spans.items()
+        }
         ranked = sorted(spans, key=lambda pid: (-covered[pid], pid))
-        return [(pid, _signature_why(spans[pid]), float(covered[pid])) for pid in ranked]
+        self._found.weights = weight
+        return [(pid, _signature_why(spans[pid]), covered[pid]) for pid in ranked]
 
     def _affordable(self, fts: str, terms: list[str], grams: bool = False) -> list[str]:
         """The query's terms, rarest first, while their postings fit the budget (all, on a small KB).
@@ -419,18 +454,25 @@ class Retriever:
             if example.pitfall_id not in ranked:
                 label = f"nearest {example.kind} ({similarity:.2f}): {example.text[:100]}"
                 ranked[example.pitfall_id] = (_Why(label, _nearest_reason(example)), float(similarity))
-        self._learned.found = learned
+        self._found.learned = learned
         return [(pid, why, sim) for pid, (why, sim) in ranked.items()]
 
     # --- fusion and presentation ---
 
     def _fuse(self, evidence: Mapping[str, _Evidence], signals: Sequence[str]) -> list[tuple[str, float]]:
+        """Weighted reciprocal-rank fusion; a signature counts by its specificity (`Catalog.specificity`).
+
+        The specificity only orders the entries: what it took off is kept as `discount`, and the
+        confidence judges how well the signals agree without it (an exact code stays confident).
+        """
         weights, k = self.tuning.weights, self.tuning.rrf_k
         ceiling = sum(weights[s] / (k + 1) for s in signals) or 1.0
-        scored = [
-            (pid, sum(weights[s] / (k + r) for s, r in item.ranks.items()) / ceiling)
-            for pid, item in evidence.items()
-        ]
+        scored = []
+        for pid, item in evidence.items():
+            parts = {s: weights[s] / (k + r) / ceiling for s, r in item.ranks.items()}
+            if "signature" in parts:
+                item.discount = parts["signature"] * (1.0 - item.signature_weight)
+            scored.append((pid, sum(parts.values()) - item.discount))
         return sorted(scored, key=lambda item: (-item[1], item[0]))
 
     def _boost_learned(
@@ -455,6 +497,7 @@ class Retriever:
         """high | medium | low (low: "no confident match"), from the calibrated evidence rules."""
         t = self.tuning
         learned = item.learned[1] if item.learned else 0.0
+        score = min(1.0, score + item.discount)
         if learned >= t.learned_high or (
             item.signature_chars and score >= t.high_score and item.similarity >= t.high_similarity
         ):

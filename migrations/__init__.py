@@ -20,6 +20,8 @@ from pitstop.migrations import (  # noqa: E402  (the modules register on `migrat
     m005_stamps,  # noqa: F401
     m006_incident_lifecycle,  # noqa: F401
     m007_outbox,  # noqa: F401
+    m008_candidate_details,  # noqa: F401
+    m009_server_secrets,  # noqa: F401
     m010_slack_requests,  # noqa: F401
 )
 

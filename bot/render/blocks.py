@@ -15,12 +15,15 @@ from pitstop.app.cards import (
     AnswerCard,
     CauseFindings,
     Choice,
+    DetailsCard,
     DiagnosisCard,
     DraftCard,
+    HomeCard,
     HostState,
     Notice,
     ResolutionForm,
 )
+from pitstop.app.render import SUMMARY_CHARS, answer_text, clip
 from pitstop.bot import ids
 from pitstop.bot.render.labels import VERDICT_ICONS, label
 from pitstop.collectors.hostlist import compress
@@ -32,7 +35,6 @@ MAX_SECTION = 3000
 MAX_FALLBACK = 3000
 MAX_OPTIONS = 100
 EVIDENCE_LINES = 6
-SUMMARY_CHARS = 240
 MODAL_SHORT = frozenset({"modal_title", "save", "cancel"})  # Slack allows 24 characters
 
 Block = dict[str, Any]
@@ -59,11 +61,6 @@ def escape(text: str) -> str:
 def clean(text: str) -> str:
     """Redact then escape text from outside (KB, paste, host output)."""
     return escape(redact(text))
-
-
-def clip(text: str, limit: int) -> str:
-    """Cut `text` to `limit` characters, marking the cut."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def section(mrkdwn: str) -> Block:
@@ -117,13 +114,14 @@ def _fallback(text: str) -> str:
 def answer_message(card: AnswerCard) -> SlackMessage:
     """The thread reply to a pasted error."""
     lang = card.lang
+    fallback = clip(escape(answer_text(card)), MAX_FALLBACK)  # the text renderer's, redacted
     if not card.causes:
-        return SlackMessage(_fallback(label(lang, "no_causes")), (section(escape(label(lang, "no_causes"))),))
-    blocks: list[Block] = [section(f"*{escape(label(lang, 'causes'))}*")]
+        return SlackMessage(fallback, (section(escape(t("answer.none", lang))),))
+    blocks: list[Block] = [section(f"*{escape(t('answer.heading', lang))}*")]
     for cause in card.causes:
         head = f"*{cause.rank}. {clean(cause.title)}*  _{escape(cause.confidence)}_"
         if cause.draft:
-            head += f"  :construction: _{escape(label(lang, 'draft'))}_"
+            head += f"  :construction: _{escape(t('answer.flag.draft', lang))}_"
         lines = [head]
         if cause.summary:
             lines.append(clean(clip(" ".join(cause.summary.split()), SUMMARY_CHARS)))
@@ -143,12 +141,12 @@ def answer_message(card: AnswerCard) -> SlackMessage:
                     "elements": [
                         button(label(lang, "this"), ids.ACTION_THIS, value, "primary"),
                         button(label(lang, "not_it"), ids.ACTION_NOT_IT, value),
+                        button(t("flows.details.button", lang), ids.ACTION_DETAILS, value),
                     ],
                 }
             )
     blocks.append(_next_steps(card))
-    summary = "; ".join(f"{c.rank}. {c.title}" for c in card.causes)
-    return SlackMessage(_fallback(f"{label(lang, 'causes')}: {summary}"), fit(blocks, lang))
+    return SlackMessage(fallback, fit(blocks, lang))
 
 
 def _next_steps(card: AnswerCard) -> Block:
@@ -293,6 +291,21 @@ def _cause_findings(cause: CauseFindings, lang: str) -> str:
     return text
 
 
+DETAIL_CHARS = 400  # one signal line (a long regex, a long example) is cut there
+
+
+def details_message(card: DetailsCard) -> SlackMessage:
+    """The "Details" reply (ephemeral): the raw signals behind one cause's rank, as code."""
+    lang = card.lang
+    head = t("flows.details.title", lang, title=clip(card.title, 200), incident=card.incident)
+    blocks: list[Block] = [section(f"*{clean(head)}*"), context(escape(t("flows.details.explain", lang)))]
+    if card.lines:
+        blocks.append(section(code(clip(line, DETAIL_CHARS) for line in card.lines)))
+    else:
+        blocks.append(section(escape(t("flows.details.none", lang))))
+    return SlackMessage(_fallback(head), fit(blocks, lang))
+
+
 def notice_message(notice: Notice) -> SlackMessage:
     """A one-line reply (ephemeral refusals, confirmations)."""
     icon = ":white_check_mark: " if notice.ok else ":warning: "
@@ -431,33 +444,60 @@ def draft_edit_modal(card: DraftCard, metadata: str) -> dict[str, Any]:
     }
 
 
-def home_view(figures: Any, days: int, drafts: Iterable[DraftCard] = ()) -> dict[str, Any]:
-    """The App Home tab: pending drafts, then incident figures over the last `days` days."""
+LANG_CHOICES = ("auto", "en", "zh")
+
+
+def _language_select(card: HomeCard) -> Block:
+    """The answer-language setting: a static_select whose choice `listeners/actions/set_language` stores."""
+    options = [_option(t(f"home.lang.{c}", card.lang), ids.pack(l=c)) for c in LANG_CHOICES]
+    return {
+        "type": "section",
+        "block_id": "lang",
+        "text": {"type": "mrkdwn", "text": f"*{escape(t('home.lang.label', card.lang))}*"},
+        "accessory": {
+            "type": "static_select",
+            "action_id": ids.ACTION_LANG,
+            "options": options,
+            "initial_option": options[LANG_CHOICES.index(card.choice)],
+        },
+    }
+
+
+def home_view(card: HomeCard) -> dict[str, Any]:
+    """The App Home tab: the language setting, incident figures over the last `days` days, pending drafts."""
+    lang, figures = card.lang, card.figures
     lines = [
-        f"*Pitstop: the last {days} days*",
-        f"{figures.incidents} incidents ({figures.open} open, {figures.resolved} resolved); "
-        f"median time to resolution {_duration(figures.resolution_median_s)}",
+        f"*{escape(t('home.title', lang, days=card.days))}*",
+        escape(
+            t(
+                "home.figures",
+                lang,
+                incidents=figures.incidents,
+                open=figures.open,
+                resolved=figures.resolved,
+                median=_duration(figures.resolution_median_s, lang),
+            )
+        ),
     ]
-    body: list[Block] = [section("\n".join(lines))]
-    for title, counts in (
-        ("Top causes", figures.top_causes),
-        ("Hosts with the most incidents", figures.top_hosts),
-        ("Causes per layer", figures.layers),
+    body: list[Block] = [_language_select(card), section("\n".join(lines))]
+    for key, counts in (
+        ("home.top_causes", figures.top_causes),
+        ("home.top_hosts", figures.top_hosts),
+        ("home.layers", figures.layers),
     ):
         rows = "\n".join(f"• {clean(c.label)}: {c.count}" for c in counts) or "—"
-        body.append(section(f"*{title}*\n{rows}"))
-    pending = list(drafts)
-    if pending:
-        body.append(section(f"*Drafts waiting for review ({len(pending)})*"))
-        for card in pending:
-            body.extend(draft_blocks(card))
-    body.append(
-        context("Paste an error in a channel I am in, mention @pitstop, or use `/diagnose HOSTS [error]`.")
-    )
-    return {"type": "home", "blocks": list(fit(body, "en"))}
+        body.append(section(f"*{escape(t(key, lang))}*\n{rows}"))
+    if card.drafts:
+        body.append(section(f"*{escape(t('home.drafts', lang, n=len(card.drafts)))}*"))
+        for draft in card.drafts:
+            body.extend(draft_blocks(draft))
+    body.append(context(escape(t("home.hint", lang))))
+    return {"type": "home", "blocks": list(fit(body, lang))}
 
 
-def _duration(seconds: float | None) -> str:
+def _duration(seconds: float | None, lang: str) -> str:
     if seconds is None:
-        return "unknown"
-    return f"{seconds / 60:.0f} min" if seconds < 7200 else f"{seconds / 3600:.1f} h"
+        return t("bot.stats.unknown", lang)
+    if seconds < 7200:
+        return t("bot.stats.minutes", lang, n=f"{seconds / 60:.0f}")
+    return t("home.hours", lang, n=f"{seconds / 3600:.1f}")

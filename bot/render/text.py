@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from typing import Any, TextIO
 
+from pitstop.app import render
 from pitstop.app.cards import AnswerCard, DiagnosisCard, DraftCard, Notice, ResolutionForm
-from pitstop.bot.render.blocks import SUMMARY_CHARS, clip
+from pitstop.app.render import SUMMARY_CHARS, clip
 from pitstop.bot.render.labels import VERDICT_ICONS, label
 from pitstop.core.redact import redact
 
@@ -14,22 +15,9 @@ EVIDENCE_LINES = 6
 
 
 def answer_text(card: AnswerCard) -> str:
-    """The console reply to a pasted error."""
+    """The console reply to a pasted error: the answer text (`app.render`), then its buttons as commands."""
     lang = card.lang
-    if not card.causes:
-        return label(lang, "no_causes")
-    out = [f"{label(lang, 'causes')}:"]
-    for cause in card.causes:
-        draft = f"  [{label(lang, 'draft')}]" if cause.draft else ""
-        out.append(f"  {cause.rank}. {cause.title}  ({cause.confidence}, {cause.pitfall}){draft}")
-        if cause.summary:
-            out.append("     " + clip(" ".join(cause.summary.split()), SUMMARY_CHARS))
-        if cause.why:
-            out.append(f"     {label(lang, 'why')}: " + "; ".join(cause.why))
-        if cause.checks:
-            out.append(f"     {label(lang, 'check')}: " + "; ".join(cause.checks))
-        if cause.fix:
-            out.append(f"     {label(lang, 'fix')}: {cause.fix}")
+    out = [render.answer_text(card)]
     if card.incident is not None:
         out.append(
             f"  [:this N] {label(lang, 'this')}   [:notit N] {label(lang, 'not_it')}   "

@@ -3,15 +3,9 @@
 from __future__ import annotations
 
 MESSAGES: dict[str, tuple[str, str]] = {
-    "bot.causes": ("Likely causes", "可能的原因"),
-    "bot.no_causes": (
-        "No known cause matches this text. Add more of the error output, or record the cause once found.",
-        "知识库里没有与这段文字匹配的已知原因。请贴更多报错输出，找到原因后也可以记录下来。",
-    ),
     "bot.why": ("Why", "匹配依据"),
     "bot.check": ("Check", "检查"),
     "bot.fix": ("Fix", "修复"),
-    "bot.draft": ("draft, not yet reviewed", "草稿，尚未审核"),
     "bot.this": ("This was it", "就是这个"),
     "bot.not_it": ("Not it", "不是这个"),
     "bot.resolve": ("Record resolution", "记录解决方案"),

@@ -9,6 +9,33 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "你无权{where}在 {hosts} 上运行检查：{own} 是 Pitstop 所在的主机，策略规则必须显式写出它"
         "（hosts: [{first}]），`*` 或分组不会匹配它",
     ),
+    "security.interaction.tampered": (
+        "this form's data was altered or was not issued by Pitstop for you, so nothing was done; "
+        "open the form again from the bot's message",
+        "此表单的数据被篡改，或不是 Pitstop 为你签发的，因此未执行任何操作；请从机器人的消息中重新打开表单",
+    ),
+    "security.interaction.other_channel": (
+        "incident #{incident} belongs to another conversation, so it cannot be changed from here; "
+        "nothing was done",
+        "事件 #{incident} 属于另一个会话，不能在这里修改；未执行任何操作",
+    ),
+    "security.interaction.no_incident": (
+        "there is no incident #{incident}; ask again to get a fresh answer",
+        "不存在事件 #{incident}；请重新提问以获得新的回答",
+    ),
+    "security.interaction.stale_button": (
+        "that button no longer works; ask again to get a fresh answer",
+        "该按钮已失效；请重新提问以获得新的回答",
+    ),
+    "security.interaction.already_resolved": (
+        "incident #{incident} was already resolved as {cause!r}; that resolution stands and nothing "
+        "was changed",
+        "事件 #{incident} 已被解决为 {cause!r}；该结论保持不变，未做任何修改",
+    ),
+    "security.interaction.unknown_cause": (
+        "there is no cause {cause!r} in the knowledge base; pick one from the list",
+        "知识库中没有原因 {cause!r}；请从列表中选择",
+    ),
     "security.db.missing_dir": (
         "the directory {directory} does not exist; create it (mode 0700) or point PITSTOP_DB at a file in an "
         "existing directory",

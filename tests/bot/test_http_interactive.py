@@ -137,10 +137,16 @@ def test_feedback_then_record_resolution_through_the_modal(serve_app, shared_dir
 
 
 def test_modal_rejects_an_empty_resolution(serve_app, shared_dir):
+    from pitstop.core.sealing import Sealer
+
     bot = serve_app()
+    iid = bot.services.incidents.record_answer(
+        channel="C111", thread_ts="1.2", user="W111", text="Xid 79", answer=bot.services.kb.ask("Xid 79")
+    )
+    sealer = Sealer.from_db(bot.services.kb.db)  # the bot's own key: the same database
     view = {
         "callback_id": ids.VIEW_RESOLUTION,
-        "private_metadata": ids.pack(i=1, c="C111", t="1.2"),
+        "private_metadata": sealer.seal(ids.VIEW_RESOLUTION, {"i": iid, "u": "W111"}),
         "blocks": [],
     }
     status, body = bot.send(submit_view(shared_dir, view, {}), content_type=FORM)

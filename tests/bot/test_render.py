@@ -97,3 +97,37 @@ def test_notice_mentions_only_real_user_ids():
         .startswith(":white_check_mark: <@U123ABC> ")
     )
     assert "<@" not in blocks.notice_message(Notice("x", mention="<!channel>")).blocks[0]["text"]["text"]
+
+
+def test_one_answer_text_for_the_cli_the_console_and_slack_fallback():
+    from pitstop.app import render
+
+    details = Cause(1, "slug-1", "A cause", "low", ("w",), "s", ("c",), "f", draft=True, benign=True,
+                    details=("signature 'xid 79'",), layer="gpu", score=0.5)  # fmt: skip
+    card = AnswerCard("en", (details,), 3, host="gpu-node-3", confident=False, truncated=True)
+    shared = render.answer_text(card)
+    lines = shared.splitlines()
+    assert lines[:3] == [
+        "Likely causes:",
+        "(no confident match in the knowledge base: these are weak guesses)",
+        "(long paste: only its error-bearing lines were searched)",
+    ]
+    assert "1. A cause [draft, not yet reviewed] [benign]" in lines
+    assert "   slug-1 · low · layer gpu · score 0.50" in lines
+    assert "   why: w" in lines and "   check: c" in lines and "   first step: f" in lines
+    assert "details:" not in shared and "   details: signature 'xid 79'" in render.answer_text(
+        card, verbose=True
+    )
+    console = text.answer_text(card)
+    assert console.startswith(shared + "\n") and "[:run gpu-node-3]" in console[len(shared) :]
+    assert blocks.answer_message(card).text == shared  # nothing to escape here
+    assert render.answer_text(AnswerCard("zh", (), None)).startswith("知识库里没有")
+
+
+def test_answer_text_wraps_only_when_given_a_width():
+    from pitstop.app import render
+
+    card = AnswerCard("en", (cause(1, "t", why="word " * 60),), None)
+    assert max(map(len, render.answer_text(card).splitlines())) > 300
+    wrapped = render.answer_text(card, width=60).splitlines()
+    assert max(map(len, wrapped)) <= 60 and sum(line.startswith("     word") for line in wrapped) >= 4

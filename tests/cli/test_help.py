@@ -64,3 +64,26 @@ def test_lang_and_verbose_go_before_or_after_the_command() -> None:
     assert parser.parse_args(["ask", "x"]).lang is None
     assert parser.parse_args(["-v", "ask", "x"]).verbose is True
     assert parser.parse_args(["ask", "--verbose", "x"]).verbose is True
+
+
+def test_an_option_may_sit_between_the_words_of_the_text() -> None:
+    parser = build_parser()
+    args = parser.parse_args(["ask", "NCCL", "--json", "timeout"])
+    assert args.text == ["NCCL", "timeout"] and args.json
+    args = parser.parse_args(["ask", "Xid", "--top", "3", "79", "--lang", "zh", "fallen"])
+    assert args.text == ["Xid", "79", "fallen"] and args.top == 3 and args.lang == "zh"
+    args = parser.parse_args(["eval", "learning", "train.jsonl", "--json", "test.jsonl"])
+    assert [str(f) for f in args.files] == ["train.jsonl", "test.jsonl"] and args.json
+
+
+def test_options_between_words_still_reject_what_is_unknown_or_extra(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for argv in (
+        ["ask", "NCCL", "--bogus", "timeout"],
+        ["diagnose", "--error", "NCCL", "timeout", "gpu-thermal-001"],  # --error takes one argument
+    ):
+        with pytest.raises(SystemExit) as stop:
+            build_parser().parse_args(argv)
+        assert stop.value.code == 2
+        assert "unrecognized arguments" in capsys.readouterr().err

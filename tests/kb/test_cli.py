@@ -47,6 +47,22 @@ def test_ask_human_output_in_chinese(run):
     assert "why:" not in out and "first step" not in out and "confidence" not in out
 
 
+def test_ask_prints_the_one_answer_text_of_the_ask_use_case(run, kb_path, monkeypatch):
+    from pitstop.app.ask import ask
+    from pitstop.app.render import answer_text
+    from pitstop.kb.service import KnowledgeBase
+
+    monkeypatch.setenv("COLUMNS", "72")
+    code, out, _ = run("ask", "--top", "2", "--verbose", NVML)
+    kb = KnowledgeBase.open(kb_path)  # as the CLI opens it (its default embedder)
+    try:
+        _, card = ask(kb, NVML, top=2)
+    finally:
+        kb.close()
+    assert code == 0 and out.rstrip("\n") == answer_text(card, verbose=True, width=72)
+    assert "Likely causes:" in out and "details: " in out and max(map(len, out.splitlines())) <= 72
+
+
 def test_ask_reads_stdin(run):
     code, out, _ = run("ask", "--json", "-", stdin=XID79_LINE)
     assert code == 0 and json.loads(out)["results"][0]["id"] == "xid79-gpu-fell-off-bus"

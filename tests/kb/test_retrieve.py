@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from pitstop.core.db import open_db
 from pitstop.core.errors import UsageError
 from pitstop.kb.evaluate import Case, Ranked, evaluate, load_cases
 from pitstop.kb.retrieve import Catalog, Retriever
 from pitstop.kb.schema import Pitfall
+from pitstop.kb.service import KnowledgeBase
 from pitstop.kb.tokens import MAX_TERMS, select_terms
 
 HAND_WRITTEN = [  # (paste, expected first entry, confident: only an error string a signature knows is)
@@ -119,9 +121,45 @@ def test_signature_rank_follows_the_most_specific_match_not_the_count():
             _entry("specific", (r"Got completion from peer with error 12",)),
         ]
     )
-    retriever = Retriever(lambda: None, lambda: catalog, lambda: None, None)
+    db = open_db(":memory:")
+    retriever = Retriever(lambda: db, lambda: catalog, lambda: None, None)
     ranked = retriever.ask("NCCL WARN NET/IB : Got completion from peer with error 12", mode="signature")
     assert [m.id for m in ranked.results] == ["specific", "broad"]
+
+
+def test_a_signature_shared_with_other_causes_examples_counts_less():
+    catalog = Catalog.from_pitfalls(
+        [
+            _entry("module-not-loaded", (r"couldn.t communicate with the NVIDIA driver",)),
+            _entry("dkms-not-built", (r"DKMS build failed for kernel",)),
+            _entry("secure-boot", ()),
+        ]
+    )
+    seen = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."
+    texts = {
+        "module-not-loaded": [seen, "nvidia.ko is not loaded"],
+        "dkms-not-built": [seen, "DKMS build failed for kernel 6.8.0-45", seen],
+        "secure-boot": [seen, "Key was rejected by service"],
+    }
+    shared, own = catalog.specificity(0, lambda: texts), catalog.specificity(1, lambda: texts)
+    assert own == 1.0  # only its own entry's texts show it
+    assert shared == pytest.approx(((1 + 1) / (1 + 1 + 3)) ** 0.5)  # 1 own match, 3 elsewhere
+
+
+def test_a_specific_signature_outranks_a_shared_one_in_the_fusion(tmp_path, embedder):
+    shared = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver"
+    entries = [
+        ("module-not-loaded", r"couldn.t communicate with the NVIDIA driver", [shared]),
+        ("dkms-not-built", r"DKMS build failed", [f"{shared} since the kernel update", "DKMS build failed"]),
+        ("nouveau", r"nouveau is in use", [f"{shared} on a fresh install", "the nouveau driver is in use"]),
+        ("secure-boot", r"Key was rejected", [f"{shared} after enabling it", "modprobe: Key was rejected"]),
+    ]
+    kb = KnowledgeBase.open(tmp_path / "kb.db", entries_dir=None, embedder=embedder)
+    for pid, signature, symptoms in entries:
+        kb.upsert_pitfall(Pitfall.from_dict({**_entry(pid, (signature,)).to_dict(), "symptoms": symptoms}))
+    answer = kb.ask(f"{shared}. Key was rejected")
+    assert answer.results[0].id == "secure-boot", [m.id for m in answer.results]
+    assert answer.results[0].confidence != "low"
 
 
 def test_long_logs_pick_terms_from_error_lines_and_rare_terms_first():

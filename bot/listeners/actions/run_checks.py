@@ -7,26 +7,27 @@ from typing import Any
 from slack_bolt import Ack
 from slack_sdk import WebClient
 
+from pitstop.app import interactions
 from pitstop.bot.checks import start_checks
 from pitstop.bot.deps import Deps
-from pitstop.bot.payload import clicked, incident_of, where
+from pitstop.bot.payload import clicked, incident_of, user_of, where
 
 
 def run_checks_callback(ack: Ack, body: dict[str, Any], client: WebClient, deps: Deps) -> None:
-    """Queue checks on the clicked or chosen host, in the answer's thread."""
+    """Queue checks on the clicked or chosen host; with an incident (it must be this conversation's),
+    in its thread with its pasted error."""
     channel, thread = where(body)
-    user = body["user"]["id"]
     value = clicked(body)
     error_text, lang = None, None
     if value.get("i") is not None:
-        record = deps.services.incidents.get(incident_of(value))
-        error_text, lang = record.error_text or None, record.lang
+        record = interactions.incident_in(deps.services, incident_of(value), channel=channel)
+        error_text, lang, thread = record.error_text or None, record.lang, record.thread_ts
     start_checks(
         deps,
         client,
         target=str(value.get("h") or ""),
         error_text=error_text,
-        user=user,
+        user=user_of(body),
         channel=channel,
         thread_ts=thread,
         lang=lang,

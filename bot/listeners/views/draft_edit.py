@@ -11,7 +11,7 @@ from pitstop.app import flows
 from pitstop.bot import ids
 from pitstop.bot.deps import Deps
 from pitstop.bot.home import publish_home
-from pitstop.bot.payload import draft_id
+from pitstop.bot.payload import draft_id, user_of, view_metadata
 from pitstop.bot.render import blocks
 
 
@@ -28,9 +28,12 @@ def edit_values(view: dict[str, Any]) -> dict[str, Any]:
 def draft_edit_callback(
     ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient, deps: Deps
 ) -> None:
-    """Save the edit, then update the draft's message (or the Home tab); a refusal shows in the modal."""
-    meta = ids.unpack(view.get("private_metadata"))
-    user = body["user"]["id"]
+    """Save the edit, then update the draft's message (or the Home tab); a refusal shows in the modal.
+
+    The message to update comes from the signed metadata (written when a maintainer opened the modal).
+    """
+    meta = view_metadata(deps.sealer, body)
+    user = user_of(body)
     flows.require_maintainer(deps.maintainers.allows(user))
     card = flows.edit_draft(deps.services, draft_id(meta), edit_values(view), user=user)
     ack()

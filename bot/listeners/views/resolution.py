@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from slack_bolt import Ack
 from slack_sdk import WebClient
 
-from pitstop.app import flows
+from pitstop.app import flows, interactions
 from pitstop.app.cards import Notice
 from pitstop.bot import ids
 from pitstop.bot.deps import Deps
 from pitstop.bot.errors import reporting
+from pitstop.bot.payload import incident_of, user_of, view_metadata
 from pitstop.bot.render import blocks
 from pitstop.bot.slack_io import post, tell
 from pitstop.incidents.model import NewCause
+
+if TYPE_CHECKING:
+    from pitstop.incidents.store import Incident
 
 
 def form_values(view: dict[str, Any]) -> dict[str, str]:
@@ -69,28 +73,35 @@ def new_cause(values: dict[str, str]) -> NewCause | None:
 def resolution_callback(
     ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient, deps: Deps
 ) -> None:
-    """Show the form's errors in the modal, or close it and resolve the incident in the background."""
+    """Show the form's errors in the modal, or close it and resolve the incident in the background.
+
+    Refused in the modal, before anything is stored: metadata that is not signed for this modal and
+    person, an incident already resolved (a replayed submission), a cause id the KB does not hold.
+    """
+    meta = view_metadata(deps.sealer, body)
+    record = interactions.unresolved(interactions.stored_incident(deps.services, incident_of(meta)))
     values = form_values(view)
     errors = validate(values)
     if errors:
         ack(response_action="errors", errors=errors)
         return
+    if values[ids.FIELD_CAUSE[0]]:
+        interactions.known_cause(deps.services, values[ids.FIELD_CAUSE[0]])
     ack()
-    meta = ids.unpack(view.get("private_metadata"))
-    deps.services.jobs.submit(_resolve, deps, client, meta, values, body["user"]["id"])
+    deps.services.jobs.submit(_resolve, deps, client, record, values, user_of(body))
 
 
-def _resolve(deps: Deps, client: WebClient, meta: dict[str, Any], values: dict[str, str], user: str) -> None:
-    channel, thread = str(meta.get("c") or ""), meta.get("t")
+def _resolve(deps: Deps, client: WebClient, record: Incident, values: dict[str, str], user: str) -> None:
+    """Resolve `record` and answer in its own thread (the stored channel, never one from the payload)."""
+    channel, thread = record.channel, record.thread_ts
 
     def told(text: str) -> None:  # told to the person who submitted
-        if channel:
-            tell(client, channel, user, text, thread_ts=thread)
+        tell(client, channel, user, text, thread_ts=thread)
 
     notice = reporting(
         lambda: flows.resolve(
             deps.services,
-            int(meta["i"]),
+            record.id,
             user=user,
             cause_id=values[ids.FIELD_CAUSE[0]] or None,
             new_cause=new_cause(values),
@@ -98,8 +109,8 @@ def _resolve(deps: Deps, client: WebClient, meta: dict[str, Any], values: dict[s
         ),
         told,
     )
-    if notice is None or not channel:
+    if notice is None:
         return
     post(client, channel, blocks.notice_message(Notice(notice.text, ok=True, mention=user)), thread_ts=thread)
-    for card in flows.pending_drafts(deps.services, int(meta["i"])):
+    for card in flows.pending_drafts(deps.services, record.id):
         post(client, channel, blocks.draft_message(card), thread_ts=thread)
