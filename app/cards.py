@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pitstop.collectors.model import Verdict
+if TYPE_CHECKING:  # `pitstop ask` imports the cards without loading the collectors
+    from pitstop.collectors.model import Verdict
+    from pitstop.core.i18n import Msg
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,7 @@ class HostState:
 
     host: str
     status: str  # "pending", "ok", "unreachable", "auth_failed", "host_key_mismatch", "error"
-    error: str = ""
+    error: str | Msg = ""  # a Msg renders in the card's language
 
 
 @dataclass(frozen=True)

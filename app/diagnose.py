@@ -33,7 +33,8 @@ from pitstop.collectors.transport import framing
 from pitstop.collectors.transport.ssh import Connector
 from pitstop.core.clock import parse_since, stamp
 from pitstop.core.errors import NotAllowed, NotFound, UsageError
-from pitstop.core.i18n import msg, t
+from pitstop.core.i18n import Msg, msg, render, t
+from pitstop.core.jsondoc import dumps
 from pitstop.core.redact import redact
 
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ def authorize_hosts(
     policy: Policy, hosts: Sequence[Host], *, user: str, channel: str | None, origin: str
 ) -> None:
     """NotAllowed unless `policy` lets `user` run collectors on every one of `hosts`."""
-    decision = policy.authorize(user=user, user_groups=(), channel=channel, hosts=list(hosts), origin=origin)  # type: ignore[arg-type]
+    decision = policy.authorize(user=user, user_groups=(), channel=channel, hosts=list(hosts), origin=origin)
     if not decision.allowed:
         raise NotAllowed(decision.reason)
 
@@ -139,24 +140,24 @@ class HostReport:
         return state
 
     @property
-    def unread(self) -> dict[str, str]:
+    def unread(self) -> dict[str, Msg]:
         """Collector -> why its output could not be read (tools not installed included)."""
         return reading(self.commands)[1]
 
-    def to_json(self) -> dict[str, Any]:
-        """The host's part of the issue-3 JSON shape."""
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        """The host's part of the issue-3 JSON shape, reasons in `lang`."""
         out: dict[str, Any] = {
             "host": self.host,
             "status": self.status,
             "evidence_status": self.evidence_status,
-            "unread": {c: redact(why) for c, why in self.unread.items()},
+            "unread": {c: redact(render(why, lang)) for c, why in self.unread.items()},
             "error": redact(self.error) or None,
-            "verdicts": [v.to_json() for v in self.shown],
+            "verdicts": [v.to_json(lang) for v in self.shown],
             "commands": [command_json(c) for c in self.commands],
             "duration_s": self.duration_s,
         }
         if self.sweep:
-            out["benign"] = [v.to_json() for v in self.benign]
+            out["benign"] = [v.to_json(lang) for v in self.benign]
             out["summary"] = {
                 k: sum(v.verdict == k for v in self.verdicts)
                 for k in ("confirmed", "ruled_out", "inconclusive")
@@ -195,7 +196,7 @@ class DiagnoseReport:
     def to_json(self) -> dict[str, Any]:
         """`{"hosts", "outliers", "job", ...}` (docs/ARCHITECTURE.md, "Diagnose report")."""
         return {
-            "hosts": [h.to_json() for h in self.hosts],
+            "hosts": [h.to_json(self.lang) for h in self.hosts],
             "outliers": [o.to_json() for o in self.outliers],
             "job": self.job.to_json() if self.job else None,
             "until": stamp(self.until) if self.until else None,
@@ -206,6 +207,12 @@ class DiagnoseReport:
             "lang": self.lang,
             "notes": list(self.notes),
         }
+
+
+def report_json(report: DiagnoseReport) -> str:
+    """The report as its `pitstop.diagnose/1` document (docs/JSON.md), evidence redacted: the one
+    serialization of a report, printed by `pitstop diagnose --json` and attached to the Slack thread."""
+    return dumps("diagnose", report.to_json())
 
 
 Progress = Callable[[HostReport, int, int], Awaitable[None] | None]
@@ -436,6 +443,38 @@ async def resolve_job(
     if db is not None and info.commands:
         AuditLog(db).record(requester, origin, info.source, info.commands)
     return info
+
+
+def authorized_job_host(
+    inventory: Inventory, policy: Policy, job_id: str, *, user: str, channel: str | None, origin: str
+) -> Host:
+    """The host that answers for Slurm job `job_id` (UsageError for a malformed id), if `policy` lets
+    `user` ask it; the job's nodes are authorized once known (`authorized_job_request`)."""
+    slurm = jobs.resolver("slurm")
+    slurm.validate(job_id)
+    host = slurm.host(inventory)
+    authorize_hosts(policy, (host,), user=user, channel=channel, origin=origin)
+    return host
+
+
+def authorized_job_request(
+    info: JobInfo,
+    inventory: Inventory,
+    policy: Policy,
+    base: DiagnoseRequest,
+    *,
+    user: str,
+    channel: str | None,
+    origin: str,
+    max_hosts: int = DEFAULT_MAX_HOSTS,
+) -> DiagnoseRequest:
+    """`job_request` with the job's nodes selected, if `policy` lets `user` check them (Slack, the
+    console and `pitstop diagnose --job` all come here)."""
+    request = job_request(info, inventory, base)
+    nodes = authorized_hosts(
+        inventory, policy, request.hosts, user=user, channel=channel, origin=origin, max_hosts=max_hosts
+    )
+    return replace(request, selected=nodes)
 
 
 def job_request(info: JobInfo, inventory: Inventory, base: DiagnoseRequest) -> DiagnoseRequest:

@@ -17,7 +17,7 @@ from pitstop.collectors.catalog import display
 from pitstop.collectors.hostlist import compress
 from pitstop.collectors.jobs import JobInfo
 from pitstop.collectors.model import Verdict
-from pitstop.core.i18n import render, t
+from pitstop.core.i18n import Msg, msg, render, t
 
 _ORDER = {"confirmed": 0, "benign": 1, "inconclusive": 2, "ruled_out": 3}
 
@@ -62,7 +62,7 @@ class NotChecked:
 
     status: str
     hosts: tuple[str, ...]
-    error: str
+    error: str | Msg  # the host's error text, or why its evidence could not be read
 
     @property
     def hostlist(self) -> str:
@@ -123,8 +123,13 @@ def _shown(h: HostReport, sweep: bool) -> Sequence[Verdict]:
     return (*h.confirmed, *h.benign) if sweep else h.verdicts
 
 
-def _first_unread(h: HostReport) -> str:
-    return next((f"{c}: {why}" for c, why in h.unread.items()), "no output could be read")
+def _first_unread(h: HostReport) -> Msg:
+    first = next(iter(h.unread.items()), None)
+    return (
+        msg("reasons.read.nothing_read")
+        if first is None
+        else msg("reasons.read.of", collector=first[0], why=first[1])
+    )
 
 
 def digest(report: DiagnoseReport) -> Digest:

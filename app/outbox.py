@@ -243,6 +243,13 @@ class Workers:
             self._threads.append(thread)
         return taken
 
+    def put(self, kind: str, key: str, payload: Mapping[str, Any]) -> bool:
+        """Store one delivery's work (`Outbox.put`) and start it; False for a key already stored."""
+        if self.outbox.put(kind, key, payload) is None:
+            return False
+        self.wake()
+        return True
+
     def wake(self) -> None:
         """New work was put: let a waiting thread claim it now."""
         with self._cond:

@@ -2,23 +2,21 @@
 
 Thread safety has one mechanism: every SQLite user keeps one connection per thread
 (`KnowledgeBase` and an `Incidents` opened on a path both do), so any thread may call them.
-Slow work (answers, diagnoses) runs on `Jobs`, a bounded pool, so Bolt's listener threads only
-acknowledge.
+Slow work (answers, diagnoses, resolutions) goes through the durable outbox (`app/outbox.py`):
+Bolt's listener threads store it and acknowledge, `Workers` threads do it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
-import threading
 from collections.abc import Callable, Coroutine, Iterator
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pitstop.app.detect import ChannelModes, Detector
+from pitstop.app.outbox import Outbox, Workers
 from pitstop.core.config import Settings
 
 if TYPE_CHECKING:
@@ -31,49 +29,8 @@ if TYPE_CHECKING:
     from pitstop.incidents.store import Incidents
     from pitstop.kb.service import KnowledgeBase
 
-log = logging.getLogger(__name__)
 
 DiagnoseFn = Callable[..., Coroutine[Any, Any, "DiagnoseReport"]]
-
-
-class Jobs:
-    """A bounded background pool: `submit` refuses (returns False) when `capacity` jobs are queued."""
-
-    def __init__(self, workers: int = 4, capacity: int = 256) -> None:
-        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="pitstop-job")
-        self._slots = threading.BoundedSemaphore(capacity)
-        self._unfinished = 0
-        self._lock = threading.Lock()
-        self._idle = threading.Condition(self._lock)
-
-    def submit(self, fn: Callable[..., Any], *args: Any) -> bool:
-        """Run `fn(*args)` in the background; False when the queue is full."""
-        if not self._slots.acquire(blocking=False):
-            return False
-        with self._lock:  # counted before it can start, so wait_idle never misses a running job
-            self._unfinished += 1
-        self._executor.submit(self._run, fn, *args)
-        return True
-
-    def _run(self, fn: Callable[..., Any], *args: Any) -> None:
-        try:
-            fn(*args)
-        except Exception:  # a job's own error handling failed: log it, keep the pool alive
-            log.exception("background job %s failed", getattr(fn, "__name__", fn))
-        finally:
-            self._slots.release()
-            with self._lock:
-                self._unfinished -= 1
-                self._idle.notify_all()
-
-    def wait_idle(self, timeout: float = 30.0) -> bool:
-        """Block until no job is queued or running; False on timeout."""
-        with self._lock:
-            return self._idle.wait_for(lambda: self._unfinished == 0, timeout)
-
-    def close(self) -> None:
-        """Finish queued jobs and stop the pool."""
-        self._executor.shutdown(wait=True)
 
 
 @dataclass(frozen=True)
@@ -84,20 +41,17 @@ class Services:
     incidents: Incidents  # opened on a path: one connection per calling thread
     inventory: Inventory  # immutable
     policy: Policy  # thread-safe (its rate limiter locks)
-    jobs: Jobs
+    jobs: Workers  # drains the outbox; `jobs.outbox` is where listeners put work
     detector: Detector
     channel_modes: ChannelModes
     diagnose: DiagnoseFn
-    db_path: Path | None = None  # where diagnoses audit their commands
+    db_path: Path  # the database: the outbox, and where diagnoses audit their commands
     maintainers: tuple[str, ...] = ()  # Slack user and user-group ids who may review drafts
     pitfalls_dir: Path | None = None  # where approved drafts are written (None: kb/pitfalls/)
 
     @contextlib.contextmanager
-    def _job_db(self) -> Iterator[sqlite_utils.Database | None]:
-        """This job thread's own audit connection (one per thread), or None without a database."""
-        if self.db_path is None:
-            yield None
-            return
+    def _job_db(self) -> Iterator[sqlite_utils.Database]:
+        """This job thread's own audit connection (one per thread)."""
         from pitstop.core.db import open_db
 
         db = open_db(self.db_path)
@@ -123,7 +77,7 @@ class Services:
             )
 
     def close(self) -> None:
-        """Finish the queued jobs and stop the pool."""
+        """Let the workers finish the rows they hold and stop; what is still pending waits in the outbox."""
         self.jobs.close()
 
 
@@ -135,8 +89,8 @@ def assemble(
     policy: Policy,
     diagnose: DiagnoseFn,
     channel_modes: str | None = None,
+    db_path: Path,
     workers: int = 4,
-    db_path: Path | None = None,
     maintainers: tuple[str, ...] = (),
     pitfalls_dir: Path | None = None,
 ) -> Services:
@@ -147,7 +101,7 @@ def assemble(
         incidents=incidents,
         inventory=inventory,
         policy=policy,
-        jobs=Jobs(workers=workers),
+        jobs=Workers(Outbox(db_path), workers),
         detector=Detector.from_signatures(signatures),
         channel_modes=ChannelModes.parse(channel_modes),
         diagnose=diagnose,

@@ -7,13 +7,14 @@ import re
 from typing import Any
 
 from slack_bolt import BoltContext
-from slack_bolt.request import BoltRequest
 from slack_sdk import WebClient
 
 from pitstop.app import flows
 from pitstop.app.cards import Notice
+from pitstop.app.outbox import Entry, QueueFull
+from pitstop.bot.delivery import Delivery
 from pitstop.bot.deps import Deps
-from pitstop.bot.errors import reporting
+from pitstop.bot.errors import describe, reporting
 from pitstop.bot.render import blocks
 from pitstop.bot.slack_io import post
 
@@ -36,17 +37,20 @@ def paste_text(event: dict[str, Any]) -> str:
     return html.unescape(_MENTION.sub(" ", event.get("text") or "")).strip()
 
 
+KIND = "answer"  # outbox rows: one paste to answer in its thread
+
+
 def maybe_answer(
     deps: Deps,
     event: dict[str, Any],
-    body: dict[str, Any],
     context: BoltContext,
     client: WebClient,
-    request: BoltRequest,
     *,
     mentioned: bool,
 ) -> None:
-    """Queue one thread reply to a person's message when it is for the bot (mentioned, or an error)."""
+    """Store one thread reply to a person's message in the outbox when it is for the bot (mentioned, or
+    an error); the message's channel and ts are the delivery key, so a retry or the app_mention/message
+    pair of one message is answered once."""
     if not is_from_person(event, context.bot_user_id):
         return
     channel, ts = event.get("channel", ""), event.get("ts", "")
@@ -58,33 +62,25 @@ def maybe_answer(
             return  # inside a thread people talk among themselves; only a mention is for the bot
         if not deps.services.detector.looks_like_error(text, event.get("blocks") or ()):
             return
-    if not deps.seen.claim(("event", body.get("event_id")), ("msg", channel, ts)):
-        return  # the same message already arrived (a retry, or app_mention + message)
     thread = event.get("thread_ts") or ts
-    retried = bool(request.headers.get("x-slack-retry-num"))
-    if not deps.services.jobs.submit(
-        _answer, deps, client, text, channel, thread, ts, event["user"], retried
-    ):
-        post(
-            client,
-            channel,
-            blocks.notice_message(Notice("Pitstop is busy; ask again in a minute.")),
-            thread_ts=thread,
-        )
+    work = {"channel": channel, "thread": thread, "user": event["user"], "text": text}
+    try:
+        deps.services.jobs.put(KIND, f"msg:{channel}:{ts}", work)
+    except QueueFull as exc:
+        post(client, channel, blocks.notice_message(Notice(describe(exc))), thread_ts=thread)
 
 
-def _answer(
-    deps: Deps, client: WebClient, text: str, channel: str, thread: str, ts: str, user: str, retried: bool
-) -> None:
-    services = deps.services
-    if retried and thread == ts and services.incidents.find_by_thread(channel, thread) is not None:
-        return  # a retry of a message answered before this process started
+def answer_entry(deps: Deps, client: WebClient, entry: Entry) -> None:
+    """Answer one stored paste in its thread, once: a retried row first looks for its earlier reply."""
+    work = entry.payload
+    channel, thread = work["channel"], work["thread"]
+    out = Delivery(client, entry, channel)
     message = reporting(
         lambda: blocks.answer_message(
-            flows.answer(services, text, channel=channel, thread_ts=thread, user=user)
+            flows.answer(deps.services, work["text"], channel=channel, thread_ts=thread, user=work["user"])
         ),
         # the reply says what went wrong instead
-        lambda sentence: post(client, channel, blocks.notice_message(Notice(sentence)), thread_ts=thread),
+        lambda sentence: out.post(blocks.notice_message(Notice(sentence)), thread_ts=thread, part="reply"),
     )
     if message is not None:
-        post(client, channel, message, thread_ts=thread)
+        out.post(message, thread_ts=thread, part="reply")

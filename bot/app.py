@@ -11,7 +11,6 @@ from slack_sdk import WebClient
 from slack_sdk.http_retry.builtin_handlers import ConnectionErrorRetryHandler, RateLimitErrorRetryHandler
 
 from pitstop.app.services import Services
-from pitstop.bot.dedupe import Seen
 from pitstop.bot.deps import Deps
 from pitstop.bot.listeners import register
 from pitstop.bot.maintainers import Maintainers
@@ -57,8 +56,9 @@ def create_app(
         client=client or make_client(settings),
         signing_secret=secret or "",
         request_verification_enabled=bool(secret),
-        # Listeners only acknowledge and queue work on `services.jobs`; Bolt answers Slack at once.
-        process_before_response=False,
+        # Bolt answers Slack once the listener returned: a listener stores its work in the outbox
+        # (`services.jobs`) first, so nothing acknowledged exists only in memory.
+        process_before_response=True,
     )
     maintainers = Maintainers(
         services.maintainers,
@@ -67,7 +67,7 @@ def create_app(
     app.use(_scrub_surrogates)
     app.use(refuse_replays(Replays(lambda: services.incidents.db)))
     sealer = Sealer.from_db(services.kb.db)
-    register(app, Deps(services, Seen(), maintainers, sealer, update_interval_s=update_interval_s))
+    register(app, Deps(services, maintainers, sealer, update_interval_s=update_interval_s))
     return app
 
 

@@ -115,10 +115,12 @@ class Console:
     def interactive(self, history: str | None = None) -> None:
         """A prompt with line editing, history and bracketed paste, until EOF, Ctrl-C or `:quit`."""
         from prompt_toolkit import PromptSession
-        from prompt_toolkit.history import FileHistory, InMemoryHistory
+        from prompt_toolkit.history import InMemoryHistory
+
+        from pitstop.bot.history import PrivateHistory
 
         session: PromptSession[str] = PromptSession(
-            history=FileHistory(history) if history else InMemoryHistory(), multiline=False
+            history=PrivateHistory(history) if history else InMemoryHistory(), multiline=False
         )
         self._print(HELP)
         while True:
@@ -199,7 +201,7 @@ class Console:
             lang=self.session.lang,
         )
         self.session.incident = result.card.incident
-        return render.diagnosis_text(result.card)
+        return render.diagnosis_text(result)
 
     def _incident(self) -> int:
         if self.session.incident is None:

@@ -38,7 +38,7 @@ def describe(exc: BaseException) -> str:
     return f"Sorry, something went wrong inside Pitstop ({type(exc).__name__}); the details are in its log."
 
 
-def reporting(fn: Callable[[], T], report: Callable[[str], None]) -> T | None:
+def reporting(fn: Callable[[], T], report: Callable[[str], object]) -> T | None:
     """`fn()` for a background job; on failure `report(describe(exc))` and None."""
     try:
         return fn()
@@ -60,10 +60,9 @@ def on_listener_error(
     options; a slash command answers privately; a click is answered with an ephemeral in its
     channel (on App Home, the tab is republished with the sentence on top).
 
-    Listeners acknowledge last, once their quick work succeeded, so a failure arrives here
-    unacknowledged (`response` not None) and this handler's response is the acknowledgement. (With
-    `process_before_response=False`, Bolt discards an acknowledgement made before the listener
-    raised: the request would answer 404.)
+    Listeners acknowledge last, once their quick work (storing their work in the outbox) succeeded, so
+    a failure arrives here unacknowledged (`response` not None) and this handler's response is the
+    acknowledgement (Bolt runs with `process_before_response=True` and answers Slack afterwards).
     """
     from pitstop.app.cards import Notice
     from pitstop.bot.home import publish_home, publish_notice
@@ -82,7 +81,7 @@ def on_listener_error(
             acknowledged = {"response_action": "errors", "errors": {field: text[:MAX_FIELD_ERROR]}}
     elif kind == "block_suggestion":
         acknowledged = {"options": []}  # an empty list beats a broken menu
-    elif body.get("command"):
+    elif body.get("command") and context.respond is not None:  # Bolt sets respond for every command
         context.respond(
             response_type="ephemeral", replace_original=False, **blocks.notice_message(Notice(text)).kwargs()
         )

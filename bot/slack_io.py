@@ -10,6 +10,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from typing import Any
 
 from slack_sdk import WebClient
 from slack_sdk.errors import SlackApiError
@@ -21,10 +22,21 @@ from pitstop.core.redact import redact
 log = logging.getLogger(__name__)
 
 
-def post(client: WebClient, channel: str, message: SlackMessage, thread_ts: str | None = None) -> str:
-    """Post `message` (in a thread when `thread_ts`), returning its ts."""
+def post(
+    client: WebClient,
+    channel: str,
+    message: SlackMessage,
+    thread_ts: str | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> str:
+    """Post `message` (in a thread when `thread_ts`, with message `metadata` when given); returns its ts."""
     response = client.chat_postMessage(
-        channel=channel, thread_ts=thread_ts, unfurl_links=False, unfurl_media=False, **message.kwargs()
+        channel=channel,
+        thread_ts=thread_ts,
+        unfurl_links=False,
+        unfurl_media=False,
+        metadata=metadata,
+        **message.kwargs(),
     )
     return str(response["ts"])
 

@@ -53,6 +53,17 @@ def version() -> str:
         return "0.2.0"
 
 
+class _Version(argparse.Action):
+    """`--version`, looked up only when asked (importlib.metadata costs about 30 ms of every start)."""
+
+    def __init__(self, option_strings: list[str], dest: str) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show the version")
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(f"pitstop {version()}")
+        parser.exit()
+
+
 def _add_common(parser: argparse.ArgumentParser, default: object) -> None:
     """`--lang` and `--verbose`; sub-commands use SUPPRESS so they never override the top-level value."""
     parser.add_argument(
@@ -107,17 +118,30 @@ def _subparsers(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser
     return found
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """Build the full argument parser from the registered command modules."""
+def _command_of(argv: list[str]) -> str | None:
+    """The sub-command `argv` names (its first word that is not an option or `--lang`'s value)."""
+    words = iter(argv)
+    for word in words:
+        if word == "--lang":
+            next(words, None)
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """Build the argument parser from the registered command modules: all of them, or just the module of
+    the command `only` when it is one (each import costs startup time: `pitstop ask` imports one)."""
     parser = Parser(
         prog="pitstop",
         description=__doc__.splitlines()[0],
         epilog=EXIT_CODES,
     )
-    parser.add_argument("--version", action="version", version=f"pitstop {version()}")
+    parser.add_argument("--version", action=_Version)
     _add_common(parser, None)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    modules = [name for name in COMMAND_MODULES if name.rpartition(".")[2] == only] or COMMAND_MODULES
+    for name in modules:
         importlib.import_module(name).register(sub)
     for child in _subparsers(parser):
         if not any("--lang" in a.option_strings for a in child._actions):
@@ -130,7 +154,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the console script; returns the process exit status."""
     install_log_redaction()
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(_command_of(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

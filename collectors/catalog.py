@@ -58,6 +58,7 @@ from pitstop.collectors.parsers import (
     torch_version,
     uname,
 )
+from pitstop.core.i18n import Msg
 
 PROBES_DIR = Path(__file__).parent / "probes"
 PARAM = "{param}"  # the one argv element a host-derived parameter replaces
@@ -108,7 +109,7 @@ class Collector:
     timed: bool = False
     rerun: str | None = None
     failure_is_evidence: bool = False
-    privileged_hint: str | None = None
+    privileged_hint: Msg | None = None  # a catalogue message (tests/core/test_i18n.py renders each)
     empty_ok: bool = False
     lab_note: str = ""  # shown beside the lab file in the docs table
 
@@ -156,7 +157,7 @@ _HOSTNAME = Param(
     example="gpu-node-3",
 )
 _JOURNAL_DENIED = re.compile(r"No journal files were (?:opened|found)|insufficient permissions", re.I)
-_KERNEL_LOG_HINT = "kernel log not readable without root (or the adm / systemd-journal group)"
+_KERNEL_LOG_HINT = Msg("reasons.read.hint.kernel_log")
 
 CATALOG: tuple[Collector, ...] = (
     Collector(
@@ -244,7 +245,7 @@ CATALOG: tuple[Collector, ...] = (
         fallback_when=_JOURNAL_DENIED,
         timed=True,
         rerun="dmesg --time-format iso",
-        privileged_hint="kernel log not readable without root (kernel.dmesg_restrict=1)",
+        privileged_hint=Msg("reasons.read.hint.dmesg"),
     ),
     Collector(
         "lspci",
@@ -255,7 +256,7 @@ CATALOG: tuple[Collector, ...] = (
         timeout_s=20,
         output_cap=4 * MiB,
         sudo_allowed=True,
-        privileged_hint="lspci link fields need root",
+        privileged_hint=Msg("reasons.read.hint.lspci"),
     ),
     Collector(
         "ip_link",
@@ -318,7 +319,7 @@ CATALOG: tuple[Collector, ...] = (
         "storcli.txt",
         timeout_s=30,
         sudo_allowed=True,
-        privileged_hint="storcli needs root",
+        privileged_hint=Msg("reasons.read.hint.storcli"),
     ),
     Collector(
         "megacli",
@@ -328,7 +329,7 @@ CATALOG: tuple[Collector, ...] = (
         "megacli.txt",
         timeout_s=30,
         sudo_allowed=True,
-        privileged_hint="MegaCli needs root",
+        privileged_hint=Msg("reasons.read.hint.megacli"),
     ),
     Collector("lsblk", ("lsblk",), "block devices", lsblk.parse, "lsblk.txt", timeout_s=10),
     Collector("df", ("df", "-h"), "file system usage", df.parse, "df-h.txt", timeout_s=15),
@@ -349,7 +350,7 @@ CATALOG: tuple[Collector, ...] = (
         timeout_s=30,
         output_cap=2 * MiB,
         sudo_allowed=True,
-        privileged_hint="the BMC event log needs root (/dev/ipmi0)",
+        privileged_hint=Msg("reasons.read.hint.ipmi_sel"),
     ),
     Collector(
         "ipmi_sensor",
@@ -359,7 +360,7 @@ CATALOG: tuple[Collector, ...] = (
         "ipmitool-sensor.txt",
         timeout_s=30,
         sudo_allowed=True,
-        privileged_hint="the BMC sensors need root (/dev/ipmi0)",
+        privileged_hint=Msg("reasons.read.hint.ipmi_sensor"),
     ),
     Collector(
         "fabricmanager_status",

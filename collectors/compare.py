@@ -26,7 +26,7 @@ from pitstop.collectors.checks.gpu import form_factor
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.hostlist import compress
 from pitstop.collectors.model import Evidence, Verdict
-from pitstop.core.i18n import catalogue, fields_of, t
+from pitstop.core.i18n import catalogue, fields_of, msg, t
 
 Value = str | float
 MIN_HOSTS = 3  # fewer hosts than this have no majority worth naming
@@ -341,7 +341,7 @@ def cross_host_verdicts(
     values = {p.host: tuple(str(p.facts.get(n, "")) for n in names) for p in profiles}
     values = {h: v for h, v in values.items() if any(v)}
     if len(values) < 2:
-        why = "decided by comparing hosts: fewer than two hosts of this diagnose reported " + ", ".join(names)
+        why = msg("reasons.fleet.too_few_hosts", facts=", ".join(names))
         return {p.host: Verdict(pitfall, "inconclusive", why) for p in profiles}
     counts = Counter(values.values())
     top, top_n = counts.most_common(1)[0]
@@ -354,26 +354,31 @@ def cross_host_verdicts(
     for p in profiles:
         mine = values.get(p.host)
         if mine is None:
-            out[p.host] = Verdict(pitfall, "inconclusive", "this host reported none of " + ", ".join(names))
+            out[p.host] = Verdict(
+                pitfall, "inconclusive", msg("reasons.fleet.none_reported", facts=", ".join(names))
+            )
         elif len(counts) == 1:
-            out[p.host] = Verdict(pitfall, "ruled_out", f"all {len(values)} hosts run {show(mine)}")
+            out[p.host] = Verdict(
+                pitfall, "ruled_out", msg("reasons.fleet.all_same", n=len(values), versions=show(mine))
+            )
         elif mine == majority:
-            out[p.host] = Verdict(pitfall, "ruled_out", f"same as {top_n - 1} peers: {show(mine)}")
+            out[p.host] = Verdict(
+                pitfall, "ruled_out", msg("reasons.fleet.as_peers", n=top_n - 1, versions=show(mine))
+            )
         elif majority and not any(a and b and a != b for a, b in zip(mine, majority, strict=True)):
             # a fact this host did not report is unknown, not different
             missing = ", ".join(n for n, a, b in zip(names, mine, majority, strict=True) if b and not a)
-            out[p.host] = Verdict(
-                pitfall, "inconclusive", f"same as the peers where known; this host did not report {missing}"
-            )
+            out[p.host] = Verdict(pitfall, "inconclusive", msg("reasons.fleet.partly_known", missing=missing))
         else:
             lines = tuple(
                 f"{show(v)}: {n} host(s)" for v, n in sorted(counts.items(), key=lambda kv: -kv[1])
             )[:20]
-            peers = show(majority) if majority else "no majority"
             out[p.host] = Verdict(
                 pitfall,
                 "confirmed",
-                f"this host runs {show(mine)}; the peers run {peers}",
+                msg("reasons.fleet.differs", versions=show(mine), peers=show(majority))
+                if majority
+                else msg("reasons.fleet.no_majority", versions=show(mine)),
                 (Evidence("torch probe and driver version on every host", lines, RERUN_VERSIONS),),
             )
     return out

@@ -12,6 +12,7 @@ from pitstop.collectors.catalog import display
 from pitstop.collectors.model import CommandResult, Evidence
 from pitstop.collectors.parsers import kernel_log
 from pitstop.collectors.parsers.gpu import Gpu
+from pitstop.core.i18n import Msg, msg
 
 _DENIED = re.compile(
     r"permission denied|operation not permitted|must be root|insufficient permissions|not root|"
@@ -24,51 +25,52 @@ def _blank(text: str) -> bool:
     return not text or text.isspace()  # without copying an 8 MiB output the way strip() would
 
 
-def unusable(result: CommandResult) -> str | None:
+def unusable(result: CommandResult) -> Msg | None:
     """Why one command's output cannot be read as facts (None when it can)."""
     collector = result.collector
     tool = result.argv[0] if result.argv else collector
-
-    def command() -> str:
-        return display(result.argv) if result.argv else collector
-
+    command = display(result.argv) if result.argv else collector
     if result.outcome == "missing":
-        return f"{tool} not installed"
+        return msg("reasons.read.not_installed", tool=tool)
     if result.outcome == "timeout":
-        return f"`{command()}` timed out"
+        return msg("reasons.read.timed_out", command=command)
     if result.outcome in ("error", "refused"):
-        return result.message or f"`{command()}` could not run"
+        if result.message:
+            return msg("reasons.read.could_not_run_because", command=command, error=result.message)
+        return msg("reasons.read.could_not_run", command=command)
     declared = catalog.BY_NAME.get(collector)
     no_stdout = _blank(result.stdout)
     if result.outcome == "nonzero" and no_stdout and _DENIED.search(result.stderr):
         hint = declared.privileged_hint if declared else None
-        return hint or f"`{command()}` needs root"
+        return hint or msg("reasons.read.needs_root", command=command)
     evidence = declared is not None and declared.failure_is_evidence
     if result.outcome == "nonzero" and no_stdout and not evidence:
-        first = next((line.strip() for line in result.stderr.splitlines() if line.strip()), "no output")
-        return f"`{command()}` failed (exit {result.exit}): {first}"
+        first = next((line.strip() for line in result.stderr.splitlines() if line.strip()), None)
+        if first is None:
+            return msg("reasons.read.failed_silently", command=command, exit=result.exit)
+        return msg("reasons.read.failed", command=command, exit=result.exit, error=first)
     if no_stdout and _blank(result.stderr) and not (declared and declared.empty_ok):
-        return f"`{command()}` printed nothing"
+        return msg("reasons.read.printed_nothing", command=command)
     return None
 
 
 ReadState = Literal["checked", "partial", "unreadable", "not_run"]
 
 
-def reading(commands: Iterable[CommandResult]) -> tuple[ReadState, dict[str, str]]:
+def reading(commands: Iterable[CommandResult]) -> tuple[ReadState, dict[str, Msg]]:
     """How much of a host could be read: the state and, per collector that yielded nothing, why.
 
     "unreadable": no command produced usable output (every one hung, failed or is missing);
     "partial": some could not be read (a missing tool alone does not count, it is a fact);
     "checked": every command that exists on the host was read; "not_run": nothing was run.
     """
-    why: dict[str, str | None] = {}
+    why: dict[str, Msg | None] = {}
     failed: set[str] = set()
     for result in commands:
         reason = unusable(result)
         if reason is None:
             why[result.collector] = None
-        elif why.get(result.collector, "") is not None:
+        elif result.collector not in why or why[result.collector] is not None:
             why[result.collector] = reason
             if result.outcome != "missing":
                 failed.add(result.collector)
@@ -87,7 +89,7 @@ class Facts:
         self._results = dict(results)
         self._now = now
         self._cache: dict[str, Any] = {}
-        self._missing: dict[str, str | None] = {}  # every check asks again: the answer never changes
+        self._missing: dict[str, Msg | None] = {}  # every check asks again: the answer never changes
 
     def result(self, collector: str) -> CommandResult | None:
         """The raw result, or None when the collector did not run."""
@@ -98,11 +100,13 @@ class Facts:
         result = self._results.get(collector)
         return display(result.argv) if result and result.argv else collector
 
-    def missing(self, collector: str) -> str | None:
+    def missing(self, collector: str) -> Msg | None:
         """Why `get(collector)` has nothing to offer (None when it has)."""
         if collector not in self._missing:
             result = self._results.get(collector)
-            why = f"{collector} was not collected" if result is None else unusable(result)
+            why = (
+                msg("reasons.read.not_collected", collector=collector) if result is None else unusable(result)
+            )
             self._missing[collector] = why
         return self._missing[collector]
 
@@ -134,9 +138,12 @@ class Facts:
                 return collector, value
         return None, None
 
-    def why_missing(self, *collectors: str) -> str:
+    def why_missing(self, *collectors: str) -> Msg:
         """One sentence joining the reasons for several collectors."""
-        return "; ".join(reason for c in collectors if (reason := self.missing(c))) or "no usable output"
+        reasons = [reason for c in collectors if (reason := self.missing(c))]
+        if not reasons:
+            return msg("reasons.read.no_usable_output")
+        return reasons[0] if len(reasons) == 1 else msg("reasons.all", reasons=tuple(reasons))
 
     def gpus(self) -> tuple[str, tuple[Gpu, ...]] | tuple[None, None]:
         """GPU records from the NVML probe, else from `nvidia-smi -q`; (None, None) when neither has any."""

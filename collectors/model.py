@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, cast, get_args
 
+from pitstop.core.i18n import CatalogueError, Msg, render
 from pitstop.core.redact import redact
 
 Outcome = Literal["ok", "nonzero", "timeout", "missing", "error", "refused"]
@@ -70,21 +71,31 @@ class CheckContext:
 
 @dataclass(frozen=True)
 class Verdict:
-    """The decision on one pitfall for one host."""
+    """The decision on one pitfall for one host.
+
+    `reason` is a catalogue `Msg` (rendered in the reader's language at the edge: `render(reason,
+    lang)`); a plain string only for a stored row whose message the catalogue no longer holds.
+    """
 
     pitfall: str
     verdict: VerdictName
-    reason: str
+    reason: Msg | str
     evidence: tuple[Evidence, ...] = ()
     commands: tuple[str, ...] = ()
     benign: bool = False
 
-    def to_json(self) -> dict[str, Any]:
-        """Plain data, reason and evidence redacted: the one serialization (reports, storage)."""
+    def to_json(self, lang: str = "en") -> dict[str, Any]:
+        """Plain data, reason and evidence redacted: the one serialization (reports, storage).
+
+        `reason` is the text in `lang`; `reason_msg` the catalogue key and parameters it came from
+        (`{"key", "params"}`, null for a plain-text reason), from which any language can be rendered.
+        """
+        reason = self.reason.map_text(redact) if isinstance(self.reason, Msg) else self.reason
         return {
             "pitfall": self.pitfall,
             "verdict": self.verdict,
-            "reason": redact(self.reason),
+            "reason": redact(render(reason, lang)),
+            "reason_msg": reason.to_json() if isinstance(reason, Msg) else None,
             "benign": self.benign,
             "evidence": [e.to_json() for e in self.evidence],
             "commands": list(self.commands),
@@ -92,14 +103,24 @@ class Verdict:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Verdict:
-        """The inverse of `to_json`; ValueError for a verdict name outside `VERDICTS`."""
+        """The inverse of `to_json`; ValueError for a verdict name outside `VERDICTS`.
+
+        The reason comes back as its `Msg` when `reason_msg` still matches the catalogue, else as
+        the stored text."""
         name = str(data.get("verdict", ""))
         if name not in VERDICTS:
             raise ValueError(f"not a verdict: {name!r}")
+        reason: Msg | str = str(data.get("reason", "") or "")
+        stored = data.get("reason_msg")
+        if isinstance(stored, Mapping):
+            try:
+                reason = Msg.from_json(stored)
+            except CatalogueError:
+                pass  # a message this version no longer has: the stored English text stands
         return cls(
             pitfall=str(data.get("pitfall", "")),
             verdict=cast(VerdictName, name),
-            reason=str(data.get("reason", "") or ""),
+            reason=reason,
             evidence=tuple(
                 Evidence.from_json(e) for e in data.get("evidence", ()) or () if isinstance(e, Mapping)
             ),

@@ -39,7 +39,9 @@ def open_db(path: str | Path, *, migrate: bool = True) -> sqlite_utils.Database:
         conn = sqlite3.connect(str(path), timeout=30, isolation_level=None, check_same_thread=True)
     except sqlite3.Error as exc:
         raise BadDatabase(msg("security.db.unreadable", path=str(path), reason=str(exc))) from None
-    db = sqlite_utils.Database(conn)
+    # No sqlite-utils plugins: Pitstop uses none, and finding them scans every installed package's entry
+    # points (0.1 s of each process's start), then lets third-party code act on this connection.
+    db = sqlite_utils.Database(conn, execute_plugins=False)
     try:
         db.execute("PRAGMA busy_timeout = 30000")
         if not memory:
@@ -83,3 +85,11 @@ def immediate(db: sqlite_utils.Database) -> Iterator[None]:
         db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
+
+
+def inserted_id(cursor: sqlite3.Cursor) -> int:
+    """The rowid an INSERT just made (sqlite3 types `lastrowid` as optional; after an INSERT it is set)."""
+    rowid = cursor.lastrowid
+    if rowid is None:
+        raise BadDatabase("SQLite reported no row id for an insert")
+    return rowid

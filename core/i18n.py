@@ -3,8 +3,10 @@
 `t("verdict.confirmed", "zh")` renders one message; parameters fill `{name}` fields
 (`str.format` syntax) and must match the message's fields exactly. A parameter may itself be a
 `Msg`, rendered in the same language, so a reason can be built from parts ("consistent with
-this cause: {reason}"). Messages live in `pitstop.core.messages.<area>` modules as
-`MESSAGES = {key: (english, chinese)}`; every key starts with its area (`cli.`, `bot.`, `check.`...).
+this cause: {reason}"); a list of `Msg` joins with "; "; a mapping `{"en": ..., "zh": ...}` is
+text that already comes in both languages (a KB entry's own note) and gives the reader's.
+Messages live in `pitstop.core.messages.<area>` modules as `MESSAGES = {key: (english, chinese)}`;
+every key starts with its area (`cli.`, `bot.`, `check.`...).
 
 The reader's language follows the paste (`detect_lang`), unless the person chose one
 (`--lang`, the App Home setting): `resolve_lang(text, override)`.
@@ -16,7 +18,7 @@ import importlib
 import pkgutil
 import re
 import string
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any, Literal
@@ -96,6 +98,8 @@ def t(key: str, lang: str, /, **params: Any) -> str:
 def _value(value: Any, lang: str) -> Any:
     if isinstance(value, Msg):
         return value.render(lang)
+    if isinstance(value, Mapping):  # text that comes in both languages (an entry's own note)
+        return value.get(lang) or value.get("en", "")
     if isinstance(value, list | tuple) and value and all(isinstance(v, Msg) for v in value):
         return ("；" if lang == "zh" else "; ").join(v.render(lang) for v in value)
     return value
@@ -115,8 +119,52 @@ class Msg:
     def __str__(self) -> str:
         return self.render("en")
 
+    def map_text(self, fn: Callable[[str], str]) -> Msg:
+        """The same message with `fn` applied to every text parameter, nested ones included (redaction)."""
+        return Msg(self.key, {name: _map_param(value, fn) for name, value in self.params.items()})
+
+    def to_json(self) -> dict[str, Any]:
+        """`{"key", "params"}`; a parameter that is a `Msg` nests the same way, a list stays a list."""
+        return {"key": self.key, "params": {name: _param_json(v) for name, v in self.params.items()}}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Msg:
+        """The inverse of `to_json`; CatalogueError when the key or its parameters no longer match."""
+        params = data.get("params") or {}
+        if not isinstance(params, Mapping):
+            raise CatalogueError(f"message parameters must be a mapping, not {type(params).__name__}")
+        return msg(str(data.get("key", "")), **{name: _param_from_json(v) for name, v in params.items()})
+
     def __hash__(self) -> int:
         return hash((self.key, repr(sorted(self.params.items()))))
+
+
+def _map_param(value: Any, fn: Callable[[str], str]) -> Any:
+    if isinstance(value, Msg):
+        return value.map_text(fn)
+    if isinstance(value, str):
+        return fn(value)
+    if isinstance(value, Mapping):
+        return {lang: fn(str(text)) for lang, text in value.items()}
+    if isinstance(value, list | tuple):
+        return tuple(_map_param(v, fn) for v in value)
+    return value
+
+
+def _param_json(value: Any) -> Any:
+    if isinstance(value, Msg):
+        return value.to_json()
+    if isinstance(value, list | tuple):
+        return [_param_json(v) for v in value]
+    return value
+
+
+def _param_from_json(value: Any) -> Any:
+    if isinstance(value, Mapping):
+        return Msg.from_json(value) if "key" in value else {str(k): str(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return tuple(_param_from_json(v) for v in value)
+    return value
 
 
 def msg(key: str, /, **params: Any) -> Msg:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import sqlite_utils
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 
 # Cosine between a described new cause and the nearest curated example; docs/LEARNING.md has the figures.
 MERGE_SIMILARITY = 0.67
+MERGE_NEIGHBOURS = 3  # the entries this close are all checked against the causes the team turned down
 DEFAULT_SEVERITY = "medium"
 MAX_SLUG = 60
 
@@ -138,6 +140,10 @@ def _new_cause(
 ) -> tuple[str, str, str]:
     """Create the draft or the merge proposal (decided once: a retry reuses the recorded decision).
 
+    A merge is proposed into the nearest entry when the description is close to some entries and the
+    team was offered none of them: "none of these" over an offered close entry says the closeness
+    is the model's confusion, not a duplicate, so that case becomes a draft the next paste can find.
+
     Returns (kind, cause_id, sentence).
     """
     text = example_text(text)
@@ -145,14 +151,15 @@ def _new_cause(
         "SELECT kind, target_id, similarity, body_json FROM drafts WHERE incident_id = ?", [incident_id]
     ).fetchone()
     if row is None:
-        found = kb.nearest(describe(new), top=1)
+        found = kb.nearest(describe(new), top=MERGE_NEIGHBOURS)
         near = found[0] if found else None
+        close = [n.pitfall_id for n in found if n.similarity >= MERGE_SIMILARITY]
         now = stamp(clock())
-        if near is not None and near.similarity >= MERGE_SIMILARITY:
+        if close and not set(close) & _offered(db, incident_id):
             row = (
                 "merge",
-                near.pitfall_id,
-                near.similarity,
+                found[0].pitfall_id,
+                found[0].similarity,
                 {"new_cause": new.to_json(), "error_text": text},
             )
             _insert_draft(db, f"merge-{incident_id}", incident_id, row, user, now)
@@ -181,11 +188,17 @@ def _new_cause(
     return "draft", draft_id, f"created draft pitfall '{draft_id}', unreviewed until a maintainer approves it"
 
 
+def _offered(db: sqlite_utils.Database, incident_id: int) -> set[str]:
+    """The causes the incident's answers offered: "none of these" turned them down."""
+    rows = db.execute("SELECT pitfall_id FROM incident_candidates WHERE incident_id = ?", [incident_id])
+    return {row[0] for row in rows}
+
+
 def _insert_draft(
     db: sqlite_utils.Database,
     draft_id: str,
     incident_id: int,
-    decision: tuple[str, str | None, float | None, dict[str, object]],
+    decision: tuple[str, str | None, float | None, Mapping[str, object]],
     user: str,
     now: str,
 ) -> None:

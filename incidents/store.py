@@ -22,7 +22,7 @@ import sqlite_utils
 
 from pitstop.collectors.model import Verdict
 from pitstop.core.clock import Clock, stamp, utc_now
-from pitstop.core.db import immediate, open_db
+from pitstop.core.db import immediate, inserted_id, open_db
 from pitstop.core.errors import NotFound, PitstopError, UsageError
 from pitstop.core.i18n import msg
 from pitstop.core.redact import redact
@@ -103,7 +103,7 @@ class Incident:
             "closed_at": self.closed_at,
             "closed_by": self.closed_by,
             "candidates": [c.__dict__ for c in self.candidates],
-            "verdicts": [{"host": host, **v.to_json()} for host, v in self.verdicts],
+            "verdicts": [{"host": host, **v.to_json(self.lang)} for host, v in self.verdicts],
             "resolution": None
             if resolution is None
             else {
@@ -230,7 +230,7 @@ class Incidents:
                 " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [channel, thread_ts, user or "", json.dumps(_unique(hosts)), paste, lang or "en", now, now],
             )
-            return int(cursor.lastrowid)
+            return inserted_id(cursor)
         iid, stored, hosts_json = row
         if paste and paste not in stored:
             stored = cap_text(f"{stored}\n\n{paste}" if stored else paste)
@@ -296,10 +296,10 @@ class Incidents:
         data = verdict.to_json()  # the one serialization, redacted
         self.db.execute(
             "INSERT INTO incident_verdicts (incident_id, host, pitfall_id, verdict, benign, reason,"
-            " evidence_json, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            " reason_msg_json, evidence_json, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (incident_id, host, pitfall_id) DO UPDATE SET verdict = excluded.verdict,"
-            " benign = excluded.benign, reason = excluded.reason, evidence_json = excluded.evidence_json,"
-            " recorded_at = excluded.recorded_at",
+            " benign = excluded.benign, reason = excluded.reason, reason_msg_json = excluded.reason_msg_json,"
+            " evidence_json = excluded.evidence_json, recorded_at = excluded.recorded_at",
             [
                 iid,
                 host,
@@ -307,6 +307,7 @@ class Incidents:
                 data["verdict"],
                 int(data["benign"]),
                 data["reason"],
+                None if data["reason_msg"] is None else json.dumps(data["reason_msg"], ensure_ascii=False),
                 json.dumps(data["evidence"], ensure_ascii=False),
                 now,
             ],
@@ -361,6 +362,7 @@ class Incidents:
                         "pitfall": r["pitfall_id"],
                         "verdict": r["verdict"],
                         "reason": r["reason"],
+                        "reason_msg": json.loads(r["reason_msg_json"]) if r["reason_msg_json"] else None,
                         "benign": bool(r["benign"]),
                         "evidence": json.loads(r["evidence_json"]),
                     }

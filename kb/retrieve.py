@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import math
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -53,6 +53,7 @@ FTS_LIMIT = 300
 SIGNATURE_BUDGET_S = 0.25  # all signatures over one paste; later ones are skipped past it (logged)
 POSTING_BUDGET = 5_000  # postings one FTS query may touch, rarest terms first (a small KB never hits it)
 DENSE_NEIGHBOURS = 200
+WHY_RANKS = 10  # a signal explains the entries it ranks this high
 MAX_DENSE_LINES = 6
 
 
@@ -163,6 +164,7 @@ class Catalog:
 
     pitfalls: Mapping[str, Pitfall]
     signatures: tuple[Signature, ...]
+    admitted: frozenset[str] = frozenset()  # admission keys of `signatures` (kb.signatures.admission_key)
     _words: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
     _specificity: dict[int, float] = field(default_factory=dict, repr=False)
     _texts: dict[str, Sequence[str]] = field(default_factory=dict, repr=False)
@@ -196,16 +198,22 @@ class Catalog:
         return found
 
     @classmethod
-    def from_pitfalls(cls, pitfalls: Sequence[Pitfall]) -> Catalog:
-        """Compile the signatures of `pitfalls` (refused regexes are skipped; `kb check` reports them)."""
-        compiled = []
+    def from_pitfalls(cls, pitfalls: Sequence[Pitfall], admitted: Collection[str] = frozenset()) -> Catalog:
+        """Compile the signatures of `pitfalls` (refused regexes are skipped; `kb check` reports them).
+
+        Patterns whose admission key is in `admitted` passed the probes before and are not probed again.
+        """
+        compiled, keys = [], set()
         for pitfall in pitfalls:
             for pattern in pitfall.signatures:
+                key = signatures.admission_key(pattern)
                 try:
-                    compiled.append(Signature(pitfall.id, pattern, signatures.compile_signature(pattern)))
+                    regex = signatures.compile_signature(pattern, key in admitted)
                 except signatures.UnsafePattern:
                     continue
-        return cls({p.id: p for p in pitfalls}, tuple(compiled))
+                compiled.append(Signature(pitfall.id, pattern, regex))
+                keys.add(key)
+        return cls({p.id: p for p in pitfalls}, tuple(compiled), frozenset(keys))
 
 
 def _coverage(text: str, matches: Sequence[signatures.Match]) -> int:
@@ -319,7 +327,7 @@ class Retriever:
             for rank, (pitfall_id, why, value) in enumerate(ranked, start=1):
                 item = evidence.setdefault(pitfall_id, _Evidence())
                 item.ranks[signal] = rank
-                if rank <= 10 and why:
+                if rank <= WHY_RANKS and why:
                     item.why.append(why.detail)
                     if why.reason is not None:
                         item.reasons.append(why.reason)
@@ -453,7 +461,9 @@ class Retriever:
                 learned[example.pitfall_id] = (example.incident_id, float(similarity))
             if example.pitfall_id not in ranked:
                 label = f"nearest {example.kind} ({similarity:.2f}): {example.text[:100]}"
-                ranked[example.pitfall_id] = (_Why(label, _nearest_reason(example)), float(similarity))
+                # Only the top ranks' reasons are read (ask); a reason costs a rendered message.
+                reason = _nearest_reason(example) if len(ranked) < WHY_RANKS else None
+                ranked[example.pitfall_id] = (_Why(label, reason), float(similarity))
         self._found.learned = learned
         return [(pid, why, sim) for pid, (why, sim) in ranked.items()]
 

@@ -98,7 +98,7 @@ class Pitfall:
         return (self.symptoms_zh or self.symptoms) if lang == "zh" else self.symptoms
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Pitfall:
+    def from_dict(cls, data: Mapping[str, Any]) -> Pitfall:
         """Build an entry from parsed YAML (call `validate_entry` first for clear errors)."""
         return cls(
             id=str(data["id"]),
@@ -228,6 +228,10 @@ def _is_bilingual(value: Any) -> bool:
     )
 
 
+# Check parameters whose value words a finding in the verdict's reason: both languages, like `describe`.
+WORDED_PARAMS = ("label", "health_label", "found", "consistent_with")
+
+
 def missing_translations(
     data: dict[str, Any], source: str = "<entry>", described: Container[str] = frozenset()
 ) -> list[str]:
@@ -242,6 +246,13 @@ def missing_translations(
             problems.append(
                 f"{source}: check '{item.get('check')}' has no description in English and Chinese"
             )
+        params = item.get("params") if isinstance(item, dict) else None
+        for key in WORDED_PARAMS:
+            value = params.get(key) if isinstance(params, dict) else None
+            if value is not None and not (isinstance(value, dict) and value.get("en") and value.get("zh")):
+                problems.append(
+                    f"{source}: check '{item.get('check')}' parameter '{key}' needs {{en: ..., zh: ...}}"
+                )
     return problems
 
 

@@ -8,10 +8,15 @@ matches). Only a pattern RE2 cannot express (a lookaround, as 11 curated signatu
 to the `regex` package, and only when it has no nested or alternated repetition and survives a probe
 of adversarial texts; it then runs with `regex`'s `timeout=` and the GIL released. `problem()` is the
 one gate: `kb check`, `kb import` and draft approval refuse a pattern it objects to.
+
+The probes cost about 1 ms per pattern (0.5 s for the bundled KB, in every process that loads it), so
+a pattern's passing them is recorded under `admission_key` (kb.store keeps the keys in SQLite) and a
+recorded pattern is compiled with `probed=True`; a refusal is never recorded, so it is probed again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 import re._parser as sre_parse  # the stdlib's own parser, only to read a pattern's structure
 import time
@@ -28,6 +33,7 @@ MAX_PATTERN = 1_000  # characters; longer signatures are refused
 PATTERN_TIMEOUT_S = 0.05  # one fallback search; a signature that takes longer is skipped for this paste
 PROBE_TIMEOUT_S = 0.05  # CPU seconds of one probe search at admission (curated ones take under 7 ms)
 PROBE_LENGTH = 4_000  # characters of each probe text (a third of the most a paste keeps: preprocess)
+PROBE_VERSION = 1  # bump when _probes() changes: every recorded admission is then probed again
 
 _RE2_OPTIONS = re2.Options()
 _RE2_OPTIONS.log_errors = False  # RE2 would print each refusal on stderr
@@ -138,9 +144,18 @@ def _slow_on_probes(compiled: Compiled) -> bool:
     return False
 
 
+def admission_key(pattern: str) -> str:
+    """The name under which `pattern`'s passing the current probes is recorded."""
+    rules = f"{PROBE_VERSION}:{PROBE_LENGTH}:{PROBE_TIMEOUT_S}:{MAX_PATTERN}"
+    return hashlib.sha256(f"{rules}\0{pattern}".encode()).hexdigest()[:24]
+
+
 @lru_cache(maxsize=4096)
-def compile_signature(pattern: str) -> Compiled:
-    """Compile `pattern` on RE2, else on the guarded fallback; raises UnsafePattern with the reason."""
+def compile_signature(pattern: str, probed: bool = False) -> Compiled:
+    """Compile `pattern` on RE2, else on the guarded fallback; raises UnsafePattern with the reason.
+
+    `probed`: the pattern's admission is recorded (`admission_key`), so the probes are not run again.
+    """
     if not isinstance(pattern, str) or not pattern:
         raise UnsafePattern("is empty")
     if len(pattern) > MAX_PATTERN:
@@ -157,7 +172,7 @@ def compile_signature(pattern: str) -> Compiled:
             raise UnsafePattern(f"does not compile: {fallback_exc}") from None
     if compiled.search("") is not None or compiled.search("\n") is not None:
         raise UnsafePattern("matches empty text, so it would match every paste")
-    if _slow_on_probes(compiled):
+    if not probed and _slow_on_probes(compiled):
         raise UnsafePattern(
             f"takes over {PROBE_TIMEOUT_S * 1000:.0f} ms on a repetitive {PROBE_LENGTH}-character text"
         )
@@ -193,11 +208,14 @@ def first_matches(
     compiled: Sequence[Compiled], text: str, budget_s: float
 ) -> tuple[list[tuple[int, Match]], bool]:
     """(index, first match) of each signature that matches `text`, within `budget_s` seconds in all;
-    the flag is True when the budget ran out and later signatures were not tried."""
-    deadline = time.monotonic() + budget_s
+    the flag is True when the budget ran out and later signatures were not tried.
+
+    The budget is this thread's CPU time (both engines search in the calling thread), so a busy machine
+    does not skip signatures and change the answer; a fallback search's own timeout stays wall time."""
+    deadline = time.thread_time() + budget_s
     found: list[tuple[int, Match]] = []
     for index, sig in enumerate(compiled):
-        left = deadline - time.monotonic()
+        left = deadline - time.thread_time()
         if left <= 0:
             return found, True
         hit = sig.search(text, min(PATTERN_TIMEOUT_S, left))

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import sqlite_utils
 
 from pitstop.core.clock import stamp, utc_now
+from pitstop.core.db import inserted_id
 from pitstop.kb.schema import Pitfall
 from pitstop.kb.tokens import bigram_text
 
@@ -107,7 +108,7 @@ def _insert_example(
         "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (pitfall_id, text, kind, source, incident_id, provenance, text_hash(text), now()),
     )
-    return int(cursor.lastrowid)  # type: ignore[arg-type]  # set by every INSERT
+    return inserted_id(cursor)
 
 
 def upsert_pitfall(db: sqlite_utils.Database, pitfall: Pitfall, status: str | None = None) -> bool:
@@ -401,3 +402,20 @@ def get_meta(db: sqlite_utils.Database, key: str) -> str | None:
 def set_meta(db: sqlite_utils.Database, key: str, value: str) -> None:
     """Set a value in kb_meta."""
     db.execute("INSERT OR REPLACE INTO kb_meta(key, value) VALUES (?, ?)", (key, value))
+
+
+ADMITTED_KEY = "admitted_signatures"
+
+
+def admitted_signatures(db: sqlite_utils.Database) -> frozenset[str]:
+    """Admission keys of the signatures that passed kb.signatures' probes on this database."""
+    return frozenset(json.loads(get_meta(db, ADMITTED_KEY) or "[]"))
+
+
+def record_admitted(db: sqlite_utils.Database, keys: Collection[str]) -> None:
+    """Add admission keys (in one transaction with what is already recorded)."""
+    with db.conn:
+        db.execute("BEGIN IMMEDIATE")
+        known = admitted_signatures(db)
+        if not known.issuperset(keys):
+            set_meta(db, ADMITTED_KEY, json.dumps(sorted(known.union(keys))))

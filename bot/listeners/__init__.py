@@ -9,6 +9,7 @@ another listener module. Listeners let failures propagate to the one error handl
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from slack_bolt import App, BoltContext
 
@@ -17,8 +18,11 @@ from pitstop.bot.errors import on_listener_error
 
 
 def register(app: App, deps: Deps) -> None:
-    """Hand `deps` to every listener (Bolt's context), install the error handler, register every kind."""
+    """Hand `deps` to every listener (Bolt's context), install the error handler, register every kind,
+    and start the workers that do the outbox's rows (first those a previous process left unfinished)."""
+    from pitstop.bot import answer, checks
     from pitstop.bot.listeners import actions, commands, events, options, views
+    from pitstop.bot.listeners.views import resolution
 
     def provide_deps(context: BoltContext, next_: Callable[[], None]) -> None:
         context["deps"] = deps
@@ -28,3 +32,9 @@ def register(app: App, deps: Deps) -> None:
     app.error(on_listener_error)
     for kind in (events, commands, actions, views, options):
         kind.register(app)
+    handlers = {
+        answer.KIND: partial(answer.answer_entry, deps, app.client),
+        checks.KIND: partial(checks.checks_entry, deps, app.client),
+        resolution.KIND: partial(resolution.resolve_entry, deps, app.client),
+    }
+    deps.services.jobs.start(handlers)

@@ -27,7 +27,7 @@ from pitstop.app.render import SUMMARY_CHARS, answer_text, clip
 from pitstop.bot import ids
 from pitstop.bot.render.labels import VERDICT_ICONS, label
 from pitstop.collectors.hostlist import compress
-from pitstop.core.i18n import catalogue, t
+from pitstop.core.i18n import catalogue, render, t
 from pitstop.core.redact import redact
 
 MAX_BLOCKS = 50
@@ -204,7 +204,7 @@ def _not_checked(card: DiagnosisCard) -> list[str]:
     lines = []
     for status, hosts in by_status.items():
         what = t("fleet.slack.not_checked", card.lang, status=label_status(status, card.lang), n=len(hosts))
-        error = f": {clean(clip(hosts[0].error, 200))}" if hosts[0].error else ""
+        error = f": {clean(clip(render(hosts[0].error, card.lang), 200))}" if hosts[0].error else ""
         lines.append(f"• {escape(what)} {_hosts(h.host for h in hosts)}{error}")
     return lines
 
@@ -280,7 +280,7 @@ def _cause_findings(cause: CauseFindings, lang: str) -> str:
     benign = f" ({label(lang, 'benign')})" if best.benign else ""
     text = f"{icon} *{clean(clip(cause.title, 200))}*{benign}\n" + " · ".join(parts)
     if best.reason:
-        text += f"\n_{clean(clip(best.reason, 600))}_"
+        text += f"\n_{clean(clip(render(best.reason, lang), 600))}_"
     for evidence in best.evidence[:2]:
         block = f"\n`{clean(clip(evidence.command, 200))}`\n" + code(
             clip(line, 300) for line in evidence.lines[:EVIDENCE_LINES]

@@ -11,6 +11,7 @@ from typing import Any
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, Evidence, Verdict
 from pitstop.collectors.parsers.gpu import Gpu
+from pitstop.core.i18n import Msg, msg
 
 CheckFn = Callable[[Facts, Mapping[str, Any], CheckContext], Verdict]
 
@@ -47,25 +48,34 @@ def spec(
     return CheckSpec(fn.__name__, needs, fn, inspect.getdoc(fn) or "", dict(params or {}), dict(describe))
 
 
-def confirmed(reason: str, *evidence: Evidence) -> Verdict:
+def confirmed(reason: Msg, *evidence: Evidence) -> Verdict:
     """The cause is present."""
     return Verdict(pitfall="", verdict="confirmed", reason=reason, evidence=evidence)
 
 
-def ruled_out(reason: str, *evidence: Evidence) -> Verdict:
+def ruled_out(reason: Msg, *evidence: Evidence) -> Verdict:
     """The facts were read and the cause is absent."""
     return Verdict(pitfall="", verdict="ruled_out", reason=reason, evidence=evidence)
 
 
-def inconclusive(reason: str, *evidence: Evidence) -> Verdict:
+def inconclusive(reason: Msg, *evidence: Evidence) -> Verdict:
     """The facts could not be read or do not decide."""
     return Verdict(pitfall="", verdict="inconclusive", reason=reason, evidence=evidence)
 
 
-def by_outcome(outcome: str, reason: str, *evidence: Evidence) -> Verdict:
+def by_outcome(outcome: str, reason: Msg, *evidence: Evidence) -> Verdict:
     """A verdict named by a parameter ("confirmed" | "ruled_out" | "inconclusive")."""
     makers = {"confirmed": confirmed, "ruled_out": ruled_out, "inconclusive": inconclusive}
     return makers.get(outcome, inconclusive)(reason, *evidence)
+
+
+def entry_text(value: Any, default: Msg) -> Msg:
+    """A parameter that words a finding in the entry itself (`found`, `label`): `{en, zh}` from the
+    YAML (a plain string stands for both languages), or `default` when the entry gives none."""
+    if not value:
+        return default
+    text = {str(k): str(v) for k, v in value.items()} if isinstance(value, Mapping) else {"en": str(value)}
+    return msg("reasons.entry_text", text=text)
 
 
 def as_list(value: Any) -> list[Any]:
@@ -99,13 +109,17 @@ class Window:
         end = self.until or self.now
         return not (end is not None and when > end + timedelta(minutes=5))
 
-    def describe(self) -> str:
+    def describe(self) -> Msg:
         """ "since boot", "since 2026-01-02 03:04 UTC" or "from ... to ... UTC" (a job's span)."""
         if self.since is None:
-            return "since boot"
+            return msg("reasons.window.boot")
         if self.until is not None:
-            return f"from {self.since:%Y-%m-%d %H:%M} to {self.until:%Y-%m-%d %H:%M} UTC"
-        return f"since {self.since:%Y-%m-%d %H:%M} UTC"
+            return msg(
+                "reasons.window.span",
+                since=f"{self.since:%Y-%m-%d %H:%M}",
+                until=f"{self.until:%Y-%m-%d %H:%M}",
+            )
+        return msg("reasons.window.since", since=f"{self.since:%Y-%m-%d %H:%M}")
 
 
 def window(ctx: CheckContext, hours: float | None = None) -> Window:
@@ -123,22 +137,30 @@ def gpus_or_reason(facts: Facts) -> tuple[str, tuple[Gpu, ...]] | Verdict:
     if collector is not None and gpus is not None:  # the two are None together
         return collector, gpus
     probe = facts.get("nvml_probe")
-    reasons = []
+    reasons: list[Msg] = []
     if probe is not None:
         if probe.smi_error is not None:
-            reasons.append(f"nvidia-smi: {probe.smi_error.line}")
+            reasons.append(msg("reasons.gpu.smi_said", error=probe.smi_error.line))
         if probe.message:
-            reasons.append(probe.message)
+            reasons.append(msg("reasons.gpu.probe_said", error=probe.message))
         if probe.smi_missing:
-            reasons.append("nvidia-smi not installed")
-    reason = "; ".join(reasons) or facts.why_missing("nvml_probe", "nvidia_smi_q")
-    return inconclusive(f"no GPU facts: {reason}")
+            reasons.append(msg("reasons.read.not_installed", tool="nvidia-smi"))
+    reason = (
+        msg("reasons.all", reasons=tuple(reasons))
+        if reasons
+        else facts.why_missing("nvml_probe", "nvidia_smi_q")
+    )
+    return inconclusive(msg("reasons.gpu.no_facts", why=reason))
 
 
 def per_gpu(
-    facts: Facts, test: Callable[[Gpu], bool | None], fields: Iterable[str], found: str, absent: str
+    facts: Facts, test: Callable[[Gpu], bool | None], fields: Iterable[str], found: Msg, absent: Msg
 ) -> Verdict:
-    """Confirmed when `test` is True on some GPU, ruled out when False on all, else inconclusive."""
+    """Confirmed when `test` is True on some GPU, ruled out when False on all, else inconclusive.
+
+    `found` and `absent` name the condition ("temperature at or above 85 C", "every GPU below
+    85 C"); the verdict adds the GPUs (`reasons.gpu.found_on`) or the count read (`reasons.gpu.absent`).
+    """
     got = gpus_or_reason(facts)
     if isinstance(got, Verdict):
         return got
@@ -154,12 +176,20 @@ def per_gpu(
             if f in g.lines or g.value(f) is not None
         ]
         return confirmed(
-            f"{found} on GPU {', '.join(g.label for g in hits)}", facts.evidence(collector, lines)
+            msg("reasons.gpu.found_on", what=found, gpus=", ".join(g.label for g in hits)),
+            facts.evidence(collector, lines),
         )
     if unknown:
-        why = "; ".join(f"GPU {g.label}: {g.error or 'value not readable'}" for g in unknown)
-        return inconclusive(f"cannot tell for every GPU ({why})")
+        why = tuple(
+            msg("reasons.gpu.error_on", gpu=g.label, error=g.error)
+            if g.error
+            else msg("reasons.gpu.unreadable_on", gpu=g.label)
+            for g in unknown
+        )
+        return inconclusive(msg("reasons.gpu.cannot_tell", why=why))
     lines = [
         f"GPU {g.label}: {g.line(f)}" for g in gpus for f in fields if f in g.lines or g.value(f) is not None
     ]
-    return ruled_out(f"{absent} ({len(gpus)} GPU(s) read)", facts.evidence(collector, lines[:8]))
+    return ruled_out(
+        msg("reasons.gpu.absent", what=absent, n=len(gpus)), facts.evidence(collector, lines[:8])
+    )

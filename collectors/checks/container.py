@@ -8,6 +8,7 @@ from typing import Any
 from pitstop.collectors.checks.base import confirmed, inconclusive, ruled_out, spec
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, Verdict
+from pitstop.core.i18n import msg
 
 _NVIDIA_CDI = "nvidia.com/gpu"
 
@@ -16,11 +17,11 @@ def _docker(facts: Facts) -> Any:
     """Docker's facts, or an inconclusive verdict saying why there are none."""
     info = facts.get("docker_info")
     if info is None:
-        return inconclusive(f"no container engine answered: {facts.why_missing('docker_info')}")
+        return inconclusive(msg("reasons.container.no_engine", why=facts.why_missing("docker_info")))
     if info.daemon_unreachable:
-        return inconclusive(f"docker daemon not reachable: {info.daemon_unreachable}")
+        return inconclusive(msg("reasons.container.daemon_unreachable", error=info.daemon_unreachable))
     if info.runtimes is None and not info.cdi_devices:
-        return inconclusive("docker info lists neither runtimes nor CDI devices")
+        return inconclusive(msg("reasons.container.nothing_listed"))
     return info
 
 
@@ -34,19 +35,13 @@ def _toolkit(facts: Facts) -> Verdict:
     runtime = [info.lines[k] for k in ("Runtimes", "Default Runtime") if k in info.lines]
     cdi = [line for line in info.cdi_devices if _NVIDIA_CDI in line]
     if "nvidia" in (info.runtimes or ()):
-        return ruled_out(
-            "the nvidia runtime is registered with Docker", facts.evidence("docker_info", runtime)
-        )
+        return ruled_out(msg("reasons.container.runtime_registered"), facts.evidence("docker_info", runtime))
     if cdi:
-        return ruled_out(
-            "Docker lists NVIDIA CDI devices (the toolkit's CDI spec: `--device nvidia.com/gpu=all` works "
-            "without an nvidia runtime)",
-            facts.evidence("docker_info", cdi),
-        )
+        return ruled_out(msg("reasons.container.cdi_listed"), facts.evidence("docker_info", cdi))
     ctk = facts.result("nvidia_ctk")
     if ctk is not None and ctk.outcome == "missing":
         return confirmed(
-            "Docker has neither an nvidia runtime nor NVIDIA CDI devices, and nvidia-ctk is not installed",
+            msg("reasons.container.no_toolkit"),
             facts.evidence("docker_info", runtime or ["Runtimes: (none listed)"]),
             facts.evidence(
                 "nvidia_ctk",
@@ -60,15 +55,12 @@ def _toolkit(facts: Facts) -> Verdict:
     known = facts.get("nvidia_ctk")
     if known is not None and known.version:
         return inconclusive(
-            f"{known.tool} {known.version} is installed but Docker lists no nvidia runtime and no NVIDIA "
-            "CDI device: `docker run --gpus` still works through the toolkit's hook; if it fails, "
-            "configure Docker (nvidia-ctk runtime configure --runtime=docker) or generate the CDI spec",
+            msg("reasons.container.toolkit_unconfigured", tool=known.tool, version=known.version),
             facts.evidence("docker_info", runtime),
             facts.evidence("nvidia_ctk", [known.line]),
         )
     return inconclusive(
-        "Docker lists no nvidia runtime and no NVIDIA CDI device; whether the toolkit is installed was not "
-        "read: " + facts.why_missing("nvidia_ctk"),
+        msg("reasons.container.toolkit_unknown", why=facts.why_missing("nvidia_ctk")),
         facts.evidence("docker_info", runtime),
     )
 
@@ -85,18 +77,18 @@ def nvidia_ctk_installed(facts: Facts, params: Mapping[str, Any], ctx: CheckCont
     container engine is inconclusive; a printed version rules out."""
     ctk = facts.get("nvidia_ctk")
     if ctk is not None and ctk.version is not None:
-        return ruled_out(f"{ctk.tool} {ctk.version} installed", facts.evidence("nvidia_ctk", [ctk.line]))
+        return ruled_out(
+            msg("reasons.installed", tool=ctk.tool, version=ctk.version),
+            facts.evidence("nvidia_ctk", [ctk.line]),
+        )
     result = facts.result("nvidia_ctk")
     if result is None or result.outcome != "missing":
         return inconclusive(
-            facts.why_missing("nvidia_ctk") if ctk is None else "nvidia-ctk printed no version"
+            facts.why_missing("nvidia_ctk") if ctk is None else msg("reasons.no_version", tool="nvidia-ctk")
         )
     verdict = _toolkit(facts)
     if verdict.verdict == "inconclusive" and facts.get("docker_info") is None:
-        return inconclusive(
-            "nvidia-ctk is not installed, and no container engine answered, so nothing here needs it: "
-            + facts.why_missing("docker_info")
-        )
+        return inconclusive(msg("reasons.container.ctk_not_needed", why=facts.why_missing("docker_info")))
     return verdict
 
 
@@ -106,14 +98,11 @@ def docker_desktop(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -
     if info is None:
         return inconclusive(facts.why_missing("docker_info"))
     if info.docker_desktop is None:
-        return inconclusive("docker info shows neither the operating system nor the kernel")
+        return inconclusive(msg("reasons.container.no_os"))
     lines = [info.lines.get(k, "") for k in ("Operating System", "Kernel Version", "Name") if k in info.lines]
     if info.docker_desktop:
-        return confirmed(
-            "the Docker daemon is Docker Desktop's VM (no GPU passthrough on Linux)",
-            facts.evidence("docker_info", lines),
-        )
-    return ruled_out("the Docker daemon runs on the host itself", facts.evidence("docker_info", lines))
+        return confirmed(msg("reasons.container.desktop"), facts.evidence("docker_info", lines))
+    return ruled_out(msg("reasons.container.engine_on_host"), facts.evidence("docker_info", lines))
 
 
 SPECS = (

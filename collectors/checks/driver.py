@@ -9,6 +9,7 @@ from pitstop.collectors.checks.base import as_list, confirmed, inconclusive, rul
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, Verdict
 from pitstop.collectors.parsers._text import version_tuple
+from pitstop.core.i18n import msg
 
 
 def nvidia_smi_error(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -20,14 +21,14 @@ def nvidia_smi_error(facts: Facts, params: Mapping[str, Any], ctx: CheckContext)
     if table.error is not None:
         evidence = facts.evidence(collector, [table.error.line])
         if table.error.kind in kinds:
-            return confirmed(f"nvidia-smi fails: {table.error.line}", evidence)
-        return ruled_out(f"nvidia-smi fails differently: {table.error.line}", evidence)
+            return confirmed(msg("reasons.driver.smi_fails", error=table.error.line), evidence)
+        return ruled_out(msg("reasons.driver.smi_fails_otherwise", error=table.error.line), evidence)
     if table.gpus:
         return ruled_out(
-            f"nvidia-smi works and lists {len(table.gpus)} GPU(s)",
+            msg("reasons.driver.smi_works", n=len(table.gpus)),
             facts.evidence(collector, [getattr(table, "header_line", "") or f"{len(table.gpus)} GPU(s)"]),
         )
-    return inconclusive("nvidia-smi printed neither GPUs nor a known error")
+    return inconclusive(msg("reasons.driver.smi_unknown"))
 
 
 def _installed_versions(facts: Facts) -> dict[str, tuple[str, str]]:
@@ -59,21 +60,23 @@ def nvml_version_mismatch(facts: Facts, params: Mapping[str, Any], ctx: CheckCon
             )
             module = facts.get("driver_version")
             extra = [module.line] if module and module.line else []
-            return confirmed(
-                "NVML reports a driver/library version mismatch", facts.evidence(collector, lines + extra)
-            )
+            return confirmed(msg("reasons.driver.nvml_mismatch"), facts.evidence(collector, lines + extra))
     if probe is not None and probe.nvml_error == "lib_rm_version_mismatch":
-        return confirmed(probe.message, facts.evidence("nvml_probe", [probe.message]))
+        return confirmed(
+            msg("reasons.gpu.probe_said", error=probe.message), facts.evidence("nvml_probe", [probe.message])
+        )
     seen = _installed_versions(facts)
     versions = {v for v, _ in seen.values()}
     if len(versions) > 1:
         return confirmed(
-            "loaded kernel module and user-space driver differ: " + ", ".join(sorted(versions)),
+            msg("reasons.driver.module_differs", versions=", ".join(sorted(versions))),
             *[facts.evidence(c, [line]) for c, (_, line) in seen.items()],
         )
     if len(seen) >= 2 or (table is not None and table.gpus):
         return ruled_out(
-            f"driver {next(iter(versions))} everywhere" if versions else "nvidia-smi works",
+            msg("reasons.driver.same_everywhere", version=next(iter(versions)))
+            if versions
+            else msg("reasons.driver.smi_works_plain"),
             *[facts.evidence(c, [line]) for c, (_, line) in seen.items()],
         )
     log_collector, log = facts.kernel_log()
@@ -81,11 +84,15 @@ def nvml_version_mismatch(facts: Facts, params: Mapping[str, Any], ctx: CheckCon
     if found:  # another source: the kernel refused a user-space client of another version
         first = found[0]
         return confirmed(
-            f"the kernel log shows an NVRM API mismatch: user space {first.client}, kernel module "
-            f"{first.module}",
+            msg("reasons.driver.api_mismatch", client=first.client, module=first.module),
             facts.evidence(log_collector, first.lines),  # type: ignore[arg-type]  # found implies a log
         )
-    return inconclusive("cannot compare: " + facts.why_missing("driver_version", "nvidia_smi", "kernel_log"))
+    return inconclusive(
+        msg(
+            "reasons.driver.cannot_compare",
+            why=facts.why_missing("driver_version", "nvidia_smi", "kernel_log"),
+        )
+    )
 
 
 def driver_versions_mixed(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -98,34 +105,38 @@ def driver_versions_mixed(facts: Facts, params: Mapping[str, Any], ctx: CheckCon
     evidence = [facts.evidence(c, [line]) for c, (_, line) in seen.items()]
     if len(seen) < 2:
         return inconclusive(
-            "fewer than two driver versions readable: " + facts.why_missing("driver_version", "nvidia_smi"),
+            msg("reasons.driver.fewer_than_two", why=facts.why_missing("driver_version", "nvidia_smi")),
             *evidence,
         )
     versions = {v for v, _ in seen.values()}
     if len(versions) > 1:
-        return confirmed("driver components disagree: " + ", ".join(sorted(versions)), *evidence)
-    return ruled_out(f"kernel module and user-space driver are both {versions.pop()}", *evidence)
+        return confirmed(
+            msg("reasons.driver.components_disagree", versions=", ".join(sorted(versions))), *evidence
+        )
+    return ruled_out(msg("reasons.driver.both_same", version=versions.pop()), *evidence)
 
 
 def driver_branch(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
     """Installed driver is below the inventory's required branch (e.g. 515 where 535 is required)."""
     required = params.get("min_branch") or ctx.expectations.get("driver_branch")
     if not required:
-        return inconclusive("no required driver branch in the inventory for this host")
+        return inconclusive(msg("reasons.driver.no_required_branch"))
     seen = _installed_versions(facts)
     if not seen:
         return inconclusive(
-            "installed driver unknown: " + facts.why_missing("driver_version", "nvidia_smi", "nvml_probe")
+            msg("reasons.driver.unknown", why=facts.why_missing("driver_version", "nvidia_smi", "nvml_probe"))
         )
     collector, (version, line) = next(iter(seen.items()))
     have, need = version_tuple(version), version_tuple(str(required))
     if have is None or need is None:
-        return inconclusive(f"cannot compare driver {version} with {required}")
+        return inconclusive(msg("reasons.driver.incomparable", version=version, required=required))
     if have[: len(need)] < need:
         return confirmed(
-            f"driver {version} is below the required {required}", facts.evidence(collector, [line])
+            msg("reasons.driver.below", version=version, required=required), facts.evidence(collector, [line])
         )
-    return ruled_out(f"driver {version} meets the required {required}", facts.evidence(collector, [line]))
+    return ruled_out(
+        msg("reasons.driver.meets", version=version, required=required), facts.evidence(collector, [line])
+    )
 
 
 def torch_build(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -134,19 +145,15 @@ def torch_build(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> V
     if torch is None:
         return inconclusive(facts.why_missing("torch_probe"))
     if torch.not_installed:
-        return inconclusive(
-            "torch is not installed for the host's python3 (the job may use another environment)"
-        )
+        return inconclusive(msg("reasons.driver.no_torch"))
     if torch.cpu_only is None:
-        return inconclusive("the torch probe printed no version")
+        return inconclusive(msg("reasons.no_version", tool="torch"))
     evidence = facts.evidence("torch_probe", [torch.line])
     if torch.cpu_only:
-        return confirmed(f"CPU-only torch build {torch.version} (torch.version.cuda is None)", evidence)
+        return confirmed(msg("reasons.driver.torch_cpu", version=torch.version), evidence)
     if torch.cuda_available is False:
-        return inconclusive(
-            f"CUDA build {torch.version} but CUDA is not available (driver or container problem)", evidence
-        )
-    return ruled_out(f"torch {torch.version} is built for CUDA {torch.cuda}", evidence)
+        return inconclusive(msg("reasons.driver.torch_no_cuda", version=torch.version), evidence)
+    return ruled_out(msg("reasons.driver.torch_cuda", version=torch.version, cuda=torch.cuda), evidence)
 
 
 def cuda_driver_compat(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -157,14 +164,16 @@ def cuda_driver_compat(facts: Facts, params: Mapping[str, Any], ctx: CheckContex
     table = facts.get("nvidia_smi")
     driver_cuda = (probe.cuda_driver_version if probe else None) or (table.cuda_version if table else None)
     if not runtime:
-        return inconclusive("CUDA runtime version unknown: " + facts.why_missing("torch_probe"))
+        return inconclusive(msg("reasons.driver.runtime_unknown", why=facts.why_missing("torch_probe")))
     if not driver_cuda:
-        return inconclusive("driver's CUDA version unknown: " + facts.why_missing("nvidia_smi", "nvml_probe"))
+        return inconclusive(
+            msg("reasons.driver.driver_cuda_unknown", why=facts.why_missing("nvidia_smi", "nvml_probe"))
+        )
     lines = [f"torch CUDA runtime {runtime}", f"driver supports CUDA {driver_cuda}"]
     evidence = facts.evidence("nvidia_smi" if table else "nvml_probe", lines)
     if version_tuple(str(runtime))[:2] > version_tuple(str(driver_cuda))[:2]:  # type: ignore[index]
-        return confirmed(f"CUDA {runtime} is newer than the driver's CUDA {driver_cuda}", evidence)
-    return ruled_out(f"driver CUDA {driver_cuda} covers runtime CUDA {runtime}", evidence)
+        return confirmed(msg("reasons.driver.cuda_too_new", runtime=runtime, driver=driver_cuda), evidence)
+    return ruled_out(msg("reasons.driver.cuda_covered", runtime=runtime, driver=driver_cuda), evidence)
 
 
 SPECS = (

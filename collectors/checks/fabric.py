@@ -9,6 +9,7 @@ from pitstop.collectors.checks.base import confirmed, inconclusive, ruled_out, s
 from pitstop.collectors.checks.gpu import form_factor
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, Verdict
+from pitstop.core.i18n import msg
 
 
 def fabric_manager_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -18,16 +19,15 @@ def fabric_manager_state(facts: Facts, params: Mapping[str, Any], ctx: CheckCont
         return inconclusive(facts.why_missing("fabricmanager_status"))
     if status.not_found:
         return inconclusive(
-            "nvidia-fabricmanager is not installed (needed only on NVSwitch systems)",
-            facts.evidence("fabricmanager_status", [status.line]),
+            msg("reasons.fabric.fm_not_installed"), facts.evidence("fabricmanager_status", [status.line])
         )
     if status.active is None:
-        return inconclusive("service state not shown")
+        return inconclusive(msg("reasons.fabric.state_not_shown"))
     evidence = facts.evidence("fabricmanager_status", [status.line])
     if status.active == "active" and status.sub in (None, "running"):
-        return ruled_out("nvidia-fabricmanager is active (running)", evidence)
+        return ruled_out(msg("reasons.fabric.fm_running"), evidence)
     return confirmed(
-        f"nvidia-fabricmanager is {status.active}" + (f" ({status.sub})" if status.sub else ""), evidence
+        msg("reasons.fabric.fm_state", state=" ".join(filter(None, (status.active, status.sub)))), evidence
     )
 
 
@@ -44,7 +44,7 @@ def nvlink_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> 
         collector = "nvml_probe"
     if not per_gpu:
         if status is not None and status.error is not None:
-            return inconclusive(f"nvidia-smi fails: {status.error.line}")
+            return inconclusive(msg("reasons.driver.smi_fails", error=status.error.line))
         if status is None and collector == "nvml_probe" and not facts.gpus()[1]:
             return inconclusive(facts.why_missing("nvidia_smi_nvlink", "nvml_probe"))
         shown = [f"GPU {g.index}: {g.name}: no NVLink" for g in status.gpus] if status else []
@@ -52,10 +52,10 @@ def nvlink_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> 
             collector if status is None else "nvidia_smi_nvlink", shown or ["(no GPU reports an NVLink)"]
         )
         if expected:
-            return confirmed(f"no NVLink reported, {expected} links per GPU expected", evidence)
-        return inconclusive("no NVLink-capable GPU reported", evidence)
+            return confirmed(msg("reasons.fabric.no_nvlink_expected", expected=expected), evidence)
+        return inconclusive(msg("reasons.fabric.no_nvlink"), evidence)
     if not all(links for _, links, _ in per_gpu):  # a GPU line without link lines shows nothing
-        return inconclusive("a GPU is listed without any NVLink line")
+        return inconclusive(msg("reasons.fabric.gpu_without_links"))
     lines = []
     bad = []
     for name, links, head in per_gpu:
@@ -65,13 +65,15 @@ def nvlink_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> 
             bad.append(f"{name} ({len(links) - len(down)}/{len(links)} up)")
             lines.append(head)
             lines.extend(link.line or f"link {link.link}: {link.state}" for link in down[:6])
-    want = f", {expected} per GPU expected" if expected else ""
     if bad:
-        return confirmed(
-            f"NVLinks down or missing on {', '.join(bad)}{want}", facts.evidence(collector, lines)
+        down_on = (
+            msg("reasons.fabric.links_down_expected", gpus=", ".join(bad), expected=expected)
+            if expected
+            else msg("reasons.fabric.links_down", gpus=", ".join(bad))
         )
+        return confirmed(down_on, facts.evidence(collector, lines))
     up = [x for _, links, head in per_gpu for x in (head, *(link.line for link in links[:2]))]
-    return ruled_out(f"all NVLinks up on {len(per_gpu)} GPU(s)", facts.evidence(collector, up[:8]))
+    return ruled_out(msg("reasons.fabric.links_up", n=len(per_gpu)), facts.evidence(collector, up[:8]))
 
 
 def nvlink_topology(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -81,30 +83,25 @@ def nvlink_topology(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) 
         return inconclusive(facts.why_missing("nvidia_smi_topo"))
     gpus = [g.name for g in topo.gpus]
     if len(gpus) < 2:
-        return inconclusive("fewer than two GPUs: no GPU-to-GPU path to judge")
+        return inconclusive(msg("reasons.fabric.fewer_than_two_gpus"))
     expected = params.get("count") or ctx.expectations.get("nvlink_count")
     wants_nvlink = expected or str(ctx.expectations.get("form_factor", "")).upper().startswith("SXM")
     if not wants_nvlink:
-        return inconclusive("no NVLink expectation (nvlink_count or form_factor SXM) for this host")
+        return inconclusive(msg("reasons.fabric.no_expectation"))
     _, facts_gpus = facts.gpus()
     wants_sxm = str(ctx.expectations.get("form_factor", "")).upper().startswith("SXM")
     if wants_sxm and facts_gpus and all(form_factor(g) == "PCIe" for g in facts_gpus):
-        return inconclusive(
-            "the GPUs are PCIe cards although SXM was expected: missing NVLinks follow from "
-            "the SKU (see wrong-gpu-sku-delivered)"
-        )
+        return inconclusive(msg("reasons.fabric.pcie_not_sxm"))
     pairs = [(a, b, topo.nvlinks_between(a, b)) for i, a in enumerate(gpus) for b in gpus[i + 1 :]]
     weak = [(a, b, n) for a, b, n in pairs if n is not None and (n == 0 or (expected and n < int(expected)))]
     lines = [topo.header_line, *[d.line for d in topo.gpus]]
     if weak:
         sample = ", ".join(f"{a}-{b}: {'NV' + str(n) if n else 'PCIe only'}" for a, b, n in weak[:6])
         return confirmed(
-            f"{len(weak)} GPU pair(s) below the expected NVLink connectivity ({sample})",
+            msg("reasons.fabric.weak_pairs", n=len(weak), sample=sample),
             facts.evidence("nvidia_smi_topo", lines),
         )
-    return ruled_out(
-        "every GPU pair is connected by NVLink as expected", facts.evidence("nvidia_smi_topo", lines)
-    )
+    return ruled_out(msg("reasons.fabric.pairs_ok"), facts.evidence("nvidia_smi_topo", lines))
 
 
 SPECS = (

@@ -8,6 +8,7 @@ from typing import Any
 from pitstop.collectors.checks.base import inconclusive, spec
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, Verdict
+from pitstop.core.i18n import msg
 
 DEFAULT_FACTS = ("nccl", "torch", "torch_cuda", "driver")
 
@@ -16,10 +17,7 @@ def versions_agree_across_hosts(facts: Facts, params: Mapping[str, Any], ctx: Ch
     """The hosts of one job run the same NCCL, torch, torch CUDA build and driver (`facts` narrows the
     list); a host whose versions differ from the majority's is confirmed. One host alone, or a sweep of
     unrelated hosts (no job, no error text), cannot say: their differences still show as outliers."""
-    return inconclusive(
-        "decided by comparing hosts that run one job (a `--job` diagnose, or hosts named with the error);"
-        " a single host, or a sweep of unrelated hosts, cannot show it"
-    )
+    return inconclusive(msg("reasons.fleet.needs_peers"))
 
 
 SPECS = (

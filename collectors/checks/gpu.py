@@ -18,6 +18,7 @@ from pitstop.collectors.checks.base import (
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, Verdict
 from pitstop.collectors.parsers.gpu import CLOCK_EVENT_BITS, Gpu
+from pitstop.core.i18n import Msg, msg
 
 GPU = ("nvml_probe",)
 # Architecture rank by model name: first match wins. bf16/TF32 need rank >= 8 (Ampere).
@@ -63,7 +64,7 @@ def gpu_clock_event(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) 
     unless = as_list(params.get("unless_reason"))
     unknown = [r for r in reasons + unless if r not in CLOCK_EVENT_BITS]
     if unknown:
-        return inconclusive(f"unknown clock event reason(s): {', '.join(unknown)}")
+        return inconclusive(msg("reasons.gpu.unknown_clock_event", names=", ".join(unknown)))
 
     def test(g: Gpu) -> bool | None:
         if g.clock_events is None:
@@ -76,8 +77,10 @@ def gpu_clock_event(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) 
         facts,
         test,
         fields,
-        f"clock event reason {'/'.join(reasons)} active",
-        f"no GPU reports {'/'.join(reasons)}" + (f" without {'/'.join(unless)}" if unless else ""),
+        msg("reasons.gpu.clock_event", names="/".join(reasons)),
+        msg("reasons.gpu.no_clock_event_unless", names="/".join(reasons), unless="/".join(unless))
+        if unless
+        else msg("reasons.gpu.no_clock_event", names="/".join(reasons)),
     )
 
 
@@ -92,8 +95,8 @@ def gpu_temperature(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) 
         facts,
         test,
         ["temperature_c", "power_draw_w"],
-        f"temperature at or above {above:g} C",
-        f"every GPU below {above:g} C",
+        msg("reasons.gpu.hot", limit=f"{above:g}"),
+        msg("reasons.gpu.not_hot", limit=f"{above:g}"),
     )
 
 
@@ -106,7 +109,7 @@ def gpu_temperature_outlier(facts: Facts, params: Mapping[str, Any], ctx: CheckC
     collector, gpus = got
     temps = sorted(g.temperature_c for g in gpus if g.temperature_c is not None)
     if len(temps) < 3:
-        return inconclusive("an outlier needs at least three GPUs with a readable temperature")
+        return inconclusive(msg("reasons.gpu.outlier_needs_three"))
     median = temps[len(temps) // 2]
     powers = sorted(g.power_draw_w for g in gpus if g.power_draw_w is not None)
     median_power = powers[len(powers) // 2] if powers else None
@@ -119,15 +122,20 @@ def gpu_temperature_outlier(facts: Facts, params: Mapping[str, Any], ctx: CheckC
     lines = [f"GPU {g.label}: {g.line('temperature_c')} / {g.line('power_draw_w')}" for g in gpus]
     if defect:
         return confirmed(
-            f"GPU {', '.join(g.label for g in defect)} runs {delta:g}+ C above the median {median:g} C "
-            "without drawing more power than its peers (consistent with a cooling defect on that GPU)",
+            msg(
+                "reasons.gpu.hot_outlier",
+                gpus=", ".join(g.label for g in defect),
+                delta=f"{delta:g}",
+                median=f"{median:g}",
+            ),
             facts.evidence(collector, lines),
         )
     if hot:
-        return ruled_out(
-            "the hottest GPUs also draw the most power (load, not cooling)", facts.evidence(collector, lines)
-        )
-    return ruled_out(f"no GPU is {delta:g} C above the median {median:g} C", facts.evidence(collector, lines))
+        return ruled_out(msg("reasons.gpu.hot_from_load"), facts.evidence(collector, lines))
+    return ruled_out(
+        msg("reasons.gpu.no_hot_outlier", delta=f"{delta:g}", median=f"{median:g}"),
+        facts.evidence(collector, lines),
+    )
 
 
 def gpu_remapped_rows(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -140,15 +148,21 @@ def gpu_remapped_rows(facts: Facts, params: Mapping[str, Any], ctx: CheckContext
         "correctable": "remap_correctable",
     }.get(state)
     if field is None:
-        return inconclusive(f"unknown remapped-rows state '{state}'")
+        return inconclusive(msg("reasons.unknown_param", param="state", value=state))
 
     def test(g: Gpu) -> bool | None:
         value = getattr(g, field)
         return None if value is None else bool(value)
 
-    verdict = per_gpu(facts, test, [field], f"remapped rows {state}", f"no remapped rows {state}")
+    verdict = per_gpu(
+        facts,
+        test,
+        [field],
+        msg("reasons.gpu.remapped", state=state),
+        msg("reasons.gpu.not_remapped", state=state),
+    )
     if state == "pending" and facts.gpus()[0] is None:
-        return _from_kernel_log(facts, verdict, _REMAP_LINE, "row remapping pending (reset the GPU to apply)")
+        return _from_kernel_log(facts, verdict, _REMAP_LINE, msg("reasons.gpu.remap_pending"))
     return verdict
 
 
@@ -161,7 +175,7 @@ _RETIRE_LINE = re.compile(
 )
 
 
-def _from_kernel_log(facts: Facts, verdict: Verdict, wording: re.Pattern[str], what: str) -> Verdict:
+def _from_kernel_log(facts: Facts, verdict: Verdict, wording: re.Pattern[str], what: Msg) -> Verdict:
     """When NVML/nvidia-smi cannot be read: an Xid 63/64 line of this boot in `wording` confirms."""
     collector, log = facts.kernel_log()
     if log is None:
@@ -170,8 +184,7 @@ def _from_kernel_log(facts: Facts, verdict: Verdict, wording: re.Pattern[str], w
     if not hits:
         return verdict
     return confirmed(
-        f"{what}: the kernel log of this boot has Xid {hits[0].xid} and the GPU facts cannot be read "
-        f"({verdict.reason})",
+        msg("reasons.gpu.xid_instead", what=what, xid=hits[0].xid, why=verdict.reason),
         facts.evidence(collector, [line for e in hits[:6] for line in e.lines]),  # type: ignore[arg-type]
     )
 
@@ -189,8 +202,8 @@ def ecc_uncorrected(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) 
         facts,
         test,
         [field],
-        f"uncorrectable ECC errors ({counter})",
-        f"no uncorrectable ECC errors ({counter})",
+        msg("reasons.gpu.ecc_uncorrected", counter=counter),
+        msg("reasons.gpu.no_ecc_uncorrected", counter=counter),
     )
 
 
@@ -208,8 +221,8 @@ def ecc_corrected(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) ->
         facts,
         test,
         [field],
-        f"{minimum}+ corrected ECC errors ({counter}; read again later to see the rate)",
-        f"fewer than {minimum} corrected ECC errors ({counter})",
+        msg("reasons.gpu.ecc_corrected", n=minimum, counter=counter),
+        msg("reasons.gpu.few_ecc_corrected", n=minimum, counter=counter),
     )
 
 
@@ -228,13 +241,13 @@ def gpu_retired_pages(facts: Facts, params: Mapping[str, Any], ctx: CheckContext
         facts,
         test,
         ["retired_pending", "retired_sbe", "retired_dbe"],
-        f"retired pages ({state})",
-        f"no retired pages ({state})",
+        msg("reasons.gpu.retired", state=state),
+        msg("reasons.gpu.not_retired", state=state),
     )
     if state == "pending" and facts.gpus()[0] is None:
-        verdict = _from_kernel_log(facts, verdict, _RETIRE_LINE, "page retirement pending (reboot to apply)")
+        verdict = _from_kernel_log(facts, verdict, _RETIRE_LINE, msg("reasons.gpu.retire_pending"))
     if verdict.verdict == "inconclusive":
-        return inconclusive(verdict.reason + "; GPUs from Ampere on use row remapping, not page retirement")
+        return inconclusive(msg("reasons.gpu.retire_note", reason=verdict.reason))
     return verdict
 
 
@@ -244,8 +257,8 @@ def gpu_persistence(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) 
         facts,
         lambda g: None if g.persistence_mode is None else not g.persistence_mode,
         ["persistence_mode"],
-        "persistence mode disabled",
-        "persistence mode enabled everywhere",
+        msg("reasons.gpu.persistence_off"),
+        msg("reasons.gpu.persistence_on"),
     )
 
 
@@ -262,7 +275,11 @@ def gpu_compute_mode(facts: Facts, params: Mapping[str, Any], ctx: CheckContext)
         )
 
     return per_gpu(
-        facts, test, ["compute_mode"], "compute mode is not Default", "compute mode Default everywhere"
+        facts,
+        test,
+        ["compute_mode"],
+        msg("reasons.gpu.compute_mode_changed"),
+        msg("reasons.gpu.compute_mode_default"),
     )
 
 
@@ -272,11 +289,9 @@ def gpu_mig_mode(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> 
     def test(g: Gpu) -> bool | None:  # "N/A": a GPU without MIG, which cannot have it enabled
         return None if g.mig_mode is None else g.mig_mode.lower() == "enabled"
 
-    verdict = per_gpu(
-        facts, test, ["mig_mode"], "MIG mode enabled", "MIG mode disabled or not supported (N/A) everywhere"
-    )
-    if verdict.verdict == "inconclusive" and "not readable" in verdict.reason:
-        return inconclusive(verdict.reason + " (GPUs without MIG support report N/A)")
+    verdict = per_gpu(facts, test, ["mig_mode"], msg("reasons.gpu.mig_on"), msg("reasons.gpu.mig_off"))
+    if _unreadable_value(verdict):
+        return inconclusive(msg("reasons.gpu.mig_note", reason=verdict.reason))
     return verdict
 
 
@@ -294,8 +309,8 @@ def gpu_memory_held(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) 
         facts,
         test,
         ["memory_used_mib", "utilization_pct"],
-        f"{minimum}+ MiB held while the GPU is idle",
-        f"no idle GPU holds {minimum}+ MiB",
+        msg("reasons.gpu.memory_held", mib=minimum),
+        msg("reasons.gpu.memory_free", mib=minimum),
     )
     if verdict.verdict != "confirmed":
         return verdict
@@ -303,17 +318,17 @@ def gpu_memory_held(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) 
     held = [g for g in gpus or () if test(g)]
     procs = [f"GPU {g.label}: pid {p.pid} {p.name} {p.used_mib} MiB" for g in held for p in g.processes or ()]
     if any(g.processes is None for g in held):
-        return inconclusive(f"{verdict.reason}, but the GPU process list cannot be read", *verdict.evidence)
+        return inconclusive(
+            msg("reasons.but", reason=verdict.reason, why=msg("reasons.gpu.no_process_list")),
+            *verdict.evidence,
+        )
     if procs:  # a live process that owns the memory may be between steps: one idle reading proves nothing
         return inconclusive(
-            f"{verdict.reason}, held by a process that is still running: check whether it is still wanted",
+            msg("reasons.gpu.held_by_live_process", reason=verdict.reason),
             *verdict.evidence,
             facts.evidence(collector, procs),  # type: ignore[arg-type]
         )
-    return confirmed(
-        f"{verdict.reason} and no process is listed (held from another PID namespace, or by a zombie)",
-        *verdict.evidence,
-    )
+    return confirmed(msg("reasons.gpu.held_by_nobody", reason=verdict.reason), *verdict.evidence)
 
 
 def gpu_sku(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -321,7 +336,7 @@ def gpu_sku(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdi
     model = params.get("gpu_model") or ctx.expectations.get("gpu_model")
     wanted_ff = params.get("form_factor") or ctx.expectations.get("form_factor")
     if not model and not wanted_ff:
-        return inconclusive("no expected GPU model or form factor in the inventory for this host")
+        return inconclusive(msg("reasons.gpu.no_expected_model"))
     got = gpus_or_reason(facts)
     if isinstance(got, Verdict):
         return got
@@ -340,11 +355,12 @@ def gpu_sku(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdi
             )
     expected = " ".join(str(x) for x in (model, wanted_ff) if x)
     if wrong:
-        return confirmed(f"expected {expected}, found otherwise", facts.evidence(collector, wrong))
+        return confirmed(msg("reasons.gpu.sku_differs", expected=expected), facts.evidence(collector, wrong))
     if wanted_ff and all(form_factor(g) is None for g in gpus):
-        return inconclusive(f"cannot tell the form factor of {gpus[0].name}")
+        return inconclusive(msg("reasons.gpu.form_factor_unknown", model=gpus[0].name or "?"))
     return ruled_out(
-        f"every GPU matches {expected}", facts.evidence(collector, [f"GPU {g.label}: {g.name}" for g in gpus])
+        msg("reasons.gpu.sku_matches", expected=expected),
+        facts.evidence(collector, [f"GPU {g.label}: {g.name}" for g in gpus]),
     )
 
 
@@ -352,7 +368,7 @@ def gpu_count(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Ver
     """Fewer usable GPUs than expected."""
     expected = params.get("count") or ctx.expectations.get("gpu_count")
     if expected is None:
-        return inconclusive("no expected GPU count in the inventory for this host")
+        return inconclusive(msg("reasons.gpu.no_expected_count"))
     got = gpus_or_reason(facts)
     if isinstance(got, Verdict):
         return got
@@ -361,9 +377,9 @@ def gpu_count(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Ver
     lines = [f"GPU {g.label}: {g.name}{' (LOST)' if g.lost else ''}" for g in gpus]
     if len(healthy) < int(expected):
         return confirmed(
-            f"{len(healthy)} usable GPU(s), {expected} expected", facts.evidence(collector, lines)
+            msg("reasons.gpu.too_few", n=len(healthy), expected=expected), facts.evidence(collector, lines)
         )
-    return ruled_out(f"{len(healthy)} GPU(s) as expected", facts.evidence(collector, lines))
+    return ruled_out(msg("reasons.gpu.count_ok", n=len(healthy)), facts.evidence(collector, lines))
 
 
 def gpu_lost(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -375,17 +391,16 @@ def gpu_lost(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verd
     ]  # one ERR!: a sensor
     if lost_rows:
         return confirmed(
-            "nvidia-smi shows ERR! in several fields of a GPU (the GPU is in a bad state)",
+            msg("reasons.gpu.err_fields"),
             facts.evidence("nvidia_smi", lost_rows),
         )
     verdict = per_gpu(
-        facts, lambda g: g.lost, ["error"], "GPU lost (NVML_ERROR_GPU_IS_LOST)", "no GPU is lost"
+        facts, lambda g: g.lost, ["error"], msg("reasons.gpu.lost"), msg("reasons.gpu.none_lost")
     )
     one = [r for r in rows if r.errors]
     if verdict.verdict != "confirmed" and one:
         return inconclusive(
-            f"nvidia-smi shows ERR! only in the {', '.join(one[0].errors)} field of a GPU: one unreadable "
-            "sensor, not a lost GPU; read `nvidia-smi -q` for that GPU",
+            msg("reasons.gpu.err_one_field", fields=", ".join(one[0].errors)),
             facts.evidence("nvidia_smi", [x for r in one for x in r.lines or (r.line,)]),
         )
     return verdict
@@ -404,8 +419,8 @@ def gpu_generation(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -
         facts,
         test,
         ["name"],
-        f"GPU older than {below.capitalize()}",
-        f"every GPU is {below.capitalize()} or newer",
+        msg("reasons.gpu.older_than", arch=below.capitalize()),
+        msg("reasons.gpu.not_older_than", arch=below.capitalize()),
     )
 
 
@@ -416,17 +431,13 @@ def gpu_mixed_models(facts: Facts, params: Mapping[str, Any], ctx: CheckContext)
         return got
     collector, gpus = got
     if any(not g.name for g in gpus):
-        return inconclusive("the model of some GPU is not shown")
+        return inconclusive(msg("reasons.gpu.model_not_shown"))
     names = {g.name for g in gpus}
     lines = [f"GPU {g.label}: {g.line('name')}" for g in gpus]
     if len(names) > 1:
-        return confirmed(
-            f"{len(names)} different GPU models: CUDA's default order (fastest first) differs from "
-            "nvidia-smi's PCI order unless CUDA_DEVICE_ORDER=PCI_BUS_ID",
-            facts.evidence(collector, lines),
-        )
+        return confirmed(msg("reasons.gpu.mixed_models", n=len(names)), facts.evidence(collector, lines))
     return ruled_out(
-        "all GPUs are the same model, so device order cannot change the model used",
+        msg("reasons.gpu.one_model"),
         facts.evidence(collector, lines[:4]),
     )
 
@@ -446,8 +457,8 @@ def pcie_idle_downclock(facts: Facts, params: Mapping[str, Any], ctx: CheckConte
     ]
     if not down:
         if all(g.pcie_gen_current is None for g in gpus):
-            return inconclusive("PCIe generation not readable")
-        return ruled_out("every GPU link runs at its maximum generation", facts.evidence(collector, lines))
+            return inconclusive(msg("reasons.gpu.pcie_gen_unreadable"))
+        return ruled_out(msg("reasons.gpu.pcie_gen_max"), facts.evidence(collector, lines))
     idle = [
         g
         for g in down
@@ -459,12 +470,9 @@ def pcie_idle_downclock(facts: Facts, params: Mapping[str, Any], ctx: CheckConte
         if None not in (g.pcie_width_current, g.pcie_width_max) and g.pcie_width_current < g.pcie_width_max  # type: ignore[operator]
     ]
     if len(idle) == len(down) and not narrow:
-        return confirmed(
-            "lower PCIe generation only on idle GPUs with full width: normal power saving",
-            facts.evidence(collector, lines),
-        )
+        return confirmed(msg("reasons.gpu.pcie_idle_saving"), facts.evidence(collector, lines))
     return ruled_out(
-        "a GPU is downclocked while busy or at reduced width: not the benign idle case",
+        msg("reasons.gpu.pcie_busy_downclock"),
         facts.evidence(collector, lines),
     )
 
@@ -478,7 +486,7 @@ def gpu_processes_crowded(facts: Facts, params: Mapping[str, Any], ctx: CheckCon
     collector, gpus = got
     counts = {g.label: len(g.processes) for g in gpus if g.processes is not None}
     if len(counts) < 2:
-        return inconclusive("process lists of at least two GPUs are needed")
+        return inconclusive(msg("reasons.gpu.need_two_process_lists"))
     lines = [
         f"GPU {g.label}: {len(g.processes or ())} process(es): "
         + ", ".join(f"{p.pid} {p.name} {p.used_mib} MiB" for p in g.processes or ())
@@ -489,11 +497,9 @@ def gpu_processes_crowded(facts: Facts, params: Mapping[str, Any], ctx: CheckCon
     crowded = [label for label, n in counts.items() if n >= median + extra]
     if crowded:
         return confirmed(
-            f"GPU {', '.join(crowded)} carries {extra}+ more processes than its peers (ranks "
-            "creating a context on the wrong GPU)",
-            facts.evidence(collector, lines),
+            msg("reasons.gpu.crowded", gpus=", ".join(crowded), extra=extra), facts.evidence(collector, lines)
         )
-    return ruled_out("processes are spread evenly over the GPUs", facts.evidence(collector, lines[:8]))
+    return ruled_out(msg("reasons.gpu.spread_evenly"), facts.evidence(collector, lines[:8]))
 
 
 def pcie_system_limit(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -508,12 +514,23 @@ def pcie_system_limit(facts: Facts, params: Mapping[str, Any], ctx: CheckContext
         facts,
         test,
         ["pcie_gen_max", "pcie_gen_device_max", "pcie_gen_current"],
-        "the platform caps the PCIe generation below the GPU's own maximum (BIOS/slot setting)",
-        "the platform allows each GPU's own maximum PCIe generation",
+        msg("reasons.gpu.platform_caps_pcie"),
+        msg("reasons.gpu.platform_allows_pcie"),
     )
-    if verdict.verdict == "inconclusive" and "not readable" in verdict.reason:
-        return inconclusive(verdict.reason + " (older drivers print no 'Device Max')")
+    if _unreadable_value(verdict):
+        return inconclusive(msg("reasons.gpu.device_max_note", reason=verdict.reason))
     return verdict
+
+
+def _unreadable_value(verdict: Verdict) -> bool:
+    """An inconclusive `per_gpu` verdict because some GPU's value could not be read."""
+    reason = verdict.reason
+    return (
+        verdict.verdict == "inconclusive"
+        and isinstance(reason, Msg)
+        and reason.key == "reasons.gpu.cannot_tell"
+        and any(m.key == "reasons.gpu.unreadable_on" for m in reason.params["why"])
+    )
 
 
 SPECS = (

@@ -9,6 +9,7 @@ from typing import Any
 from pitstop.collectors.checks.base import by_outcome, confirmed, inconclusive, ruled_out, spec
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, Verdict
+from pitstop.core.i18n import msg
 
 _NEAR = ("PIX", "PXB", "PHB", "NODE")
 
@@ -20,19 +21,21 @@ def cpu_governor(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> 
         return inconclusive(facts.why_missing("cpupower"))
     expect = str(params.get("expect", "performance"))
     if freq.no_driver:
-        return inconclusive(
-            "no cpufreq driver active (a VM, or the BIOS owns frequency control)",
-            facts.evidence("cpupower", [freq.driver_line]),
-        )
+        return inconclusive(msg("reasons.host.no_cpufreq"), facts.evidence("cpupower", [freq.driver_line]))
     if freq.governor is None:
-        return inconclusive("governor not shown")
+        return inconclusive(msg("reasons.host.governor_not_shown"))
     lines = [line for line in (freq.driver_line, freq.governor_line) if line]
     if freq.governor != expect:
         return confirmed(
-            f"governor {freq.governor} (driver {freq.driver}), not {expect}",
+            msg(
+                "reasons.host.governor_other",
+                governor=freq.governor,
+                driver=freq.driver or "?",
+                expect=expect,
+            ),
             facts.evidence("cpupower", lines),
         )
-    return ruled_out(f"governor {expect}", facts.evidence("cpupower", lines))
+    return ruled_out(msg("reasons.host.governor_ok", governor=expect), facts.evidence("cpupower", lines))
 
 
 def cmdline_flag(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -42,7 +45,7 @@ def cmdline_flag(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> 
         return inconclusive(facts.why_missing("cmdline"))
     flag = str(params.get("flag", ""))
     if not flag:
-        return inconclusive("cmdline_flag needs a 'flag' parameter")
+        return inconclusive(msg("reasons.needs_param", check="cmdline_flag", param="flag"))
     value = params.get("value")
     present = flag in cmd.params and (value is None or str(cmd.params[flag]) == str(value))
     shown = f"{flag}={value}" if value is not None else flag
@@ -54,18 +57,19 @@ def cmdline_flag(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> 
         and unless_name in cmd.params
         and str(cmd.params[unless_name]) == (unless_value or "True")
     ):
-        return ruled_out(f"kernel command line has {shown} but also {params['unless']}", evidence)
+        return ruled_out(
+            msg("reasons.host.cmdline_has_unless", flag=shown, unless=params["unless"]), evidence
+        )
     if present:
         return by_outcome(
-            str(params.get("when_present", "confirmed")), f"kernel command line has {shown}", evidence
+            str(params.get("when_present", "confirmed")),
+            msg("reasons.host.cmdline_has", flag=shown),
+            evidence,
         )
     if not cmd.recognized:
-        return inconclusive(
-            f"kernel command line lacks {shown}, but the output does not read as /proc/cmdline "
-            "(one line with root=, BOOT_IMAGE= or the usual flags)"
-        )
+        return inconclusive(msg("reasons.host.cmdline_unrecognized", flag=shown))
     return by_outcome(
-        str(params.get("when_absent", "ruled_out")), f"kernel command line lacks {shown}", evidence
+        str(params.get("when_absent", "ruled_out")), msg("reasons.host.cmdline_lacks", flag=shown), evidence
     )
 
 
@@ -79,20 +83,17 @@ def numa_topology(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) ->
     if numa is not None:
         lines.append(numa.available_line)
         if numa.available == 1:
-            return ruled_out(
-                "one NUMA node: CPU/memory binding cannot be on the wrong node",
-                facts.evidence("numactl", lines),
-            )
+            return ruled_out(msg("reasons.host.one_numa_node"), facts.evidence("numactl", lines))
     nodes = {}
     if topo is not None:
         for gpu in topo.gpus:
             nodes[gpu.name] = gpu.numa_node
             lines.append(f"{gpu.name}: CPU affinity {gpu.cpu_affinity}, NUMA node {gpu.numa_node}")
     spread = sorted({n for n in nodes.values() if n is not None})
-    reason = (
-        f"{numa.available if numa else '?'} NUMA nodes; GPUs attached to node(s) {spread or 'unknown'}. "
-        "Whether the job is bound to the far node is not visible from here: compare the job's "
-        "numactl/taskset binding (or /proc/<pid>/status Cpus_allowed_list) with the GPU's CPU affinity"
+    reason = msg(
+        "reasons.host.numa_layout",
+        n=numa.available if numa else "?",
+        nodes=", ".join(str(n) for n in spread) or "?",
     )
     return inconclusive(reason, facts.evidence("nvidia_smi_topo" if topo else "numactl", lines))
 
@@ -104,16 +105,16 @@ def gpu_nic_numa(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> 
         return inconclusive(facts.why_missing("nvidia_smi_topo"))
     nics = [n for n in topo.nics if re.match(str(params.get("nic", r"mlx|NIC|ib|bnxt|eth")), n)]
     if not topo.gpus or not nics:
-        return inconclusive("no GPU/NIC pairs in the topology matrix")
+        return inconclusive(msg("reasons.host.no_gpu_nic_pairs"))
     far = [g for g in topo.gpus if not any(g.links.get(n) in _NEAR for n in nics)]
     lines = [g.line for g in (far or topo.gpus)]
     if far:
         return confirmed(
-            f"{', '.join(g.name for g in far)} reach every NIC only across the CPU interconnect (SYS)",
+            msg("reasons.host.far_nics", gpus=", ".join(g.name for g in far)),
             facts.evidence("nvidia_smi_topo", [topo.header_line, *lines]),
         )
     return ruled_out(
-        "every GPU has a NIC on its own PCIe switch or NUMA node",
+        msg("reasons.host.near_nics"),
         facts.evidence("nvidia_smi_topo", [topo.header_line, *lines[:4]]),
     )
 
@@ -126,19 +127,19 @@ def ipmi_sensor_alarm(facts: Facts, params: Mapping[str, Any], ctx: CheckContext
     pattern = re.compile(str(params.get("pattern", "fan")), re.I)
     rows = [s for s in sensors.sensors if pattern.search(f"{s.name} {s.unit or ''}")]
     if not rows:
-        return inconclusive(f"no sensor matches /{pattern.pattern}/")
+        return inconclusive(msg("reasons.host.no_sensor", pattern=pattern.pattern))
     bad = [s for s in rows if s.alarming]
     if bad:
         return confirmed(
-            f"sensor(s) {', '.join(s.name for s in bad)} outside thresholds",
+            msg("reasons.host.sensor_alarm", sensors=", ".join(s.name for s in bad)),
             facts.evidence("ipmi_sensor", [s.line for s in bad]),
         )
     if all(s.status is None for s in rows):
         return inconclusive(
-            "matching sensors read 'na' (absent)", facts.evidence("ipmi_sensor", [s.line for s in rows])
+            msg("reasons.host.sensors_na"), facts.evidence("ipmi_sensor", [s.line for s in rows])
         )
     return ruled_out(
-        "matching sensors within thresholds", facts.evidence("ipmi_sensor", [s.line for s in rows[:6]])
+        msg("reasons.host.sensors_ok"), facts.evidence("ipmi_sensor", [s.line for s in rows[:6]])
     )
 
 

@@ -10,10 +10,19 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from pitstop.collectors.checks.base import as_list, confirmed, gpus_or_reason, inconclusive, ruled_out, spec
+from pitstop.collectors.checks.base import (
+    as_list,
+    confirmed,
+    entry_text,
+    gpus_or_reason,
+    inconclusive,
+    ruled_out,
+    spec,
+)
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, Verdict
 from pitstop.collectors.parsers.nvml_probe import Job
+from pitstop.core.i18n import Msg, msg
 
 PROBE = "nvml_probe"
 RERUN = "cat /proc/PID/environ | tr '\\0' '\\n'; cat /proc/PID/limits  (PID from nvidia-smi)"
@@ -38,21 +47,27 @@ def _jobs(facts: Facts) -> tuple[Job, ...] | Verdict:
     if probe is None:
         return inconclusive(facts.why_missing(PROBE))
     if probe.jobs is None:
-        return inconclusive("the NVML probe reported no process facts")
+        return inconclusive(msg("reasons.job.no_process_facts"))
     if not probe.jobs:
-        return inconclusive("no GPU process running to inspect")
+        return inconclusive(msg("reasons.job.no_process"))
     return probe.jobs
 
 
-def _readable(facts: Facts, field: str) -> tuple[tuple[Job, ...], tuple[str, ...]] | Verdict:
+def _readable(facts: Facts, field: str) -> tuple[tuple[Job, ...], tuple[Msg, ...]] | Verdict:
     """Jobs whose `field` was read, and why the others were not; inconclusive when none was."""
     jobs = _jobs(facts)
     if isinstance(jobs, Verdict):
         return jobs
     read = tuple(j for j in jobs if getattr(j, field) is not None)
-    unread = tuple(f"{j.label}: {j.errors.get(field, 'not readable')}" for j in jobs if j not in read)
+    unread = tuple(
+        msg("reasons.job.error_on", job=j.label, error=j.errors[field])
+        if field in j.errors
+        else msg("reasons.job.unreadable_on", job=j.label)
+        for j in jobs
+        if j not in read
+    )
     if not read:
-        return inconclusive(f"cannot read /proc/PID/{field} of any GPU process ({'; '.join(unread)})")
+        return inconclusive(msg("reasons.job.none_readable", field=field, why=unread))
     return read, unread
 
 
@@ -61,12 +76,12 @@ def _evidence(facts: Facts, lines: list[str]) -> Any:
 
 
 def _absent(
-    facts: Facts, reason: str, jobs: tuple[Job, ...], unread: tuple[str, ...], lines: list[str]
+    facts: Facts, reason: Msg, jobs: tuple[Job, ...], unread: tuple[Msg, ...], lines: list[str]
 ) -> Verdict:
     """Ruled out on every readable process, unless some could not be read."""
     if unread:
-        return inconclusive(f"{reason} in the readable GPU processes; not readable: {'; '.join(unread)}")
-    return ruled_out(f"{reason} ({len(jobs)} GPU process(es) read)", _evidence(facts, lines[:8]))
+        return inconclusive(msg("reasons.job.absent_in_readable", reason=reason, why=unread))
+    return ruled_out(msg("reasons.job.absent", reason=reason, n=len(jobs)), _evidence(facts, lines[:8]))
 
 
 def _origin(job: Job) -> str:
@@ -79,7 +94,7 @@ def _rdma_port(facts: Facts) -> str | Verdict | None:
     """The first active IB/RoCE port as an evidence line, None when there is none."""
     ib = facts.get("ibstat")
     if ib is None:
-        return inconclusive(f"cannot tell whether RDMA is in use: {facts.why_missing('ibstat')}")
+        return inconclusive(msg("reasons.job.rdma_unknown", why=facts.why_missing("ibstat")))
     active = [p for p in ib.ports if (p.state or "").lower() == "active"]
     if not active:
         return None
@@ -109,17 +124,25 @@ def job_env_set(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> V
     ]
     shown = ", ".join(names) + ("" if value is None else f" = {value}")
     if not hits:
-        return _absent(facts, f"{shown} not set", jobs, unread, [f"{j.label}: none of {shown}" for j in jobs])
-    found = str(params.get("found", f"{shown} set in a running GPU process"))
+        return _absent(
+            facts,
+            msg("reasons.job.env_not_set", names=shown),
+            jobs,
+            unread,
+            [f"{j.label}: none of {shown}" for j in jobs],
+        )
+    found = entry_text(params.get("found"), msg("reasons.job.env_set", names=shown))
     if params.get("with_rdma"):
         port = _rdma_port(facts)
         if isinstance(port, Verdict):
             return port
         if port is None:
-            return ruled_out(
-                f"{found}, but ibstat shows no active port, so it changes nothing", _evidence(facts, hits)
-            )
-        return confirmed(f"{found} while {port}", _evidence(facts, hits), facts.evidence("ibstat", [port]))
+            return ruled_out(msg("reasons.job.no_active_port", found=found), _evidence(facts, hits))
+        return confirmed(
+            msg("reasons.job.while_port", found=found, port=port),
+            _evidence(facts, hits),
+            facts.evidence("ibstat", [port]),
+        )
     return confirmed(found, _evidence(facts, hits))
 
 
@@ -152,13 +175,13 @@ def job_socket_ifname(facts: Facts, params: Mapping[str, Any], ctx: CheckContext
     seen = f"interfaces UP: {', '.join(up) or 'none'}"
     if bad:
         return confirmed(
-            "NCCL_SOCKET_IFNAME names no interface that exists and is up",
-            _evidence(facts, bad),
-            facts.evidence("ip_link", [seen]),
+            msg("reasons.job.ifname_bad"), _evidence(facts, bad), facts.evidence("ip_link", [seen])
         )
     if not good:
-        return _absent(facts, "NCCL_SOCKET_IFNAME not set", jobs, unread, [seen])
-    return _absent(facts, "NCCL_SOCKET_IFNAME matches an interface that is up", jobs, unread, [*good, seen])
+        return _absent(
+            facts, msg("reasons.job.env_not_set", names="NCCL_SOCKET_IFNAME"), jobs, unread, [seen]
+        )
+    return _absent(facts, msg("reasons.job.ifname_ok"), jobs, unread, [*good, seen])
 
 
 def job_limit(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -168,7 +191,7 @@ def job_limit(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Ver
     name = str(params.get("limit", ""))
     label = LIMIT_LABELS.get(name)
     if label is None:
-        return inconclusive(f"job_limit needs 'limit' as one of {', '.join(LIMIT_LABELS)}")
+        return inconclusive(msg("reasons.job.limit_param", names=", ".join(LIMIT_LABELS)))
     got = _readable(facts, "limits")
     if isinstance(got, Verdict):
         return got
@@ -197,20 +220,25 @@ def job_limit(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Ver
         if isinstance(port, Verdict):
             return port
         if port is None:
-            return ruled_out(f"{label} is limited, but ibstat shows no active port", _evidence(facts, hits))
-        return confirmed(f"{label} of a GPU process is limited while {port}", _evidence(facts, hits))
+            return ruled_out(msg("reasons.job.limited_no_port", limit=label), _evidence(facts, hits))
+        return confirmed(
+            msg("reasons.job.limited_while_port", limit=label, port=port), _evidence(facts, hits)
+        )
     if hits:
-        return confirmed(f"{label} of a GPU process: {hits[0].split(': ', 1)[1]}", _evidence(facts, hits))
+        return confirmed(
+            msg("reasons.job.limit_value", limit=label, value=hits[0].split(": ", 1)[1]),
+            _evidence(facts, hits),
+        )
     if None in decided:
-        return inconclusive(f"{label} does not decide it", _evidence(facts, lines))
-    return _absent(facts, f"{label} is fine", jobs, unread, lines)
+        return inconclusive(msg("reasons.job.limit_undecided", limit=label), _evidence(facts, lines))
+    return _absent(facts, msg("reasons.job.limit_fine", limit=label), jobs, unread, lines)
 
 
 def job_cmdline(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
     """A GPU process's command line matches `pattern` (a regex); `found` words the confirmation."""
     pattern = re.compile(str(params.get("pattern", "")))
     if not pattern.pattern:
-        return inconclusive("job_cmdline needs a 'pattern' parameter")
+        return inconclusive(msg("reasons.needs_param", check="job_cmdline", param="pattern"))
     got = _readable(facts, "cmdline")
     if isinstance(got, Verdict):
         return got
@@ -218,10 +246,10 @@ def job_cmdline(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> V
     hits = [f"{j.label}: {j.cmdline}" for j in jobs if pattern.search(j.cmdline or "")]
     if hits:
         return confirmed(
-            str(params.get("found", "a GPU process's command line matches")), _evidence(facts, hits)
+            entry_text(params.get("found"), msg("reasons.job.cmdline_matches")), _evidence(facts, hits)
         )
     lines = [f"{j.label}: {j.cmdline}" for j in jobs]
-    return _absent(facts, f"no GPU process command line matches {pattern.pattern}", jobs, unread, lines)
+    return _absent(facts, msg("reasons.job.no_cmdline_match", pattern=pattern.pattern), jobs, unread, lines)
 
 
 def compute_capability(name: str | None) -> str | None:
@@ -251,9 +279,11 @@ def torch_arch(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Ve
     if build is None:
         return inconclusive(facts.why_missing("torch_probe"))
     if build.not_installed or build.arch_list is None:
-        return inconclusive(f"no arch list from the torch probe ({build.line or 'torch not read'})")
+        if build.line:
+            return inconclusive(msg("reasons.job.no_arch_list", line=build.line))
+        return inconclusive(msg("reasons.job.no_arch_list_plain"))
     if not build.arch_list:
-        return inconclusive(f"torch {build.version} lists no CUDA architectures (a CPU-only build)")
+        return inconclusive(msg("reasons.job.no_archs", version=build.version))
     got = gpus_or_reason(facts)
     if isinstance(got, Verdict):
         return got
@@ -267,16 +297,16 @@ def torch_arch(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Ve
     ]
     if missing:
         return confirmed(
-            "the GPU's architecture is not compiled into torch",
+            msg("reasons.job.arch_missing"),
             facts.evidence(collector, missing),
             facts.evidence("torch_probe", [arch_line]),
         )
     if any(cc is None for _, cc in known):
         names = ", ".join(sorted({g.name or "unknown" for g, cc in known if cc is None}))
-        return inconclusive(f"compute capability unknown for {names}")
+        return inconclusive(msg("reasons.job.cc_unknown", models=names))
     ok = [f"GPU {g.label} ({g.name}): {cc}" for g, cc in known]
     return ruled_out(
-        "every GPU's architecture is compiled in",
+        msg("reasons.job.arch_ok"),
         facts.evidence(collector, ok[:8]),
         facts.evidence("torch_probe", [arch_line]),
     )
@@ -285,7 +315,7 @@ def torch_arch(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Ve
 _ENV = {
     "names": "variable names (NAME or PREFIX*)",
     "value": "only this value",
-    "found": "confirmation text",
+    "found": "confirmation text, {en, zh}",
     "with_rdma": "confirm only while ibstat shows an active port",
 }
 SPECS = (
@@ -340,7 +370,7 @@ SPECS = (
     spec(
         job_cmdline,
         (PROBE,),
-        {"pattern": "regex on the command line", "found": "confirmation text"},
+        {"pattern": "regex on the command line", "found": "confirmation text, {en, zh}"},
         describe={
             "en": (
                 "Reads the command lines of the running GPU processes: the launch pattern "

@@ -8,25 +8,34 @@ from collections.abc import Mapping
 from typing import Any
 
 from pitstop.collectors import catalog
-from pitstop.collectors.checks.base import as_list, by_outcome, inconclusive, ruled_out, spec, window
+from pitstop.collectors.checks.base import (
+    as_list,
+    by_outcome,
+    entry_text,
+    inconclusive,
+    ruled_out,
+    spec,
+    window,
+)
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, Verdict
 from pitstop.collectors.parsers.kernel_log import KernelEvent
+from pitstop.core.i18n import Msg, msg
 
 
 def _compile(pattern: Any) -> re.Pattern[str] | None:
     return re.compile(str(pattern), re.I) if pattern else None
 
 
-def _label(params: Mapping[str, Any]) -> str:
-    if params.get("label"):
-        return str(params["label"])
-    parts = []
-    if params.get("xid"):
-        parts.append("Xid " + "/".join(str(x) for x in as_list(params["xid"])))
-    if params.get("pattern"):
-        parts.append(f"/{params['pattern']}/")
-    return " or ".join(parts) or "the pattern"
+def _label(params: Mapping[str, Any]) -> Msg:
+    """The entry's words for what is searched, else the Xids and the pattern themselves."""
+    xids = "/".join(str(x) for x in as_list(params.get("xid")))
+    pattern = str(params.get("pattern") or "")
+    if xids and pattern:
+        default = msg("reasons.logs.xid_or_pattern", xids=xids, pattern=pattern)
+    else:
+        default = msg("reasons.logs.xid", xids=xids) if xids else msg("reasons.logs.pattern", pattern=pattern)
+    return entry_text(params.get("label"), default)
 
 
 def _matches(event: KernelEvent, xids: list[int], pattern: re.Pattern[str] | None) -> bool:
@@ -53,7 +62,7 @@ def _grep_rerun(collector: str, xids: list[int], pattern: Any) -> str:
 def kernel_log_match(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
     """Kernel log lines in the window (default: this boot) carry an Xid or match a pattern."""
     if not params.get("xid") and not params.get("pattern"):
-        return inconclusive("kernel_log_match needs an 'xid' or a 'pattern' parameter")
+        return inconclusive(msg("reasons.needs_one_of", check="kernel_log_match", params="xid, pattern"))
     collector, log = facts.kernel_log()
     if collector is None or log is None:
         return inconclusive(facts.why_missing("kernel_log", "dmesg"))
@@ -77,39 +86,41 @@ def kernel_log_match(facts: Facts, params: Mapping[str, Any], ctx: CheckContext)
         ]
         if prior:
             causes = sorted(
-                {f"Xid {e.xid}" if e.xid in unless else f"/{unless_pattern.pattern}/" for e in prior}  # type: ignore[union-attr]
+                {f"Xid {e.xid}" if e.xid in unless else f"`/{unless_pattern.pattern}/`" for e in prior}  # type: ignore[union-attr]
             )
             return ruled_out(
-                f"{label} present but {', '.join(causes)} also occurred "
-                f"{win.describe()}: follow that one, this is a consequence",
+                msg("reasons.logs.consequence", label=label, causes=", ".join(causes), window=win.describe()),
                 facts.evidence(collector, _sample([line for e in prior + hits for line in e.lines]), rerun),
             )
         untimed = sum(1 for e in hits if e.time is None)
-        note = (
-            f" ({untimed} without a wall-clock time, counted as this boot)" if untimed and win.since else ""
-        )
+        note: Msg | str = msg("reasons.logs.untimed", n=untimed) if untimed and win.since else ""
         pcis = sorted({e.pci for e in hits if e.pci})
-        where = f" on PCI {', '.join(pcis)}" if pcis else ""
+        where: Msg | str = msg("reasons.logs.on_pci", pcis=", ".join(pcis)) if pcis else ""
         return by_outcome(
             str(params.get("when_found", "confirmed")),
-            f"{len(hits)} kernel log line(s) {win.describe()} match {label}{where}{note}",
+            msg(
+                "reasons.logs.found", n=len(hits), window=win.describe(), label=label, where=where, note=note
+            ),
             facts.evidence(collector, _sample([line for e in hits for line in e.lines]), rerun),
         )
-    reason = f"not in the kernel log {win.describe()}: {label}"
-    if older:
-        reason += f" ({len(older)} older line(s) outside the window ignored)"
+    reason = (
+        msg("reasons.logs.absent_older", window=win.describe(), label=label, n=len(older))
+        if older
+        else msg("reasons.logs.absent", window=win.describe(), label=label)
+    )
     health = _compile(params.get("health_pattern"))
     if not log.recognized:
-        return inconclusive(
-            f"{reason}, but the output does not read as a kernel log (no timestamps or kernel: "
-            "prefixes), so an absence shows nothing"
-        )
+        return inconclusive(msg("reasons.logs.not_a_kernel_log", reason=reason))
     if health is not None:
         healthy = [e for e in events if health.search(e.message)]
         if not healthy:
-            return inconclusive(f"{reason}, and no line shows the healthy state ({health.pattern})")
+            return inconclusive(msg("reasons.logs.no_healthy_line", reason=reason, pattern=health.pattern))
         return ruled_out(
-            f"{reason}; {params.get('health_label') or 'the healthy state'} is logged",
+            msg(
+                "reasons.logs.healthy_logged",
+                reason=reason,
+                health=entry_text(params.get("health_label"), msg("reasons.logs.healthy_state")),
+            ),
             facts.evidence(collector, _sample([line for e in healthy for line in e.lines], 4), rerun),
         )
     covered = [e.line for e in (log.events[0], log.events[-1])] if log.events else []
@@ -125,24 +136,28 @@ def fabricmanager_log_match(facts: Facts, params: Mapping[str, Any], ctx: CheckC
     kinds = as_list(params.get("kind"))
     pattern = _compile(params.get("pattern"))
     if not kinds and pattern is None:
-        return inconclusive("fabricmanager_log_match needs a 'kind' or a 'pattern' parameter")
+        return inconclusive(
+            msg("reasons.needs_one_of", check="fabricmanager_log_match", params="kind, pattern")
+        )
     log = facts.get("fabricmanager_log")
     if log is None:
         return inconclusive(facts.why_missing("fabricmanager_log"))
     hits = [line for kind, line in log.entries if kind in kinds or (pattern and pattern.search(line))]
-    label = params.get("label") or "/".join(kinds) or str(params.get("pattern"))
+    label = entry_text(
+        params.get("label"),
+        msg("reasons.logs.kinds", kinds="/".join(kinds))
+        if kinds
+        else msg("reasons.logs.pattern", pattern=str(params.get("pattern"))),
+    )
     if hits:
         return by_outcome(
             str(params.get("when_found", "confirmed")),
-            f"{len(hits)} Fabric Manager log line(s) show {label}",
+            msg("reasons.logs.fm_found", n=len(hits), label=label),
             facts.evidence("fabricmanager_log", _sample(hits)),
         )
-    reason = f"not in the Fabric Manager log: {label}"
+    reason = msg("reasons.logs.fm_absent", label=label)
     if not log.recognized:
-        return inconclusive(
-            f"{reason}, but there is no Fabric Manager log on this host (no line written by it), "
-            "so nothing can be ruled out"
-        )
+        return inconclusive(msg("reasons.logs.no_fm_log", reason=reason))
     return by_outcome(
         str(params.get("when_absent", "ruled_out")),
         reason,
@@ -159,17 +174,23 @@ def ipmi_sel_match(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -
     win = window(ctx, params.get("hours", 24 * 7))
     hits = [e for e in sel.events if pattern.search(f"{e.sensor} {e.event}") and e.direction != "Deasserted"]
     current = [e for e in hits if win.contains(e.time)]
-    label = params.get("label") or f"/{pattern.pattern}/"
+    label = entry_text(params.get("label"), msg("reasons.logs.pattern", pattern=pattern.pattern))
     if current:
+        found = msg("reasons.logs.sel_found", n=len(current), window=win.describe(), label=label)
+        if params.get("consistent_with"):
+            found = msg(
+                "reasons.logs.and_note", reason=found, note=entry_text(params["consistent_with"], found)
+            )
         return by_outcome(
             str(params.get("when_found", "confirmed")),
-            f"{len(current)} BMC event(s) {win.describe()} match {label}"
-            + (f"; {params['consistent_with']}" if params.get("consistent_with") else ""),
+            found,
             facts.evidence("ipmi_sel", _sample([e.line for e in current])),
         )
-    reason = f"no BMC event matching {label} {win.describe()}"
-    if hits:
-        reason += f" ({len(hits)} older event(s) ignored; the BMC clock may be wrong)"
+    reason = (
+        msg("reasons.logs.sel_absent_older", label=label, window=win.describe(), n=len(hits))
+        if hits
+        else msg("reasons.logs.sel_absent", label=label, window=win.describe())
+    )
     return by_outcome(
         str(params.get("when_absent", "ruled_out")),
         reason,
@@ -191,9 +212,9 @@ SPECS = (
             "hours": "look-back when no --since (default: whole boot)",
             "when_found": f"verdict when found (default confirmed; {_OUTCOMES})",
             "when_absent": f"verdict when absent (default ruled_out; {_OUTCOMES})",
-            "label": "words for reasons",
+            "label": "words for reasons, {en, zh}",
             "health_pattern": "regex of a line that shows health; without it an absence is inconclusive",
-            "health_label": "words for that line",
+            "health_label": "words for that line, {en, zh}",
         },
         describe={
             "en": (
@@ -217,7 +238,7 @@ SPECS = (
             "pattern": "regex",
             "when_found": _OUTCOMES,
             "when_absent": _OUTCOMES,
-            "label": "words for reasons",
+            "label": "words for reasons, {en, zh}",
         },
         describe={
             "en": (
@@ -237,10 +258,10 @@ SPECS = (
         {
             "pattern": "regex over sensor and event (default power/voltage/AC lost)",
             "hours": "look-back",
-            "consistent_with": "phrase appended to the reason",
+            "consistent_with": "phrase appended to the reason, {en, zh}",
             "when_found": _OUTCOMES,
             "when_absent": _OUTCOMES,
-            "label": "words for reasons",
+            "label": "words for reasons, {en, zh}",
         },
         describe={
             "en": (

@@ -10,6 +10,7 @@ from pitstop.collectors.checks.base import confirmed, inconclusive, ruled_out, s
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, Verdict
 from pitstop.collectors.parsers._text import version_tuple
+from pitstop.core.i18n import msg
 
 
 def nic_driver(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -22,20 +23,24 @@ def nic_driver(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Ve
     nics = [n for n in info.nics if n.driver == driver]
     if not nics:
         return ruled_out(
-            f"no interface uses {driver}",
+            msg("reasons.network.driver_unused", driver=driver),
             facts.evidence("ethtool_i", [f"driver: {n.driver} {n.version}" for n in info.nics]),
         )
     lines = [line for n in nics for line in n.lines]
     if not minimum:
         return inconclusive(
-            f"{driver} in use; no minimum version given to compare with", facts.evidence("ethtool_i", lines)
+            msg("reasons.network.no_minimum", driver=driver), facts.evidence("ethtool_i", lines)
         )
     old = [n for n in nics if (v := version_tuple(n.version)) is not None and v < version_tuple(str(minimum))]  # type: ignore[operator]
     if old:
         return confirmed(
-            f"{driver} {old[0].version} is older than {minimum}", facts.evidence("ethtool_i", lines)
+            msg("reasons.network.driver_old", driver=driver, version=old[0].version, minimum=minimum),
+            facts.evidence("ethtool_i", lines),
         )
-    return ruled_out(f"{driver} is {nics[0].version} (>= {minimum})", facts.evidence("ethtool_i", lines))
+    return ruled_out(
+        msg("reasons.network.driver_ok", driver=driver, version=nics[0].version, minimum=minimum),
+        facts.evidence("ethtool_i", lines),
+    )
 
 
 def link_errors(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -48,16 +53,15 @@ def link_errors(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> V
     up = [i for i in links.interfaces if i.state == "UP" and pattern.search(i.name)]
     known = [i for i in up if i.rx_errors is not None]
     if not known:
-        return inconclusive("no error counters (ip -s link statistics missing)")
+        return inconclusive(msg("reasons.network.no_counters"))
     bad = [i for i in known if (i.rx_errors or 0) + (i.tx_errors or 0) >= minimum]
     lines = [line for i in (bad or known) for line in (i.line, *i.stats_lines)]
     if bad:
         return confirmed(
-            f"errors counted on {', '.join(i.name for i in bad)} (cumulative since boot: read twice to "
-            "see if they grow)",
+            msg("reasons.network.errors", ifaces=", ".join(i.name for i in bad)),
             facts.evidence("ip_link", lines),
         )
-    return ruled_out("no RX/TX errors on active interfaces", facts.evidence("ip_link", lines[:6]))
+    return ruled_out(msg("reasons.network.no_errors"), facts.evidence("ip_link", lines[:6]))
 
 
 def link_mtu(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -69,20 +73,17 @@ def link_mtu(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verd
     pattern = re.compile(str(params.get("iface", r"^(?!lo$|docker|veth|virbr|cali|br-).*")))
     up = [i for i in links.interfaces if i.state == "UP" and pattern.search(i.name) and i.mtu is not None]
     if not up:
-        return inconclusive("no active interface with a known MTU")
+        return inconclusive(msg("reasons.network.no_mtu"))
     lines = [i.line for i in up]
     if not expected:
-        return inconclusive(
-            "no expected MTU in the inventory; compare these across nodes and switches",
-            facts.evidence("ip_link", lines),
-        )
+        return inconclusive(msg("reasons.network.no_expected_mtu"), facts.evidence("ip_link", lines))
     wrong = [i for i in up if i.mtu != int(expected)]
     if wrong:
         return confirmed(
-            f"MTU differs from {expected} on {', '.join(i.name for i in wrong)}",
+            msg("reasons.network.mtu_differs", mtu=expected, ifaces=", ".join(i.name for i in wrong)),
             facts.evidence("ip_link", [i.line for i in wrong]),
         )
-    return ruled_out(f"MTU {expected} on every active interface", facts.evidence("ip_link", lines))
+    return ruled_out(msg("reasons.network.mtu_ok", mtu=expected), facts.evidence("ip_link", lines))
 
 
 _KNOWN_STATES = frozenset(
@@ -105,7 +106,7 @@ def ib_port_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) ->
     which = str(params.get("state", "not_active"))
     test = _PORT_TESTS.get(which)
     if test is None:
-        return inconclusive(f"unknown port state '{which}'")
+        return inconclusive(msg("reasons.unknown_param", param="state", value=which))
     collector, info = facts.first("ibstat", "ibv_devinfo")
     if collector is None or info is None:
         return inconclusive(facts.why_missing("ibstat", "ibv_devinfo"))
@@ -117,13 +118,13 @@ def ib_port_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) ->
     layer = str(params.get("link_layer", fabric)).lower()
     ports = [p for p in info.ports if (p.link_layer or "infiniband").lower() == layer]
     if not ports:
-        return inconclusive(f"no {layer} port found")
+        return inconclusive(msg("reasons.network.no_port", layer=layer))
     layer = "RoCE (Ethernet)" if layer == "ethernet" else "InfiniBand"
     if getattr(info, "stray", ()):
-        return inconclusive(f"a line naming an HCA or port was not understood: {info.stray[0]}")
+        return inconclusive(msg("reasons.network.stray_line", line=info.stray[0]))
     unknown = [p for p in ports if p.state not in _KNOWN_STATES]
     if unknown:
-        return inconclusive(f"the state of {len(unknown)} {layer} port(s) is not shown")
+        return inconclusive(msg("reasons.network.state_not_shown", n=len(unknown), layer=layer))
     bad = [p for p in ports if test(p.state, p.physical_state)]
     name = (
         (lambda p: f"{p.ca} port {p.port}") if collector == "ibstat" else (lambda p: f"{p.hca} port {p.port}")
@@ -132,11 +133,17 @@ def ib_port_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) ->
     errors = list(getattr(info, "errors", ()))
     if bad:
         return confirmed(
-            f"{len(bad)} {layer} port(s) {which.replace('_', ' ')}: " + ", ".join(name(p) for p in bad),
+            msg(
+                "reasons.network.ports_bad",
+                n=len(bad),
+                layer=layer,
+                state=which,
+                ports=", ".join(name(p) for p in bad),
+            ),
             facts.evidence(collector, lines + errors),
         )
     return ruled_out(
-        f"all {len(ports)} {layer} port(s) are fine for '{which}'",
+        msg("reasons.network.ports_ok", n=len(ports), layer=layer, state=which),
         facts.evidence(collector, lines[:6] + errors),
     )
 
@@ -149,18 +156,15 @@ def ib_rate(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdi
     ports = [p for p in info.ports if (p.link_layer or "").lower() == "infiniband" and p.state == "Active"]
     rates = [p.rate_gbps for p in ports if p.rate_gbps is not None]
     if not rates or len(rates) < len(ports):
-        return inconclusive("the rate of some active InfiniBand port is not shown")
+        return inconclusive(msg("reasons.network.rate_not_shown"))
     minimum = float(params.get("min_gbps") or ctx.expectations.get("ib_rate_gbps") or max(rates))
     slow = [p for p in ports if p.rate_gbps is not None and p.rate_gbps < minimum]
     lines = [f"{p.ca} port {p.port}: rate {p.rate_gbps:g}" for p in (slow or ports)]
     if slow:
         return confirmed(
-            f"{len(slow)} port(s) below {minimum:g} Gb/s (degraded link width or speed)",
-            facts.evidence("ibstat", lines),
+            msg("reasons.network.rate_low", n=len(slow), rate=f"{minimum:g}"), facts.evidence("ibstat", lines)
         )
-    return ruled_out(
-        f"every active InfiniBand port at {minimum:g} Gb/s or more", facts.evidence("ibstat", lines[:6])
-    )
+    return ruled_out(msg("reasons.network.rate_ok", rate=f"{minimum:g}"), facts.evidence("ibstat", lines[:6]))
 
 
 SPECS = (

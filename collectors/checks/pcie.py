@@ -10,6 +10,7 @@ from pitstop.collectors.checks.base import confirmed, inconclusive, ruled_out, s
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, Verdict
 from pitstop.collectors.parsers.lspci import PciDevice
+from pitstop.core.i18n import msg
 
 DEVICE_FILTERS: Mapping[str, re.Pattern[str]] = {
     "gpu": re.compile(r"NVIDIA.*|3D controller|VGA compatible controller", re.I),
@@ -35,23 +36,18 @@ def pcie_link_downgraded(facts: Facts, params: Mapping[str, Any], ctx: CheckCont
     kind = str(params.get("device", "gpu"))
     devices = [d for d in pci.devices if _selected(d, kind)]
     if not devices:
-        return inconclusive(f"no {kind} device in lspci output")
+        return inconclusive(msg("reasons.pcie.no_device", kind=kind))
     down = [d for d in devices if d.downgraded]
     lines = [f"{d.slot} {d.description}: {d.cap_line} | {d.sta_line}" for d in (down or devices)]
     if down:
         return confirmed(
-            f"{len(down)} {kind} link(s) run below capability (re-check under load: idle GPUs "
-            "lower the speed on purpose)",
-            facts.evidence("lspci", lines),
+            msg("reasons.pcie.downgraded", n=len(down), kind=kind), facts.evidence("lspci", lines)
         )
     if all(d.downgraded is None for d in devices):
-        why = (
-            "access denied (needs root)"
-            if any(d.access_denied for d in devices)
-            else "no LnkCap/LnkSta lines"
-        )
-        return inconclusive(f"link status unreadable: {why}")
-    return ruled_out(f"every {kind} link runs at its capability", facts.evidence("lspci", lines[:8]))
+        if any(d.access_denied for d in devices):
+            return inconclusive(msg("reasons.pcie.status_denied"))
+        return inconclusive(msg("reasons.pcie.status_missing"))
+    return ruled_out(msg("reasons.pcie.links_ok", kind=kind), facts.evidence("lspci", lines[:8]))
 
 
 def pci_acs_redirect(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -63,28 +59,19 @@ def pci_acs_redirect(facts: Facts, params: Mapping[str, Any], ctx: CheckContext)
         return inconclusive(facts.why_missing("lspci"))
     gpus = [d.bus for d in pci.devices if _selected(d, "gpu") and d.bus is not None]
     if not gpus:
-        return inconclusive("no NVIDIA GPU in lspci output: no GPU peer-to-peer path to judge")
+        return inconclusive(msg("reasons.pcie.no_gpu_p2p"))
     above = [
         d
         for d in pci.devices
         if d.acs_redirect is not None and d.buses and any(d.buses[0] <= b <= d.buses[1] for b in gpus)
     ]
     if not above:
-        return inconclusive(
-            "no ACSCtl line on a bridge above the GPUs (no ACS-capable bridge there, or lspci not run "
-            "as root)"
-        )
+        return inconclusive(msg("reasons.pcie.no_acs_line"))
     on = [d for d in above if d.acs_redirect]
     lines = [f"{d.slot} {d.description}: {d.acs_line}" for d in (on or above)]
     if on:
-        return confirmed(
-            "ACS request/completion redirect enabled on PCIe bridges above the GPUs: GPU peer-to-peer "
-            "traffic goes through the root complex",
-            facts.evidence("lspci", lines),
-        )
-    return ruled_out(
-        "ACS redirection disabled on every bridge above the GPUs", facts.evidence("lspci", lines[:6])
-    )
+        return confirmed(msg("reasons.pcie.acs_on"), facts.evidence("lspci", lines))
+    return ruled_out(msg("reasons.pcie.acs_off"), facts.evidence("lspci", lines[:6]))
 
 
 def pci_kernel_driver(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -95,15 +82,13 @@ def pci_kernel_driver(facts: Facts, params: Mapping[str, Any], ctx: CheckContext
     wanted = str(params.get("driver", "nouveau"))
     gpus = [d for d in pci.devices if _selected(d, "gpu")]
     if not gpus:
-        return inconclusive("no NVIDIA GPU in lspci output")
+        return inconclusive(msg("reasons.pcie.no_gpu"))
     lines = [f"{d.slot} {d.description}: Kernel driver in use: {d.driver or 'none'}" for d in gpus]
     if any(d.driver == wanted for d in gpus):
-        return confirmed(f"an NVIDIA GPU is bound to {wanted}", facts.evidence("lspci", lines))
+        return confirmed(msg("reasons.pcie.bound_to", driver=wanted), facts.evidence("lspci", lines))
     if all(d.driver is None for d in gpus):
-        return inconclusive(
-            "no kernel driver bound to the GPUs (module not loaded?)", facts.evidence("lspci", lines)
-        )
-    return ruled_out(f"no GPU is bound to {wanted}", facts.evidence("lspci", lines))
+        return inconclusive(msg("reasons.pcie.unbound"), facts.evidence("lspci", lines))
+    return ruled_out(msg("reasons.pcie.not_bound_to", driver=wanted), facts.evidence("lspci", lines))
 
 
 SPECS = (

@@ -31,6 +31,7 @@ from pitstop.collectors.checks import (
 from pitstop.collectors.checks.base import CheckSpec
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, CommandResult, Verdict
+from pitstop.core.i18n import Msg, msg
 from pitstop.kb.schema import Pitfall
 
 CHECKS: dict[str, CheckSpec] = {
@@ -76,11 +77,16 @@ def _run(spec: CheckSpec, facts: Facts, params: Mapping[str, object], ctx: Check
     try:
         verdict = spec.fn(facts, own, ctx)
     except Exception as exc:  # a check bug must not hide the other verdicts; say so instead of a traceback
-        return Verdict(pitfall="", verdict="inconclusive", reason=f"check {spec.name} failed: {exc!r}")
+        return Verdict(
+            pitfall="",
+            verdict="inconclusive",
+            reason=msg("reasons.check_failed", check=spec.name, error=repr(exc)),
+        )
     verdict = contradiction_rule(spec, facts, verdict)
     if verdict.verdict == "confirmed" and cap == "inconclusive":
-        reason = f"consistent with this cause: {verdict.reason}"
-        return replace(verdict, verdict="inconclusive", reason=reason)
+        return replace(
+            verdict, verdict="inconclusive", reason=msg("reasons.consistent", reason=verdict.reason)
+        )
     return verdict
 
 
@@ -99,8 +105,10 @@ def contradiction_rule(spec: CheckSpec, facts: Facts, verdict: Verdict) -> Verdi
     readable = facts.read_commands()
     quoted = [e for e in verdict.evidence if e.lines and e.command in readable]
     if not quoted:
-        why = "no line from output that was read shows it"
-        return replace(verdict, verdict="inconclusive", reason=f"{verdict.reason}, but {why}")
+        why = msg("reasons.unquoted")
+        return replace(
+            verdict, verdict="inconclusive", reason=msg("reasons.but", reason=verdict.reason, why=why)
+        )
     if verdict.verdict == "ruled_out":
         quoted_commands = {e.command for e in verdict.evidence}
         cut = [
@@ -111,8 +119,10 @@ def contradiction_rule(spec: CheckSpec, facts: Facts, verdict: Verdict) -> Verdi
             and (c in _inputs(spec) or facts.command(c) in quoted_commands)
         ]
         if cut:
-            why = f"the output of {', '.join(facts.command(c) for c in cut)} was cut at the size cap"
-            return replace(verdict, verdict="inconclusive", reason=f"{verdict.reason}, but {why}")
+            why = msg("reasons.cut", commands=", ".join(facts.command(c) for c in cut))
+            return replace(
+                verdict, verdict="inconclusive", reason=msg("reasons.but", reason=verdict.reason, why=why)
+            )
     return verdict
 
 
@@ -138,6 +148,14 @@ def facts_for(results: Mapping[str, CommandResult], now: datetime | None) -> Fac
         return facts
 
 
+def _no_check(pitfall: Pitfall) -> Msg:
+    """Why an entry has no check, with the entry's own note (both languages) when it has one."""
+    note = pitfall.checks_note
+    if note.get("en"):
+        return msg("reasons.no_check_because", note=dict(note))
+    return msg("reasons.no_check")
+
+
 def evaluate(pitfall: Pitfall, results: Mapping[str, CommandResult], ctx: CheckContext) -> Verdict:
     """Run every check the entry names on one host's results and combine them."""
     facts = facts_for(results, ctx.now)
@@ -147,15 +165,16 @@ def evaluate(pitfall: Pitfall, results: Mapping[str, CommandResult], ctx: CheckC
             pitfall=pitfall.id,
             verdict="inconclusive",
             commands=commands,
-            reason="no read-only check is defined for this cause"
-            + (f": {pitfall.checks_note['en']}" if pitfall.checks_note.get("en") else ""),
+            reason=_no_check(pitfall),
         )
     verdicts = []
     for ref in pitfall.checks:
         spec = CHECKS.get(ref.check)
         if spec is None:
             verdicts.append(
-                Verdict(pitfall="", verdict="inconclusive", reason=f"unknown check '{ref.check}'")
+                Verdict(
+                    pitfall="", verdict="inconclusive", reason=msg("reasons.unknown_check", check=ref.check)
+                )
             )
         else:
             verdicts.append(_run(spec, facts, ref.params, ctx))
@@ -163,13 +182,14 @@ def evaluate(pitfall: Pitfall, results: Mapping[str, CommandResult], ctx: CheckC
         chosen = [v for v in verdicts if v.verdict == name]
         if chosen:
             break
-    reason = "; ".join(dict.fromkeys(v.reason for v in chosen))
+    reasons = tuple(dict.fromkeys(v.reason for v in chosen))
+    reason = reasons[0] if len(reasons) == 1 else msg("reasons.all", reasons=reasons)
     evidence = tuple(e for v in chosen for e in v.evidence if e.lines)
     return Verdict(
         pitfall=pitfall.id,
         verdict=name,
         reason=reason,
         evidence=evidence,
-        commands=commands,  # type: ignore[arg-type]
+        commands=commands,
         benign=pitfall.benign and name == "confirmed",
     )

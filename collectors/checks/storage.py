@@ -9,6 +9,7 @@ from pitstop.collectors.checks.base import as_list, by_outcome, confirmed, incon
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, Verdict
 from pitstop.collectors.parsers.df import size_bytes
+from pitstop.core.i18n import msg
 
 RAID = ("storcli", "megacli")
 
@@ -18,7 +19,7 @@ def _raid(facts: Facts) -> tuple[str, Any] | Verdict:
         parsed = facts.get(collector)
         if parsed is not None and (parsed.vds or getattr(parsed, "controllers", ())):
             return collector, parsed
-    return inconclusive("no RAID controller CLI output: " + facts.why_missing(*RAID))
+    return inconclusive(msg("reasons.storage.no_raid", why=facts.why_missing(*RAID)))
 
 
 def raid_cache_policy(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -39,19 +40,20 @@ def raid_cache_policy(facts: Facts, params: Mapping[str, Any], ctx: CheckContext
             for vd in raid.vds
         ]
     if not rows:
-        return inconclusive("no virtual drive listed")
+        return inconclusive(msg("reasons.storage.no_vd"))
     wt = [r for r in rows if r[1] == "WT"]
     if wt:
         return confirmed(
-            f"virtual drive(s) {', '.join(r[0] for r in wt)} in write-through",
+            msg("reasons.storage.write_through", vds=", ".join(r[0] for r in wt)),
             facts.evidence(collector, [line for r in wt for line in r[2]]),
         )
     if all(r[1] is None for r in rows):
         return inconclusive(
-            "write policy not shown", facts.evidence(collector, [line for r in rows for line in r[2]])
+            msg("reasons.storage.policy_not_shown"),
+            facts.evidence(collector, [line for r in rows for line in r[2]]),
         )
     return ruled_out(
-        "every virtual drive uses write-back",
+        msg("reasons.storage.write_back"),
         facts.evidence(collector, [line for r in rows for line in r[2]]),
     )
 
@@ -68,20 +70,20 @@ def raid_bbu(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verd
         ]
         if forced:
             return confirmed(
-                "default write-back but current write-through: the controller fell back (BBU/CacheVault)",
+                msg("reasons.storage.fell_back"),
                 facts.evidence(collector, [line for vd in forced for line in vd.lines]),
             )
         return inconclusive(
-            "MegaCli -LDInfo does not show the battery; current policy matches the default",
+            msg("reasons.storage.megacli_no_battery"),
             facts.evidence(collector, [line for vd in raid.vds for line in vd.lines]),
         )
     states = [(c.bbu, c.line) for c in raid.controllers if c.bbu] + list(raid.cachevault_states)
     if not states:
-        return inconclusive("no BBU/CacheVault state in storcli output")
+        return inconclusive(msg("reasons.storage.no_bbu_state"))
     bad = [(s, line) for s, line in states if s not in ("Opt", "Optimal")]
     if bad:
-        return confirmed("BBU/CacheVault not optimal", facts.evidence(collector, [line for _, line in bad]))
-    return ruled_out("BBU/CacheVault optimal", facts.evidence(collector, [line for _, line in states]))
+        return confirmed(msg("reasons.storage.bbu_bad"), facts.evidence(collector, [line for _, line in bad]))
+    return ruled_out(msg("reasons.storage.bbu_ok"), facts.evidence(collector, [line for _, line in states]))
 
 
 def raid_vd_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -101,16 +103,20 @@ def raid_vd_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) ->
         for vd in raid.vds
     ]
     if not rows:
-        return inconclusive("no virtual drive listed")
+        return inconclusive(msg("reasons.storage.no_vd"))
     if any(not r[1] for r in rows):
-        return inconclusive("the state of some virtual drive is not shown")
+        return inconclusive(msg("reasons.storage.vd_state_not_shown"))
     bad = [r for r in rows if r[1] not in ("Optl", "Optimal")]
     if bad:
         return confirmed(
-            f"virtual drive(s) {', '.join(r[0] for r in bad)} not optimal ({', '.join(r[1] for r in bad)})",
+            msg(
+                "reasons.storage.vd_bad",
+                vds=", ".join(r[0] for r in bad),
+                states=", ".join(r[1] for r in bad),
+            ),
             facts.evidence(collector, [r[2] for r in bad]),
         )
-    return ruled_out("every virtual drive optimal", facts.evidence(collector, [r[2] for r in rows]))
+    return ruled_out(msg("reasons.storage.vd_ok"), facts.evidence(collector, [r[2] for r in rows]))
 
 
 def disk_full(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -128,15 +134,15 @@ def disk_full(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Ver
         and (not mounts or f.mount in mounts)
     ]
     if not rows:
-        return inconclusive("no filesystem with a usage figure")
+        return inconclusive(msg("reasons.storage.no_usage"))
     full = [f for f in rows if f.use_pct >= threshold]
     if full:
         return confirmed(
-            f"{', '.join(f.mount for f in full)} at {threshold}%+ use",
+            msg("reasons.storage.full", mounts=", ".join(f.mount for f in full), pct=threshold),
             facts.evidence("df", [f.line for f in full]),
         )
     return ruled_out(
-        f"every filesystem below {threshold}% (inodes not checked: df -i)",
+        msg("reasons.storage.not_full", pct=threshold),
         facts.evidence("df", [f.line for f in rows[:6]]),
     )
 
@@ -149,14 +155,13 @@ def shm_size(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verd
     minimum = float(params.get("min_mib", 512))
     shm = next((f for f in free.filesystems if f.mount == "/dev/shm"), None)
     if shm is None or size_bytes(shm.size) is None:
-        return inconclusive("/dev/shm not listed by df")
+        return inconclusive(msg("reasons.storage.no_shm"))
     mib = size_bytes(shm.size) / 2**20  # type: ignore[operator]
     if mib < minimum:
-        return confirmed(f"/dev/shm is only {mib:.0f} MiB", facts.evidence("df", [shm.line]))
+        return confirmed(msg("reasons.storage.shm_small", mib=f"{mib:.0f}"), facts.evidence("df", [shm.line]))
     return by_outcome(
         str(params.get("when_large", "ruled_out")),
-        f"/dev/shm is {mib:.0f} MiB on the host "
-        "(a container gets its own, 64 MiB unless --shm-size or --ipc=host)",
+        msg("reasons.storage.shm_host", mib=f"{mib:.0f}"),
         facts.evidence("df", [shm.line]),
     )
 

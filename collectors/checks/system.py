@@ -10,6 +10,7 @@ from pitstop.collectors.checks.base import confirmed, inconclusive, ruled_out, s
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, Verdict
 from pitstop.collectors.parsers._text import version_tuple
+from pitstop.core.i18n import Msg, msg
 
 RDMA_ENV_INDEX = "NCCL_IB_GID_INDEX"
 
@@ -19,7 +20,7 @@ def hostname_loopback(facts: Facts, params: Mapping[str, Any], ctx: CheckContext
     else the /etc/hosts line that names it."""
     own = facts.get("hostname")
     if own is None or own.name is None:
-        return inconclusive("the host's own name is not known: " + facts.why_missing("hostname"))
+        return inconclusive(msg("reasons.system.no_hostname", why=facts.why_missing("hostname")))
     for collector in ("getent_self", "etc_hosts"):
         table = facts.get(collector)
         if table is None or not table.recognized:
@@ -32,16 +33,13 @@ def hostname_loopback(facts: Facts, params: Mapping[str, Any], ctx: CheckContext
         name = facts.evidence("hostname", [own.line])
         if first.loopback:
             return confirmed(
-                f"{own.name} resolves to {first.address}, a loopback address: peers on other nodes "
-                "that are told this address connect to themselves",
-                where,
-                name,
+                msg("reasons.system.loopback", name=own.name, address=first.address), where, name
             )
-        return ruled_out(f"{own.name} resolves to {first.address}, not a loopback address", where, name)
+        return ruled_out(
+            msg("reasons.system.not_loopback", name=own.name, address=first.address), where, name
+        )
     return inconclusive(
-        f"no resolution of {own.name} was read: "
-        + facts.why_missing("getent_self", "etc_hosts")
-        + " (or /etc/hosts does not list it and DNS decides)"
+        msg("reasons.system.no_resolution", name=own.name, why=facts.why_missing("getent_self", "etc_hosts"))
     )
 
 
@@ -52,7 +50,7 @@ def port_listening(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -
     if sockets is None:
         return inconclusive(facts.why_missing("ss_listen"))
     if sockets.header is None:
-        return inconclusive("the output does not read as `ss -ltn` (no column header)")
+        return inconclusive(msg("reasons.system.not_output_of", command="ss -ltn"))
     probe = facts.get("nvml_probe")
     jobs = probe.jobs if probe is not None else None
     job_ports = {int(p) for j in jobs or () if (p := (j.environ or {}).get("MASTER_PORT", "")).isdigit()}
@@ -60,27 +58,20 @@ def port_listening(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -
     holders = sockets.listening(port)
     if not holders:
         return ruled_out(
-            f"nothing listens on TCP port {port} ({len(sockets.sockets)} listening socket(s) read)",
+            msg("reasons.system.port_free", port=port, n=len(sockets.sockets)),
             facts.evidence("ss_listen", [sockets.header]),
         )
     lines = [h.line for h in holders]
     if jobs is None:
         return inconclusive(
-            f"TCP port {port} is in use; whether a running GPU job owns it is not known: "
-            + facts.why_missing("nvml_probe"),
+            msg("reasons.system.port_owner_unknown", port=port, why=facts.why_missing("nvml_probe")),
             facts.evidence("ss_listen", lines),
         )
     if jobs:
         return inconclusive(
-            f"TCP port {port} is in use while {len(jobs)} GPU process(es) run: it may be the running "
-            "job's own store (find the owner with ss -ltnp)",
-            facts.evidence("ss_listen", lines),
+            msg("reasons.system.port_maybe_job", port=port, n=len(jobs)), facts.evidence("ss_listen", lines)
         )
-    return confirmed(
-        f"TCP port {port} is already in use and no GPU job runs: a leftover process or another "
-        "service holds it",
-        facts.evidence("ss_listen", lines),
-    )
+    return confirmed(msg("reasons.system.port_taken", port=port), facts.evidence("ss_listen", lines))
 
 
 def shm_mode(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -90,18 +81,18 @@ def shm_mode(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verd
     shm = [m for m in (mounts.mounts if mounts is not None else ()) if m.mountpoint == "/dev/shm"]
     readonly = [m for m in shm if "ro" in m.options]
     if readonly:
-        return confirmed("/dev/shm is mounted read-only", facts.evidence("mount", [m.line for m in readonly]))
+        return confirmed(
+            msg("reasons.system.shm_readonly"), facts.evidence("mount", [m.line for m in readonly])
+        )
     if stat is None or stat.octal is None:
-        why = facts.why_missing("shm_stat") if stat is None else "the stat line was not understood"
-        return inconclusive(f"the mode of /dev/shm is unknown: {why}")
+        why = facts.why_missing("shm_stat") if stat is None else msg("reasons.system.stat_not_understood")
+        return inconclusive(msg("reasons.system.shm_mode_unknown", why=why))
     evidence = facts.evidence("shm_stat", [stat.line])
     if stat.octal != "1777":
         return confirmed(
-            f"/dev/shm has mode {stat.octal} ({stat.symbolic}, owner {stat.user}), not 1777: ordinary "
-            "users cannot create shared-memory segments",
-            evidence,
+            msg("reasons.system.shm_mode", mode=stat.octal, symbolic=stat.symbolic, owner=stat.user), evidence
         )
-    return ruled_out("/dev/shm has mode 1777 (drwxrwxrwt)", evidence)
+    return ruled_out(msg("reasons.system.shm_mode_ok"), evidence)
 
 
 def logind_remove_ipc(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -110,17 +101,13 @@ def logind_remove_ipc(facts: Facts, params: Mapping[str, Any], ctx: CheckContext
     if conf is None:
         return inconclusive(facts.why_missing("logind_conf"))
     if not conf.recognized:
-        return inconclusive("the output has no [Login] section: not the logind configuration")
+        return inconclusive(msg("reasons.system.no_login_section"))
     if conf.remove_ipc is True:
-        return confirmed(
-            "RemoveIPC=yes: logind deletes a user's /dev/shm segments when the user's last session ends",
-            facts.evidence("logind_conf", [conf.line]),
-        )
+        return confirmed(msg("reasons.system.remove_ipc_yes"), facts.evidence("logind_conf", [conf.line]))
     if conf.remove_ipc is False:
-        return ruled_out("RemoveIPC=no is set", facts.evidence("logind_conf", [conf.line]))
+        return ruled_out(msg("reasons.system.remove_ipc_no"), facts.evidence("logind_conf", [conf.line]))
     return inconclusive(
-        "RemoveIPC is not set, so the default (yes) applies: it bites only jobs of non-system users "
-        "whose last session ends while they run (set RemoveIPC=no to be sure)",
+        msg("reasons.system.remove_ipc_default"),
         facts.evidence("logind_conf", [conf.default_line] if conf.default_line else []),
     )
 
@@ -132,11 +119,15 @@ def nccl_library(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> 
     if cache is None:
         return inconclusive(facts.why_missing("ldconfig_p"))
     if cache.header is None:
-        return inconclusive("the output does not read as `ldconfig -p` (no `libs found in cache` line)")
+        return inconclusive(msg("reasons.system.not_ldconfig"))
     found = [e for e in cache.named("libnccl.so") if "libnccl-net" not in e.name]
     paths = sorted({e.path for e in found if e.name.startswith("libnccl.so.2")})
     torch = facts.get("torch_probe")
-    wheel = f"torch's NCCL {torch.nccl}" if torch is not None and torch.nccl else "torch's own NCCL"
+    wheel: Msg = (
+        msg("reasons.system.torch_nccl", version=torch.nccl)
+        if torch is not None and torch.nccl
+        else msg("reasons.system.torch_own_nccl")
+    )
     probe = facts.get("nvml_probe")
     jobs = [j for j in (probe.jobs or ()) if j.environ is not None] if probe is not None else []
     preload = [
@@ -147,29 +138,24 @@ def nccl_library(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> 
     ]
     if len(paths) > 1:
         return confirmed(
-            f"{len(paths)} different libnccl.so.2 in the loader cache: whichever comes first replaces "
-            f"{wheel}",
+            msg("reasons.system.nccl_many", n=len(paths), wheel=wheel),
             facts.evidence("ldconfig_p", [e.line for e in found]),
         )
     if preload:
         return confirmed(
-            f"a GPU process points LD_PRELOAD/LD_LIBRARY_PATH at an NCCL, which replaces {wheel}",
-            facts.evidence("nvml_probe", preload),
+            msg("reasons.system.nccl_preload", wheel=wheel), facts.evidence("nvml_probe", preload)
         )
     if paths:
         return inconclusive(
-            f"a system NCCL is installed ({paths[0]}); it replaces {wheel} only through "
-            "LD_LIBRARY_PATH/LD_PRELOAD or a torch built against it: compare the NCCL version at init",
+            msg("reasons.system.nccl_system", path=paths[0], wheel=wheel),
             facts.evidence("ldconfig_p", [e.line for e in found]),
         )
     if not jobs:
         return inconclusive(
-            "no libnccl in the loader cache, but no GPU process environment was read to rule out "
-            "LD_LIBRARY_PATH/LD_PRELOAD",
-            facts.evidence("ldconfig_p", [cache.header]),
+            msg("reasons.system.nccl_env_unread"), facts.evidence("ldconfig_p", [cache.header])
         )
     return ruled_out(
-        f"no libnccl in the loader cache and no GPU process preloads one: only {wheel} can load",
+        msg("reasons.system.nccl_only_wheel", wheel=wheel),
         facts.evidence("ldconfig_p", [cache.header]),
     )
 
@@ -178,26 +164,23 @@ def rdma_stack_versions(facts: Facts, params: Mapping[str, Any], ctx: CheckConte
     """MLNX_OFED's release (ofed_info -s) and the loaded mlx5_core module's version differ."""
     ofed = facts.get("ofed_info")
     if ofed is None or ofed.version is None:
-        why = facts.why_missing("ofed_info") if ofed is None else "ofed_info printed no release"
-        return inconclusive(
-            f"no MLNX_OFED release read ({why}): an in-box rdma-core stack is compared across nodes, "
-            "not on one host"
-        )
+        why = facts.why_missing("ofed_info") if ofed is None else msg("reasons.no_version", tool="ofed_info")
+        return inconclusive(msg("reasons.system.no_ofed", why=why))
     module = facts.get("mlx5_version")
     if module is None or module.base is None:
-        why = facts.why_missing("mlx5_version") if module is None else "the module version is not understood"
+        why = (
+            facts.why_missing("mlx5_version") if module is None else msg("reasons.system.module_version_odd")
+        )
         return inconclusive(
-            f"MLNX_OFED {ofed.version} is installed but the loaded mlx5_core's version is unknown ({why})",
+            msg("reasons.system.mlx5_unknown", version=ofed.version, why=why),
             facts.evidence("ofed_info", [ofed.line]),
         )
     evidence = (facts.evidence("ofed_info", [ofed.line]), facts.evidence("mlx5_version", [module.line]))
     if ofed.base != module.base:
         return confirmed(
-            f"MLNX_OFED {ofed.version} user space but mlx5_core {module.version} loaded: the kernel "
-            "modules are not the ones this OFED built",
-            *evidence,
+            msg("reasons.system.ofed_mismatch", ofed=ofed.version, module=module.version), *evidence
         )
-    return ruled_out(f"mlx5_core {module.version} belongs to MLNX_OFED {ofed.version}", *evidence)
+    return ruled_out(msg("reasons.system.ofed_match", ofed=ofed.version, module=module.version), *evidence)
 
 
 def roce_gid_index(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
@@ -207,14 +190,11 @@ def roce_gid_index(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -
     if table is None:
         return inconclusive(facts.why_missing("show_gids"))
     if not table.header:
-        return inconclusive("the output does not read as show_gids (no column header)")
+        return inconclusive(msg("reasons.system.not_output_of", command="show_gids"))
     if not table.gids:
         if table.count == 0:
-            return confirmed(
-                "the port has no GID at all (n_gids_found=0): RDMA over this port cannot connect",
-                facts.evidence("show_gids", [table.count_line]),
-            )
-        return inconclusive("show_gids listed no GID row")
+            return confirmed(msg("reasons.system.no_gid"), facts.evidence("show_gids", [table.count_line]))
+        return inconclusive(msg("reasons.system.no_gid_row"))
     usable = table.usable
     probe = facts.get("nvml_probe")
     jobs = (probe.jobs or ()) if probe is not None else ()
@@ -225,20 +205,23 @@ def roce_gid_index(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -
         row = rows.get(int(index)) if str(index).isdigit() else None  # type: ignore[arg-type]
         setting = facts.evidence("nvml_probe", [f"{RDMA_ENV_INDEX}={index} in a running GPU process"])
         if row is None or row not in usable:
-            what = "no such entry" if row is None else f"a RoCE {row.version} GID without IPv4"
             return confirmed(
-                f"{RDMA_ENV_INDEX}={index} points at {what}",
+                msg("reasons.system.gid_index_missing", setting=f"{RDMA_ENV_INDEX}={index}")
+                if row is None
+                else msg(
+                    "reasons.system.gid_index_wrong", setting=f"{RDMA_ENV_INDEX}={index}", version=row.version
+                ),
                 setting,
                 facts.evidence("show_gids", [row.line] if row else [g.line for g in usable[:4]]),
             )
         return ruled_out(
-            f"{RDMA_ENV_INDEX}={index} is a RoCE v2 IPv4 GID",
+            msg("reasons.system.gid_index_ok", setting=f"{RDMA_ENV_INDEX}={index}"),
             setting,
             facts.evidence("show_gids", [row.line]),
         )
     if not usable:
         return confirmed(
-            "no RoCE v2 GID with an IPv4 address: traffic cannot be routed between subnets",
+            msg("reasons.system.no_v2_gid"),
             facts.evidence("show_gids", [g.line for g in table.gids[:6]]),
         )
     torch = facts.get("torch_probe")
@@ -246,20 +229,18 @@ def roce_gid_index(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -
     zero = rows.get(0)
     if torch is not None and nccl is not None and nccl < (2, 21) and zero is not None and zero not in usable:
         return confirmed(
-            f"NCCL {torch.nccl} uses GID index 0 unless {RDMA_ENV_INDEX} is set, and index 0 is RoCE "
-            f"{zero.version} link-local; the routable one is index {usable[0].index}",
+            msg("reasons.system.gid_zero", nccl=torch.nccl, version=zero.version, index=usable[0].index),
             facts.evidence("show_gids", [zero.line, usable[0].line]),
             facts.evidence("torch_probe", [f"nccl {torch.nccl}"]),
         )
     if torch is not None and nccl is not None and nccl >= (2, 21):
         return ruled_out(
-            f"NCCL {torch.nccl} picks the RoCE v2 IPv4 GID itself (index {usable[0].index} exists)",
+            msg("reasons.system.gid_auto", nccl=torch.nccl, index=usable[0].index),
             facts.evidence("show_gids", [usable[0].line]),
             facts.evidence("torch_probe", [f"nccl {torch.nccl}"]),
         )
     return inconclusive(
-        f"a RoCE v2 IPv4 GID exists (index {usable[0].index}); which index NCCL uses depends on its "
-        f"version (< 2.21 uses 0) and {RDMA_ENV_INDEX}, neither read",
+        msg("reasons.system.gid_undecided", index=usable[0].index),
         facts.evidence("show_gids", [usable[0].line]),
     )
 

@@ -10,7 +10,14 @@ from typing import Any
 
 from tests.bot.conftest import payload
 
-_CLICKS = itertools.count(1)
+_TRIGGERS = itertools.count(1)
+
+
+def trigger_id() -> str:
+    """A new trigger id in Slack's shape: like Slack, every request built here gets its own (the bot
+    deduplicates on it, so a replay is the same body sent again)."""
+    n = next(_TRIGGERS)
+    return f"13345224609.{738474920 + n}.{n:021x}"
 
 
 def slash_command(
@@ -26,6 +33,7 @@ def slash_command(
     raw = (shared_dir / "slack-payloads" / "bolt-slash-command.txt").read_text()
     form = dict(urllib.parse.parse_qsl(raw, keep_blank_values=True))
     form.update(command=command, text=text, channel_id=channel, user_id=user, response_url=response_url)
+    form["trigger_id"] = trigger_id()
     return urllib.parse.urlencode(form)
 
 
@@ -45,13 +53,12 @@ def click(
 ) -> str:
     """A block_actions body for clicking `element` (a button or a chosen option) in the bot's `message`."""
     body = payload(shared_dir, "bolt-block-actions-button.json")
-    n = next(_CLICKS)  # every click is a new interaction: its own trigger and time, so its own signature
-    body["trigger_id"] = f"111.{n}.valid"
-    action = {"block_id": "b", "action_ts": f"1700000000.{n:06d}", **element}
+    action = {"block_id": "b", "action_ts": "1700000000.000001", **element}
     if element["type"] == "static_select":
         action["selected_option"] = element["options"][0]
     body.update(
         actions=[action],
+        trigger_id=trigger_id(),
         response_url=response_url,
         message=message,
         channel={"id": channel, "name": "gpu-ops"},
@@ -79,6 +86,7 @@ def submit_view(
         state={"values": values},
     )
     body["user"]["id"] = user
+    body["trigger_id"] = trigger_id()
     return as_form(body)
 
 

@@ -1,4 +1,4 @@
-"""Error detection, per-channel modes, dedupe and host mentions."""
+"""Error detection, per-channel modes and host mentions."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import pytest
 
 from pitstop.app.detect import ChannelModes, Detector, has_code_block
 from pitstop.app.hosts import mentioned_hosts
-from pitstop.bot.dedupe import Seen
 from pitstop.core.errors import UsageError
 
 DETECTOR = Detector.from_signatures([r"Xid\s*79", r"NRWTD", "(unbalanced"])
@@ -51,16 +50,6 @@ def test_channel_modes():
     assert ChannelModes.parse(None).mode("C9") == "auto"
     with pytest.raises(UsageError, match="--channels"):
         ChannelModes.parse("C1=sometimes")
-
-
-def test_seen_claims_once_across_keys_and_expires():
-    now = [0.0]
-    seen = Seen(ttl_s=10, capacity=3, clock=lambda: now[0])
-    assert seen.claim(("event", "Ev1"), ("msg", "C1", "1.1"))
-    assert not seen.claim(("event", "Ev2"), ("msg", "C1", "1.1"))  # app_mention + message for one message
-    assert not seen.claim(("event", "Ev1"))  # a retry
-    now[0] = 11.0
-    assert seen.claim(("event", "Ev1"))
 
 
 def test_mentioned_hosts_are_whole_words_in_order():

@@ -11,6 +11,7 @@ import time
 import pytest
 
 from pitstop.bot import ids
+from pitstop.core.clock import stamp, utc_now
 from tests.bot.conftest import SECRET, payload
 from tests.bot.interactions import suggest_in_message
 from tests.bot.recorder import BOT_USER
@@ -254,10 +255,11 @@ def test_app_home_shows_incident_figures(bot, shared_dir):
 
 def test_a_retry_of_a_message_answered_before_a_restart_is_not_answered_again(bot, shared_dir):
     answered, fresh = "1700000600.000001", "1700000600.000002"
-    # The incident store is what survives a restart: it already holds the answer to `answered`.
-    result = bot.services.kb.ask(NCCL, top=1)
-    bot.services.incidents.record_answer(
-        channel="C111", thread_ts=answered, user="W222", text=NCCL, answer=result
+    # The outbox is what survives a restart: it holds the finished row of `answered`.
+    bot.services.jobs.outbox.db.execute(
+        "INSERT INTO outbox (kind, key, state, attempts, created_at, due_at, finished_at)"
+        " VALUES ('answer', ?, 'done', 1, ?, ?, ?)",
+        [f"msg:C111:{answered}", *[stamp(utc_now(), millis=True)] * 3],
     )
     retry = {"X-Slack-Retry-Num": "2", "X-Slack-Retry-Reason": "http_error"}
     bot.send(

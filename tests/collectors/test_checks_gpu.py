@@ -33,7 +33,7 @@ def rtx8(shared_dir: Path) -> object:
 
 def test_clock_event_confirmed_and_ruled_out(h100: object, rtx8: object) -> None:
     power = check("gpu_clock_event", rtx8, params={"reason": "sw_power_cap"})
-    assert power.verdict == "confirmed" and "GPU 1" in power.reason
+    assert power.verdict == "confirmed" and "GPU 1" in str(power.reason)
     assert any("SW Power Cap" in line and "Active" in line for line in power.evidence[0].lines)
     assert power.evidence[0].command == "nvidia-smi -q"
     assert (
@@ -82,9 +82,9 @@ def test_unknown_is_inconclusive_never_ruled_out(shared_dir: Path) -> None:
         ),
     )
     verdict = check("ecc_uncorrected", no_driver)
-    assert verdict.verdict == "inconclusive" and "no NVIDIA driver here" in verdict.reason
+    assert verdict.verdict == "inconclusive" and "no NVIDIA driver here" in str(verdict.reason)
     assert (
-        check("ecc_uncorrected", missing("nvml_probe")).reason == "no GPU facts: python3 not installed; "
+        str(check("ecc_uncorrected", missing("nvml_probe")).reason) == "no GPU facts: python3 not installed; "
         "nvidia_smi_q was not collected"
     )
 
@@ -101,7 +101,7 @@ def test_memory_health(shared_dir: Path, h100: object) -> None:
     assert check("ecc_corrected", pending, params={"min": 100}).verdict == "confirmed"
     assert check("ecc_corrected", h100).verdict == "ruled_out"
     retired = check("gpu_retired_pages", pending)
-    assert retired.verdict == "inconclusive" and "row remapping" in retired.reason
+    assert retired.verdict == "inconclusive" and "row remapping" in str(retired.reason)
 
 
 def test_modes(shared_dir: Path, h100: object) -> None:
@@ -129,7 +129,7 @@ def test_memory_held_by_idle_gpu() -> None:
     assert verdict.verdict == "inconclusive" and "pid 77 python 29990 MiB" in verdict.evidence[-1].lines[0]
     orphan = probe({"index": 0, "memory_used_mib": 30000, "utilization_pct": 0, "processes": []})
     verdict = check("gpu_memory_held", orphan)
-    assert verdict.verdict == "confirmed" and "no process is listed" in verdict.reason
+    assert verdict.verdict == "confirmed" and "no process is listed" in str(verdict.reason)
     busy = probe({"index": 0, "memory_used_mib": 30000, "utilization_pct": 97})
     assert check("gpu_memory_held", busy).verdict == "ruled_out"
 
@@ -236,7 +236,7 @@ def test_driver_branch(shared_dir: Path) -> None:
     verdict = check("driver_branch", old, ctx=context(driver_branch="535"))
     assert (
         verdict.verdict == "confirmed"
-        and "515.57" in verdict.reason
+        and "515.57" in str(verdict.reason)
         and "NVRM version" in verdict.evidence[0].lines[0]
     )
     new = shared(shared_dir, "nvidia_smi", "nvidia-smi/h100x8-550-idle.txt")
@@ -267,7 +267,7 @@ def test_processes_crowded_on_gpu0() -> None:
         {"index": 2, "processes": [rank]},
     )
     verdict = check("gpu_processes_crowded", crowded)
-    assert verdict.verdict == "confirmed" and verdict.reason.startswith("GPU 0 carries")
+    assert verdict.verdict == "confirmed" and str(verdict.reason).startswith("GPU 0 carries")
     even = probe({"index": 0, "processes": [rank]}, {"index": 1, "processes": [rank]})
     assert check("gpu_processes_crowded", even).verdict == "ruled_out"
     assert check("gpu_processes_crowded", probe({"index": 0, "processes": [rank]})).verdict == "inconclusive"
@@ -309,8 +309,8 @@ def test_temperature_outlier_needs_no_extra_power() -> None:
 
     peers = [gpu(i, 60, 620) for i in range(1, 4)]
     defect = check("gpu_temperature_outlier", probe(gpu(0, 89, 400), *peers))
-    assert defect.verdict == "confirmed" and "consistent with a cooling defect" in defect.reason
+    assert defect.verdict == "confirmed" and "consistent with a cooling defect" in str(defect.reason)
     busy = check("gpu_temperature_outlier", probe(gpu(0, 89, 700), *[gpu(i, 60, 300) for i in range(1, 4)]))
-    assert busy.verdict == "ruled_out" and "load, not cooling" in busy.reason
+    assert busy.verdict == "ruled_out" and "load, not cooling" in str(busy.reason)
     assert check("gpu_temperature_outlier", probe(gpu(0, 62, 600), *peers)).verdict == "ruled_out"
     assert check("gpu_temperature_outlier", probe(gpu(0, 89, 400))).verdict == "inconclusive"

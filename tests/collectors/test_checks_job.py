@@ -51,7 +51,7 @@ def test_no_gpu_process_is_inconclusive_never_ruled_out(shared_dir: Path) -> Non
         ("job_cmdline", {"pattern": "x"}),
     ):
         verdict = check(name, probe(), ib_active(shared_dir), params=params)
-        assert (verdict.verdict, verdict.reason) == ("inconclusive", "no GPU process running to inspect")
+        assert (verdict.verdict, str(verdict.reason)) == ("inconclusive", "no GPU process running to inspect")
     old = ok("nvml_probe", json.dumps({"probe": "pitstop-nvml", "gpus": [H100]}))
     assert check("job_cmdline", old, params={"pattern": "x"}).verdict == "inconclusive"
     assert check("job_cmdline", missing("nvml_probe"), params={"pattern": "x"}).verdict == "inconclusive"
@@ -75,16 +75,16 @@ def test_an_unreadable_process_keeps_absence_inconclusive(shared_dir: Path) -> N
     hidden = {**job(pid=7), "environ": None, "environ_error": "Permission denied"}
     both = probe(job(environ={}), hidden)
     verdict = check("job_env_set", both, ib_active(shared_dir), params=IB_DISABLE)
-    assert verdict.verdict == "inconclusive" and "pid 7 (python): Permission denied" in verdict.reason
+    assert verdict.verdict == "inconclusive" and "pid 7 (python): Permission denied" in str(verdict.reason)
     only = check("job_env_set", probe(hidden), params=IB_DISABLE)
-    assert only.verdict == "inconclusive" and "cannot read /proc/PID/environ" in only.reason
+    assert only.verdict == "inconclusive" and "cannot read `/proc/PID/environ`" in str(only.reason)
 
 
 def test_debug_overrides_left_set() -> None:
     params = {"names": ["NCCL_P2P_DISABLE", "NCCL_ALGO", "NCCL_DEBUG_SUBSYS"], "found": "left set"}
     env = {"NCCL_P2P_DISABLE": "1", "NCCL_ALGO": "Ring", "NCCL_DEBUG": "INFO"}
     verdict = check("job_env_set", probe(job(environ=env)), params=params)
-    assert verdict.verdict == "confirmed" and verdict.reason == "left set"
+    assert verdict.verdict == "confirmed" and str(verdict.reason) == "left set"
     assert verdict.evidence[0].lines == (
         "pid 4242 (python): NCCL_ALGO=Ring",
         "pid 4242 (python): NCCL_P2P_DISABLE=1",
@@ -117,7 +117,7 @@ LINKS = ok(
 )
 def test_socket_ifname(setting: str, verdict: str) -> None:
     got = check("job_socket_ifname", probe(job(environ={"NCCL_SOCKET_IFNAME": setting})), LINKS)
-    assert got.verdict == verdict, got.reason
+    assert got.verdict == verdict, str(got.reason)
     if verdict == "confirmed":
         assert f"NCCL_SOCKET_IFNAME={setting}" in got.evidence[0].lines[0]
 
@@ -164,7 +164,7 @@ def test_open_files(soft: str, verdict: str) -> None:
 
 def test_stack_unlimited() -> None:
     hit = check("job_limit", probe(job(limits=limits(stack=UNLIMITED))), params=STACK)
-    assert hit.verdict == "confirmed" and "Max stack size: soft unlimited" in hit.reason
+    assert hit.verdict == "confirmed" and "Max stack size: soft unlimited" in str(hit.reason)
     assert check("job_limit", probe(job()), params=STACK).verdict == "ruled_out"
     unread = probe(job(limits=None, limits_error="Permission denied"))
     assert check("job_limit", unread, params=STACK).verdict == "inconclusive"

@@ -125,7 +125,7 @@ def test_inconclusive_beats_ruled_out_and_says_why(shared_dir: Path) -> None:
         CheckRef("raid_cache_policy"), CheckRef("kernel_log_match", {"pattern": "Write cache: disabled"})
     )
     verdict = evaluate(pitfall, {"storcli": wb, "kernel_log": missing("kernel_log")}, context())
-    assert verdict.verdict == "inconclusive" and "journalctl not installed" in verdict.reason
+    assert verdict.verdict == "inconclusive" and "journalctl not installed" in str(verdict.reason)
     ruled = evaluate(entry(CheckRef("raid_cache_policy")), {"storcli": wb}, context())
     assert ruled.verdict == "ruled_out" and ruled.evidence[0].lines
 
@@ -139,12 +139,12 @@ def test_benign_entries_are_confirmed_as_benign(shared_dir: Path) -> None:
 
 def test_no_checks_unknown_checks_and_check_bugs_are_inconclusive() -> None:
     ctx = CheckContext(host="h", now=NOW)
-    assert evaluate(entry(), {}, ctx).reason == "no read-only check is defined for this cause"
-    assert evaluate(entry(CheckRef("no_such_check")), {}, ctx).reason == "unknown check 'no_such_check'"
+    assert str(evaluate(entry(), {}, ctx).reason) == "no read-only check is defined for this cause"
+    assert str(evaluate(entry(CheckRef("no_such_check")), {}, ctx).reason) == "unknown check 'no_such_check'"
     broken = evaluate(
         entry(CheckRef("gpu_temperature", {"above_c": "hot"})), {"nvml_probe": ok("nvml_probe", "{}")}, ctx
     )
-    assert broken.verdict == "inconclusive" and broken.reason.startswith("check gpu_temperature failed")
+    assert broken.verdict == "inconclusive" and str(broken.reason).startswith("check gpu_temperature failed")
 
 
 def test_kb_patterns_compile_and_unchecked_entries_are_explained() -> None:
@@ -178,7 +178,7 @@ def test_no_input_is_never_ruled_out_and_garbage_never_raises(name: str) -> None
     }
     accepted = {k: v for k, v in params.items() if k in spec.params}
     nothing = spec.fn(Facts({}, now=NOW), accepted, ctx)
-    assert nothing.verdict == "inconclusive" and nothing.reason
+    assert nothing.verdict == "inconclusive" and str(nothing.reason)
     gone = Facts({n: missing(n) for n in spec.needs}, now=NOW)
     if name not in MISSING_TOOL_IS_EVIDENCE:
         assert spec.fn(gone, accepted, ctx).verdict == "inconclusive"
@@ -191,7 +191,9 @@ def test_when_confirmed_caps_a_physical_cause_at_consistent_with(shared_dir: Pat
     lspci = shared(shared_dir, "lspci", "lspci-vv/bcm5720-width-downgraded-benign.txt")
     capped = entry(CheckRef("pcie_link_downgraded", {"device": "nic", WHEN_CONFIRMED: "inconclusive"}))
     verdict = evaluate(capped, {"lspci": lspci}, context())
-    assert verdict.verdict == "inconclusive" and verdict.reason.startswith("consistent with this cause: ")
+    assert verdict.verdict == "inconclusive" and str(verdict.reason).startswith(
+        "consistent with this cause: "
+    )
     assert "Width x1 (downgraded)" in verdict.evidence[0].lines[0]
     plain = evaluate(entry(CheckRef("pcie_link_downgraded", {"device": "nic"})), {"lspci": lspci}, context())
     assert plain.verdict == "confirmed"

@@ -33,7 +33,7 @@ def test_port_listening() -> None:
     ss = fixture("ss_listen", "outputs/ss-ltn/ubuntu1804-ss-tulpen-docker-dnsmasq.txt")
     probe = ok("nvml_probe", PROBE_NO_JOBS)
     free = check("port_listening", ss, probe)
-    assert free.verdict == "ruled_out" and "29500" in free.reason
+    assert free.verdict == "ruled_out" and "29500" in str(free.reason)
     held = ok(
         "ss_listen",
         "State  Recv-Q Send-Q Local Address:Port Peer Address:Port Process\n"
@@ -48,7 +48,7 @@ def test_shm_mode() -> None:
     assert check("shm_mode", good).verdict == "ruled_out"
     bad = ok("shm_stat", "drwxr-xr-x 755 root root directory /dev/shm\n")
     verdict = check("shm_mode", bad)
-    assert verdict.verdict == "confirmed" and "755" in verdict.reason
+    assert verdict.verdict == "confirmed" and "755" in str(verdict.reason)
     ro = fixture("mount", "outputs/mount/centos77-cgroup-v1-xfs.txt")
     assert check("shm_mode", ro).verdict == "inconclusive"  # rw mount, mode unknown
 

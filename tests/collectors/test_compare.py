@@ -95,7 +95,7 @@ def test_cross_host_versions_confirm_only_the_differing_host(healthy: compare.Pr
     peers = [compare.Profile(f"gpu{i:02d}", {**healthy.facts, "nccl": "2.21.5"}) for i in range(1, 9)]
     got = compare.cross_host_verdicts("nccl-version-mismatch-across-nodes", ("nccl", "torch"), [*peers, odd])
     assert got["gpu09"].verdict == "confirmed"
-    assert "nccl 2.18.1" in got["gpu09"].reason and "nccl 2.21.5" in got["gpu09"].reason
+    assert "nccl 2.18.1" in str(got["gpu09"].reason) and "nccl 2.21.5" in str(got["gpu09"].reason)
     assert {got[p.host].verdict for p in peers} == {"ruled_out"}
     same = compare.cross_host_verdicts("x", ("nccl",), peers)
     assert {v.verdict for v in same.values()} == {"ruled_out"}

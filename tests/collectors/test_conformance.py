@@ -58,10 +58,12 @@ def test_every_output_folder_is_labelled(shared_dir: Path) -> None:
 @pytest.mark.parametrize("fixture", FIXTURES, ids=IDS)
 def test_confirms_only_what_the_output_shows_and_quotes_it(fixture: Fixture) -> None:
     got = dict((p.id, v) for p, v in verdicts(fixture.result(), PITFALLS))
-    wrong = {pid: v.reason for pid, v in got.items() if v.verdict == "confirmed" and pid not in fixture.shows}
+    wrong = {
+        pid: str(v.reason) for pid, v in got.items() if v.verdict == "confirmed" and pid not in fixture.shows
+    }
     assert not wrong, "false confirmations"
     relevant = fixture.required & set(got)
-    missed = {pid: got[pid].reason for pid in relevant if got[pid].verdict != "confirmed"}
+    missed = {pid: str(got[pid].reason) for pid in relevant if got[pid].verdict != "confirmed"}
     assert not missed, "expected confirmations not made"
     command = catalog.display(catalog.get(fixture.collector).argv)
     text = _flat(fixture.text)
@@ -88,13 +90,15 @@ def test_cut_or_garbled_outputs_never_rule_out(fixture: Fixture) -> None:
         if understood(fixture.collector, t) != same  # a garble the parser does not even see changes nothing
     ]
     # a rule-out the garble did not change (same reason on the original) was not decided by the garble
-    before = {p.id: _flat(re.sub(r"[:=|]", " ", v.reason)) for p, v in verdicts(fixture.result(), PITFALLS)}
+    before = {
+        p.id: _flat(re.sub(r"[:=|]", " ", str(v.reason))) for p, v in verdicts(fixture.result(), PITFALLS)
+    }
     bad = [
         f"{name}: {p.id}: {v.reason}"
         for name, result in variants
         for p, v in verdicts(result, PITFALLS)
         if v.verdict == "ruled_out"
-        and (result.truncated or before.get(p.id) != _flat(re.sub(r"[:=|]", " ", v.reason)))
+        and (result.truncated or before.get(p.id) != _flat(re.sub(r"[:=|]", " ", str(v.reason))))
     ]
     assert not bad
 

@@ -23,12 +23,14 @@ def test_reasons_for_unavailable_facts() -> None:
         },
         now=NOW,
     )
-    assert facts.get("storcli") is None and facts.missing("storcli") == "storcli64 not installed"
-    assert facts.missing("kernel_log").startswith("kernel log not readable without root")
-    assert facts.missing("ipmi_sel") == "the BMC event log needs root (/dev/ipmi0)"
-    assert facts.missing("lspci") == "`lspci -vv` timed out"
-    assert facts.missing("megacli") == "megacli was not collected"
-    assert facts.why_missing("storcli", "megacli") == "storcli64 not installed; megacli was not collected"
+    assert facts.get("storcli") is None and str(facts.missing("storcli")) == "storcli64 not installed"
+    assert str(facts.missing("kernel_log")).startswith("kernel log not readable without root")
+    assert str(facts.missing("ipmi_sel")) == "the BMC event log needs root (/dev/ipmi0)"
+    assert str(facts.missing("lspci")) == "`lspci -vv` timed out"
+    assert str(facts.missing("megacli")) == "megacli was not collected"
+    assert (
+        str(facts.why_missing("storcli", "megacli")) == "storcli64 not installed; megacli was not collected"
+    )
 
 
 def test_nvidia_smi_failure_text_is_parsed_as_evidence(shared_dir: Path) -> None:
@@ -72,7 +74,7 @@ def test_evidence_names_the_command_and_a_rerun() -> None:
     assert facts.evidence("df", []).rerun == "df -h"
     probe = Facts({"torch_probe": ok("torch_probe", "2.13.0+cpu None False")}).evidence("torch_probe", [])
     assert probe.command == "python3 -c <collectors/probes/torch_probe.py>"  # the code itself is not inlined
-    assert facts.missing("df") == "`df -h` printed nothing"
+    assert str(facts.missing("df")) == "`df -h` printed nothing"
 
 
 def test_a_failed_command_is_not_an_empty_result() -> None:
@@ -81,7 +83,7 @@ def test_a_failed_command_is_not_an_empty_result() -> None:
     )
     facts = Facts({"kernel_log": gone})
     assert facts.get("kernel_log") is None
-    assert facts.missing("kernel_log") == (
+    assert str(facts.missing("kernel_log")) == (
         "`journalctl -k -b --no-pager -o short-iso` failed (exit 1): No journal files were found."
     )
     torch = CommandResult(

@@ -24,9 +24,13 @@ def fresh_kb(kb_path: Path, embedder: Embedder, tmp_path: Path) -> KnowledgeBase
     kb.close()
 
 
-def resolve_new(kb: KnowledgeBase, cause: NewCause, thread: str) -> str:
+def resolve_new(
+    kb: KnowledgeBase,
+    cause: NewCause,
+    thread: str,
+    text: str = "epochs take twice as long since Monday on gpu-a1, password=hunter2",
+) -> str:
     store = incidents_for(kb)
-    text = "epochs take twice as long since Monday on gpu-a1, password=hunter2"
     iid = store.record_answer(channel="C1", thread_ts=thread, user="U1", text=text, answer=kb.ask(text))
     return store.resolve(iid, user="U2", new_cause=cause).resolution.cause_id
 
@@ -99,7 +103,9 @@ def test_approving_a_merge_adds_the_examples_to_the_existing_entry(fresh_kb, tmp
         0
     ]
     assert after == before + 2 and list(tmp_path.glob("*.yaml")) == []
-    resolve_new(fresh_kb, ABOVE_4G, "4.1")
+    resolve_new(
+        fresh_kb, ABOVE_4G, "4.1", text="the new racks are slow to boot"
+    )  # the merged entry not offered
     (pending,) = drafts.list_drafts(fresh_kb.db)
     with pytest.raises(UsageError, match="merge proposal"):
         drafts.edit(fresh_kb, fresh_kb.db, pending.id, {"title": "x"})

@@ -73,6 +73,18 @@ def test_a_new_cause_close_to_an_existing_entry_proposes_a_merge(fresh_kb):
     assert [p.id for p in fresh_kb.all() if p.status == "draft"] == []
 
 
+def test_a_new_cause_close_to_an_entry_the_team_turned_down_is_a_draft(fresh_kb):
+    store = incidents_for(fresh_kb)
+    text = "NVRM: This PCI I/O region assigned to your NVIDIA device is invalid: BAR1 is 0M @ 0x0"
+    answer = fresh_kb.ask(text)
+    # The entry the description duplicates was offered and the team said "none of these": a draft, no merge.
+    assert "bios-above-4g-decoding-disabled" in [m.id for m in answer.results]
+    iid = store.record_answer(channel="C1", thread_ts="3.5", user="U1", text=text, answer=answer)
+    resolution = store.resolve(iid, user="U2", new_cause=ABOVE_4G).resolution
+    assert resolution.kind == "draft"
+    assert fresh_kb.ask(text).results[0].id == resolution.cause_id
+
+
 def test_draft_ids_are_unique_and_fall_back_for_non_latin_titles(fresh_kb):
     store = incidents_for(fresh_kb)
     ids = []

@@ -164,3 +164,30 @@ def test_example_with_nothing_to_embed_keeps_the_cache_valid(tmp_path, entries, 
     kb.close()
     monkeypatch.setattr(VectorIndex, "build", lambda *a, **k: pytest.fail("the index was rebuilt"))
     assert _open(tmp_path, entries, CountingEmbedder(embedder)).index_meta().count == count
+
+
+def test_large_index_is_approximate_and_agrees_with_exact_search(tmp_path, monkeypatch):
+    """Above the threshold the index is IVF with float16 codes, built in batches; its top 10 matches
+    exact search, it survives a save and load, and it keeps accepting incremental adds."""
+    from pitstop.kb import index as index_module
+
+    monkeypatch.setattr(index_module, "APPROX_THRESHOLD", 1_000)
+    monkeypatch.setattr(index_module, "BATCH", 700)  # several batches
+    rng = np.random.default_rng(3)
+    centres = rng.normal(size=(40, 64)).astype(np.float32)
+    vectors = centres[rng.integers(0, 40, 4_000)] + rng.normal(scale=0.3, size=(4_000, 64)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    ids = np.arange(10, 4_010, dtype=np.int64)
+    built = VectorIndex.build(ids, vectors, "m", "f1")
+    assert (built.meta.kind, built.meta.count) == ("ivf-fp16", 4_000)
+    built.save(tmp_path / "x.faiss")
+    loaded = VectorIndex.load(tmp_path / "x.faiss", "m", 64, "f1")
+    assert loaded is not None and loaded.meta == built.meta
+    queries = vectors[:50] + rng.normal(scale=0.05, size=(50, 64)).astype(np.float32)
+    queries /= np.linalg.norm(queries, axis=1, keepdims=True)
+    exact = np.argsort(-(queries @ vectors.T), axis=1)[:, :10] + 10
+    found = [[eid for eid, _ in loaded.search(q, 10)] for q in queries]
+    hits = sum(len(set(row) & set(want.tolist())) for row, want in zip(found, exact, strict=True))
+    assert hits / exact.size >= 0.98
+    loaded.add(np.array([99_999], dtype=np.int64), queries[:1], "f2")
+    assert loaded.search(queries[0], 1)[0][0] == 99_999 and loaded.meta.fingerprint == "f2"

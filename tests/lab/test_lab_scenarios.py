@@ -46,5 +46,5 @@ def test_scenario_verdicts(sweep: dict[str, dg.HostReport], name: str) -> None:
         p: f"{verdicts[p].verdict}: {verdicts[p].reason}" if p in verdicts else "no verdict"
         for p in set(scenario.confirmed) - confirmed
     }
-    extra = {p: verdicts[p].reason for p in confirmed - set(scenario.confirmed)}
+    extra = {p: str(verdicts[p].reason) for p in confirmed - set(scenario.confirmed)}
     assert (missed, extra, wrong) == ({}, {}, {})

@@ -42,7 +42,9 @@ def _dump_database(path: Path) -> str:
     out = []
     with sqlite3.connect(path) as conn:
         tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        assert {"incidents", "drafts", "pitfalls", "examples", "docs_fts", "words_fts"} <= set(tables)
+        assert {"incidents", "drafts", "pitfalls", "examples", "docs_fts", "words_fts", "outbox"} <= set(
+            tables
+        )
         for table in tables:
             for row in conn.execute(f'SELECT * FROM "{table}"'):
                 out += [v.decode("latin-1") if isinstance(v, bytes) else str(v) for v in row]

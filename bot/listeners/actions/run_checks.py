@@ -9,6 +9,7 @@ from slack_sdk import WebClient
 
 from pitstop.app import interactions
 from pitstop.bot.checks import start_checks
+from pitstop.bot.delivery import trigger_key
 from pitstop.bot.deps import Deps
 from pitstop.bot.payload import clicked, incident_of, user_of, where
 
@@ -25,6 +26,7 @@ def run_checks_callback(ack: Ack, body: dict[str, Any], client: WebClient, deps:
     start_checks(
         deps,
         client,
+        key=trigger_key(body),
         target=str(value.get("h") or ""),
         error_text=error_text,
         user=user_of(body),

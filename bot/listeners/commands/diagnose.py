@@ -1,14 +1,15 @@
-"""`/diagnose HOSTS [error text]` and `/diagnose job ID [error text]` acknowledge at once and run the checks
-in the background."""
+"""`/diagnose HOSTS [error text]` and `/diagnose job ID [error text]`: authorized and stored in the outbox
+before the acknowledgement; the checks run in the background."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from slack_bolt import Ack, Respond
+from slack_bolt import Ack
 from slack_sdk import WebClient
 
 from pitstop.bot.checks import start_checks
+from pitstop.bot.delivery import trigger_key
 from pitstop.bot.deps import Deps
 from pitstop.core.i18n import t
 
@@ -25,9 +26,7 @@ def parse(text: str) -> tuple[str, str | None]:
     return target, (rest.strip() or None)
 
 
-def diagnose_callback(
-    ack: Ack, command: dict[str, Any], client: WebClient, respond: Respond, deps: Deps
-) -> None:
+def diagnose_callback(ack: Ack, command: dict[str, Any], client: WebClient, deps: Deps) -> None:
     """Usage on `help` or nothing; otherwise authorize and queue the checks."""
     target, error_text = parse(command.get("text", ""))
     if not target or target in ("help", "-h", "--help"):
@@ -43,12 +42,13 @@ def diagnose_callback(
     start_checks(
         deps,
         client,
+        key=trigger_key(command),
         target=target,
         error_text=error_text,
         user=command["user_id"],
         channel=command["channel_id"],
         thread_ts=None,
-        respond=respond,  # the response_url works even where the bot is not a member
+        response_url=command.get("response_url"),  # works even where the bot is not a member
         job=job,
     )
     ack()

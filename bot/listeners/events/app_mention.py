@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 from slack_bolt import BoltContext
-from slack_bolt.request import BoltRequest
 from slack_sdk import WebClient
 
 from pitstop.bot.answer import maybe_answer
@@ -14,11 +13,9 @@ from pitstop.bot.deps import Deps
 
 def app_mention_callback(
     event: dict[str, Any],
-    body: dict[str, Any],
     context: BoltContext,
     client: WebClient,
-    request: BoltRequest,
     deps: Deps,
 ) -> None:
     """Answer the mention in its thread."""
-    maybe_answer(deps, event, body, context, client, request, mentioned=True)
+    maybe_answer(deps, event, context, client, mentioned=True)

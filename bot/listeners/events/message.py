@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from slack_bolt import BoltContext
-from slack_bolt.request import BoltRequest
 from slack_sdk import WebClient
 
 from pitstop.bot.answer import maybe_answer
@@ -15,10 +14,8 @@ from pitstop.bot.deps import Deps
 
 def message_callback(
     event: dict[str, Any],
-    body: dict[str, Any],
     context: BoltContext,
     client: WebClient,
-    request: BoltRequest,
     deps: Deps,
 ) -> None:
     """Answer the message in its thread when it is for the bot."""
@@ -26,4 +23,4 @@ def message_callback(
     mentioned = event.get("channel_type") == "im" or (
         bool(context.bot_user_id) and f"<@{context.bot_user_id}" in (event.get("text") or "")
     )
-    maybe_answer(deps, event, body, context, client, request, mentioned=mentioned)
+    maybe_answer(deps, event, context, client, mentioned=mentioned)

@@ -1,24 +1,25 @@
-"""The resolution modal's submission: checked in the modal, then the incident resolved in the background."""
+"""The resolution modal's submission: checked in the modal, stored in the outbox, then the incident
+resolved in the background."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from slack_bolt import Ack
 from slack_sdk import WebClient
 
 from pitstop.app import flows, interactions
 from pitstop.app.cards import Notice
+from pitstop.app.outbox import Entry
 from pitstop.bot import ids
+from pitstop.bot.delivery import Delivery, trigger_key
 from pitstop.bot.deps import Deps
 from pitstop.bot.errors import reporting
 from pitstop.bot.payload import incident_of, user_of, view_metadata
 from pitstop.bot.render import blocks
-from pitstop.bot.slack_io import post, tell
+from pitstop.bot.slack_io import tell
 from pitstop.incidents.model import NewCause
-
-if TYPE_CHECKING:
-    from pitstop.incidents.store import Incident
+from pitstop.incidents.store import AlreadyResolved
 
 
 def form_values(view: dict[str, Any]) -> dict[str, str]:
@@ -70,10 +71,13 @@ def new_cause(values: dict[str, str]) -> NewCause | None:
     )
 
 
+KIND = "resolve"  # outbox rows: a submitted resolution to record and announce in its thread
+
+
 def resolution_callback(
     ack: Ack, body: dict[str, Any], view: dict[str, Any], client: WebClient, deps: Deps
 ) -> None:
-    """Show the form's errors in the modal, or close it and resolve the incident in the background.
+    """Show the form's errors in the modal, or store the resolution in the outbox and close the modal.
 
     Refused in the modal, before anything is stored: metadata that is not signed for this modal and
     person, an incident already resolved (a replayed submission), a cause id the KB does not hold.
@@ -87,30 +91,42 @@ def resolution_callback(
         return
     if values[ids.FIELD_CAUSE[0]]:
         interactions.known_cause(deps.services, values[ids.FIELD_CAUSE[0]])
+    work = {"incident": record.id, "values": values, "user": user_of(body)}
+    deps.services.jobs.put(KIND, trigger_key(body), work)
     ack()
-    deps.services.jobs.submit(_resolve, deps, client, record, values, user_of(body))
 
 
-def _resolve(deps: Deps, client: WebClient, record: Incident, values: dict[str, str], user: str) -> None:
-    """Resolve `record` and answer in its own thread (the stored channel, never one from the payload)."""
+def resolve_entry(deps: Deps, client: WebClient, entry: Entry) -> None:
+    """Resolve one stored submission and announce it (and the drafts it made) once, in the incident's
+    own thread (the stored channel, never one from the payload)."""
+    values, user = entry.payload["values"], entry.payload["user"]
+    record = deps.services.incidents.get(int(entry.payload["incident"]))
     channel, thread = record.channel, record.thread_ts
+    out = Delivery(client, entry, channel)
 
     def told(text: str) -> None:  # told to the person who submitted
         tell(client, channel, user, text, thread_ts=thread)
 
-    notice = reporting(
-        lambda: flows.resolve(
-            deps.services,
-            record.id,
-            user=user,
-            cause_id=values[ids.FIELD_CAUSE[0]] or None,
-            new_cause=new_cause(values),
-            notes=values[ids.FIELD_NOTES[0]],
-        ),
-        told,
-    )
+    def resolve() -> Notice:
+        try:
+            return flows.resolve(
+                deps.services,
+                record.id,
+                user=user,
+                cause_id=values[ids.FIELD_CAUSE[0]] or None,
+                new_cause=new_cause(values),
+                notes=values[ids.FIELD_NOTES[0]],
+            )
+        except AlreadyResolved:
+            if not entry.retry:
+                raise
+            # the earlier attempt resolved it, then died before announcing it
+            return flows.resolved_notice(deps.services.incidents.get(record.id))
+
+    notice = reporting(resolve, told)
     if notice is None:
         return
-    post(client, channel, blocks.notice_message(Notice(notice.text, ok=True, mention=user)), thread_ts=thread)
+    message = blocks.notice_message(Notice(notice.text, ok=True, mention=user))
+    out.post(message, thread_ts=thread, part="notice")
     for card in flows.pending_drafts(deps.services, record.id):
-        post(client, channel, blocks.draft_message(card), thread_ts=thread)
+        out.post(blocks.draft_message(card), thread_ts=thread, part=f"draft:{card.id}")

@@ -8,8 +8,8 @@ import sqlite_utils
 from pitstop.migrations import migrations
 
 
-@migrations(name="m010_slack_requests")
-def m010_slack_requests(db: sqlite_utils.Database) -> None:
+@migrations(name="m011_slack_requests")
+def m011_slack_requests(db: sqlite_utils.Database) -> None:
     """Create the slack_requests table: one row per accepted signature, with its request timestamp."""
     db.execute(
         "CREATE TABLE slack_requests ("

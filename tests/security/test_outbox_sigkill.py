@@ -1,0 +1,40 @@
+"""Nothing acknowledged is lost, nothing is answered twice: a real `pitstop serve --http` SIGKILLed during
+a burst of 150 signed events and again mid-work, restarted each time (tests/security/burst.py)."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from tests.bot.conftest import SECRET, copy_kb
+from tests.security import burst
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)  # three bot starts, each loading the embedding model
+def test_sigkill_during_a_burst_and_mid_work_loses_and_doubles_nothing(kb_path, tmp_path, recorder, capsys):
+    seed = int(os.environ.get("PITSTOP_SEED") or random.randrange(1_000_000))
+    env = {
+        **os.environ,
+        "PITSTOP_DB": str(copy_kb(kb_path, tmp_path / "burst.db")),
+        "PITSTOP_HOME": str(tmp_path),
+        "HF_HUB_OFFLINE": "1",
+        "SLACK_BOT_TOKEN": "xoxb-test-token-1234567890",
+        "SLACK_SIGNING_SECRET": SECRET,
+        "SLACK_API_URL": recorder.url + "/api/",
+    }
+    env.pop("SLACK_APP_TOKEN", None)
+    out = burst.run(env, recorder, seed=seed)
+    with capsys.disabled():
+        print(
+            f"\nseed {seed}: {len(out.acked)} acked ({out.first_acked} before the first SIGKILL), "
+            f"{len(out.lost)} lost, {len(out.doubled)} doubled; kills: {'; '.join(out.kills)}; "
+            f"{out.looked} retried rows looked first, {out.not_reposted} found their answer posted; "
+            f"{out.seconds:.0f} s"
+        )
+    assert 0 < out.first_acked < out.events, "the first SIGKILL fell inside the burst"
+    assert len(out.acked) == out.events  # Slack's retries of the unacknowledged ones were acknowledged too
+    assert out.lost == [] and out.doubled == []
+    assert out.unfinished == 0
