@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import time
 
+import pytest
+
 from pitstop.bot.replay import WINDOW_S, Replays
 from pitstop.core.db import open_db
 from tests.bot.conftest import ALLOW_ALL, copy_kb, payload
@@ -32,23 +34,28 @@ def test_a_replayed_diagnose_runs_once(serve_app, shared_dir):
     bot.recorder.wait_for("chat.postMessage")
     bot.idle()
     assert len(bot.recorder.of("chat.postMessage")) == 1
-    assert bot.send(body, content_type=FORM, timestamp=stamp + 1)[0] == 200  # Slack's next, freshly signed
+    again = slash_command(shared_dir, "gpu-dead", response_url=bot.recorder.url + "/respond/1")
+    assert bot.send(again, content_type=FORM, timestamp=stamp + 1)[0] == 200  # the person asks again
     bot.recorder.wait_for("chat.postMessage", 2)
     bot.idle()
     assert len(bot.recorder.of("chat.postMessage")) == 2
 
 
-def test_a_replayed_interaction_reaches_no_listener(serve_app, shared_dir):
+@pytest.mark.parametrize("kind", ["command", "block_actions"])
+def test_a_replayed_request_reaches_no_listener(serve_app, shared_dir, kind):
     bot = serve_app()
-    click = payload(shared_dir, "bolt-block-actions-button.json")
-    click["actions"] = [
-        {"type": "button", "action_id": "no-listener-has-this", "block_id": "b", "value": "1"}
-    ]
-    body, stamp = as_form(click), int(time.time())
+    if kind == "command":
+        body = slash_command(shared_dir, "x", command="/no-such-command", response_url=bot.url + "/unused")
+    else:
+        click = payload(shared_dir, "bolt-block-actions-button.json")
+        action = {"type": "button", "action_id": "no-listener-has-this", "block_id": "b", "value": "1"}
+        click["actions"] = [action]
+        body = as_form(click)
+    stamp = int(time.time())
     assert bot.send(body, content_type=FORM, timestamp=stamp)[0] == 404  # Bolt: no listener matched
     assert bot.send(body, content_type=FORM, timestamp=stamp) == (200, "")  # stopped before listeners
     kinds = [row[0] for row in bot.services.incidents.db.execute("SELECT kind FROM slack_requests")]
-    assert kinds == ["block_actions"]
+    assert kinds == [kind]
 
 
 def test_events_are_left_to_the_event_dedupe(serve_app, shared_dir):
