@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pitstop.collectors.model import Verdict
-from pitstop.core.i18n import Msg
+if TYPE_CHECKING:  # `pitstop ask` imports the cards without loading the collectors
+    from pitstop.collectors.model import Verdict
+    from pitstop.core.i18n import Msg
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ from pitstop.app.cards import (
     Notice,
     ResolutionForm,
 )
-from pitstop.app.diagnose import authorize_hosts, authorized_hosts
+from pitstop.app.diagnose import authorized_hosts, authorized_job_host
 from pitstop.app.digest import digest, job_line, render_text
 from pitstop.app.hosts import mentioned_hosts
 from pitstop.app.services import Services
@@ -34,6 +34,7 @@ from pitstop.core.i18n import msg, t
 if TYPE_CHECKING:
     from pitstop.app.diagnose import DiagnoseReport, HostReport
     from pitstop.collectors.inventory import Host
+    from pitstop.collectors.jobs import JobInfo
     from pitstop.collectors.model import Verdict
 
 ODD_LIMIT = 4  # differing facts named per host in chat (the attached report has all)
@@ -93,9 +94,11 @@ def details(services: Services, incident: int, pitfall: str, *, user: str) -> De
 
 @dataclass(frozen=True)
 class Diagnosis:
-    """A finished diagnosis: the card to show and the full command outputs for a file."""
+    """A finished diagnosis: the card to show, the report as text (the CLI's and the console's) and the
+    file for the thread (that text, the JSON report and every command's output)."""
 
     card: DiagnosisCard
+    text: str
     outputs: str
     down: tuple[HostState, ...]
 
@@ -144,17 +147,17 @@ def diagnose(
     origin: str,
     on_progress: Callable[[DiagnosisCard], None],
     lang: str | None = None,
-    job: Any = None,
+    job: JobInfo | None = None,
 ) -> Diagnosis:
     """Check `hosts` (already authorized by `authorize(target)`), reporting progress; record the incident.
 
-    With `job` (a resolved `JobInfo`), its nodes are checked over its time span (`job_request`).
+    With `job` (a resolved `JobInfo`), its nodes instead, once the policy allows them, over its time
+    span (`authorized_job_request`); `hosts` is then ignored.
     """
-    from pitstop.app.diagnose import DiagnoseRequest, job_request
+    from pitstop.app.diagnose import DiagnoseRequest, authorized_job_request
     from pitstop.kb.preprocess import detect_lang
 
     lang = lang or (detect_lang(error_text) if error_text else "en")
-    progress = Progress(target, lang, (h.name for h in hosts), on_progress)
     request = DiagnoseRequest(
         hosts=target,
         error_text=error_text or None,
@@ -164,7 +167,11 @@ def diagnose(
         selected=hosts,
     )
     if job is not None:
-        request = job_request(job, services.inventory, request)
+        request = authorized_job_request(
+            job, services.inventory, services.policy, request, user=user, channel=channel, origin=origin
+        )
+        hosts = request.selected
+    progress = Progress(target, lang, (h.name for h in hosts), on_progress)
     report = services.run_diagnose(request, progress)
     iid = None
     if thread_ts:
@@ -178,7 +185,9 @@ def diagnose(
         )
     lang = report.lang or lang
     card = diagnosis_card(report, target, lang, iid, lambda pitfall: title_of(services, pitfall, lang))
-    return Diagnosis(card, report_file(report, lang), tuple(s for s in card.hosts if s.status != "ok"))
+    text = render_text(report, lang)
+    down = tuple(s for s in card.hosts if s.status != "ok")
+    return Diagnosis(card, text, report_file(report, lang, text), down)
 
 
 def diagnosis_card(
@@ -197,15 +206,16 @@ def diagnosis_card(
     )
 
 
-def report_file(report: Any, lang: str) -> str:
-    """The attached file: the whole verdict report as text and as JSON, then every command's output."""
-    import json
+def report_file(report: DiagnoseReport, lang: str, text: str | None = None) -> str:
+    """The attached file: the whole verdict report as text (`text` when already rendered) and as JSON,
+    then every command's output."""
+    from pitstop.app.diagnose import report_json
 
     return "\n\n".join(
         (
-            render_text(report, lang),
+            text if text is not None else render_text(report, lang),
             f"===== {t('fleet.slack.report_json', lang)} =====",
-            json.dumps(report.to_json(), ensure_ascii=False, indent=1),
+            report_json(report),
             f"===== {t('fleet.slack.raw_outputs', lang)} =====",
             outputs_text(report),
         )
@@ -214,13 +224,9 @@ def report_file(report: Any, lang: str) -> str:
 
 def authorize_job(services: Services, job_id: str, *, user: str, channel: str, origin: str) -> Host:
     """The Slurm controller host, if `job_id` is a job id and the policy lets `user` ask that host."""
-    from pitstop.collectors import jobs
-
-    slurm = jobs.resolver("slurm")
-    slurm.validate(job_id)
-    host = slurm.host(services.inventory)
-    authorize_hosts(services.policy, (host,), user=user, channel=channel, origin=origin)
-    return host
+    return authorized_job_host(
+        services.inventory, services.policy, job_id, user=user, channel=channel, origin=origin
+    )
 
 
 def authorize(services: Services, target: str, *, user: str, channel: str, origin: str) -> tuple[Host, ...]:

@@ -201,7 +201,7 @@ class Console:
             lang=self.session.lang,
         )
         self.session.incident = result.card.incident
-        return render.diagnosis_text(result.card)
+        return render.diagnosis_text(result)
 
     def _incident(self) -> int:
         if self.session.incident is None:

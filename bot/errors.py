@@ -38,7 +38,7 @@ def describe(exc: BaseException) -> str:
     return f"Sorry, something went wrong inside Pitstop ({type(exc).__name__}); the details are in its log."
 
 
-def reporting(fn: Callable[[], T], report: Callable[[str], None]) -> T | None:
+def reporting(fn: Callable[[], T], report: Callable[[str], object]) -> T | None:
     """`fn()` for a background job; on failure `report(describe(exc))` and None."""
     try:
         return fn()
@@ -81,7 +81,7 @@ def on_listener_error(
             acknowledged = {"response_action": "errors", "errors": {field: text[:MAX_FIELD_ERROR]}}
     elif kind == "block_suggestion":
         acknowledged = {"options": []}  # an empty list beats a broken menu
-    elif body.get("command"):
+    elif body.get("command") and context.respond is not None:  # Bolt sets respond for every command
         context.respond(
             response_type="ephemeral", replace_original=False, **blocks.notice_message(Notice(text)).kwargs()
         )

@@ -159,18 +159,21 @@ def reject(
 
 def _merge(kb: KnowledgeBase, db: sqlite_utils.Database, draft: Draft, user: str) -> str:
     """Add the proposal's incident text and symptom lines to the target entry (skipping ones it has)."""
+    target = draft.target_id
+    if target is None:  # a merge proposal always names the entry it would grow
+        raise UsageError(f"'{draft.id}' names no entry to merge into")
     new = draft.body.get("new_cause", {})
     texts = [t for t in (str(draft.body.get("error_text", "")).strip(), *new.get("symptoms", ())) if t]
     have = {
         row[0]
         for row in db.execute(
             "SELECT text FROM examples WHERE pitfall_id = ? AND incident_id IS ?",
-            [draft.target_id, draft.incident_id],
+            [target, draft.incident_id],
         )
     }
     added = [
         kb.add_example(
-            draft.target_id,
+            target,
             text,
             source="incident",
             incident_id=draft.incident_id,
@@ -179,7 +182,7 @@ def _merge(kb: KnowledgeBase, db: sqlite_utils.Database, draft: Draft, user: str
         for text in dict.fromkeys(texts)
         if text not in have
     ]
-    return f"merged into '{draft.target_id}': {len(added)} new example(s)"
+    return f"merged into '{target}': {len(added)} new example(s)"
 
 
 def _clean(key: str, value: Any) -> str | list[str]:

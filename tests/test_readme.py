@@ -29,3 +29,14 @@ def test_no_paths_a_user_does_not_have() -> None:
 def test_the_console_session_is_the_one_the_console_test_runs() -> None:
     block = re.search(r"```console-script\n(.*?)```", README, re.S)
     assert block and ":run gpu-thermal" in block.group(1)
+
+
+def test_every_python_file_the_docs_name_exists() -> None:
+    layers = "core|migrations|kb|incidents|collectors|lab|app|bot|cli|pitstop|tests|bench"
+    missing = [
+        (page.name, path)
+        for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+        for path in re.findall(rf"`((?:{layers})/[\w./-]+\.py)(?:::\w+)?`", page.read_text(encoding="utf-8"))
+        if not (ROOT / path).is_file()
+    ]
+    assert not missing, missing
