@@ -53,11 +53,11 @@ def start_checks(
         hosts: tuple[Any, ...] = ()
     else:
         hosts = flows.authorize(deps.services, target, user=user, channel=channel, origin="slack")
-    work = asdict(_Request(target, error_text, user, channel, thread_ts, lang, job, response_url))
+    request = _Request(target, error_text, user, channel, thread_ts, lang, job, response_url)
     try:
-        deps.services.jobs.put(KIND, key, {**work, "hosts": [h.name for h in hosts]})
+        deps.services.jobs.put(KIND, key, {**asdict(request), "hosts": [h.name for h in hosts]})
     except QueueFull as exc:
-        _privately(client, _Request(**work), describe(exc))
+        _privately(client, request, describe(exc))
 
 
 @dataclass(frozen=True)
