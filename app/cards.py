@@ -137,4 +137,5 @@ class DraftCard:
     target: str | None = None  # the entry a merge proposal would add examples to
     incident: int | None = None
     decided_by: str | None = None
-    outcome: str = ""  # the sentence of the last decision
+    outcome: str | Msg = ""  # the sentence of the last decision
+    lang: str = "en"

@@ -14,7 +14,8 @@ from typing import Any, TypeVar
 from slack_bolt import BoltContext, BoltResponse
 from slack_sdk import WebClient
 
-from pitstop.core.errors import NotAllowed, NotFound, PitstopError, UsageError
+from pitstop.core.errors import NotAllowed, NotFound, PitstopError
+from pitstop.core.i18n import render, t
 from pitstop.core.redact import redact
 
 log = logging.getLogger(__name__)
@@ -23,27 +24,43 @@ T = TypeVar("T")
 MAX_FIELD_ERROR = 1900  # Slack's limit on a modal field's error text is 2,000 characters
 
 _PREFIX: tuple[tuple[type[PitstopError], str], ...] = (
-    (NotAllowed, "Not allowed: "),
-    (NotFound, "Not found: "),
-    (UsageError, ""),
+    (NotAllowed, "chat.error.not_allowed"),
+    (NotFound, "chat.error.not_found"),
 )
 
 
-def describe(exc: BaseException) -> str:
-    """A short human message for `exc`; unexpected errors are logged with their traceback."""
+def describe(exc: BaseException, lang: str = "en") -> str:
+    """A short human message for `exc` in `lang` (an error carrying a catalogue `Msg` renders in it);
+    unexpected errors are logged with their traceback."""
     if isinstance(exc, PitstopError):
-        prefix = next((p for kind, p in _PREFIX if isinstance(exc, kind)), "")
-        return redact(prefix + (str(exc) or type(exc).__name__))
+        text = render(exc.args[0], lang) if exc.args else type(exc).__name__
+        key = next((k for kind, k in _PREFIX if isinstance(exc, kind)), None)
+        return redact(t(key, lang, message=text) if key else str(text))
     log.error("unexpected error", exc_info=exc)
-    return f"Sorry, something went wrong inside Pitstop ({type(exc).__name__}); the details are in its log."
+    return t("chat.error.unexpected", lang, kind=type(exc).__name__)
 
 
-def reporting(fn: Callable[[], T], report: Callable[[str], object]) -> T | None:
-    """`fn()` for a background job; on failure `report(describe(exc))` and None."""
+def reader_lang(body: dict[str, Any], deps: Any) -> str:
+    """The language to tell the person behind `body` something in: their choice (App Home), else that
+    of what they wrote or clicked on, else English."""
+    from pitstop.core.i18n import detect_lang
+
+    event = body.get("event") or {}
+    user = str((body.get("user") or {}).get("id") or body.get("user_id") or event.get("user") or "")
+    try:
+        chosen = deps.services.incidents.user_lang(user) if deps is not None and user else None
+    except Exception:  # noqa: BLE001 - an unreadable setting must not stop the error reaching them
+        chosen = None
+    said = event.get("text") or body.get("text") or (body.get("message") or {}).get("text") or ""
+    return chosen or (detect_lang(said) if said else "en")
+
+
+def reporting(fn: Callable[[], T], report: Callable[[str], object], lang: str = "en") -> T | None:
+    """`fn()` for a background job; on failure `report(describe(exc, lang))` and None."""
     try:
         return fn()
     except Exception as exc:  # noqa: BLE001 - jobs run outside Bolt; this is their error handler
-        report(describe(exc))
+        report(describe(exc, lang))
         return None
 
 
@@ -70,7 +87,7 @@ def on_listener_error(
     from pitstop.bot.render import blocks
     from pitstop.bot.slack_io import tell
 
-    text = describe(error)
+    text = describe(error, reader_lang(body, context.get("deps")))
     kind = body.get("type")
     event = body.get("event") or {}
     user = str((body.get("user") or {}).get("id") or body.get("user_id") or event.get("user") or "")

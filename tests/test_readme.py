@@ -40,3 +40,18 @@ def test_every_python_file_the_docs_name_exists() -> None:
         if not (ROOT / path).is_file()
     ]
     assert not missing, missing
+
+
+def test_no_document_keeps_merge_conflict_markers() -> None:
+    documents = [
+        ROOT / "README.md",
+        *sorted((ROOT / "docs").glob("*.md")),
+        *sorted((ROOT / "bench").glob("*.md")),
+    ]
+    marked = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in documents
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if re.match(r"(<{7}|>{7})( |$)|={7}$", line)
+    ]
+    assert marked == []

@@ -9,6 +9,7 @@ from pitstop.app import render
 from pitstop.app.cards import AnswerCard, DraftCard, Notice, ResolutionForm
 from pitstop.app.render import SUMMARY_CHARS, clip
 from pitstop.bot.render.labels import label
+from pitstop.core.i18n import t
 from pitstop.core.redact import redact
 
 if TYPE_CHECKING:
@@ -49,10 +50,7 @@ def notice_text(notice: Notice) -> str:
 
 def resolution_text(form: ResolutionForm) -> str:
     """The choices the console offers for `:resolve`."""
-    lines = [
-        "Pick the real cause with :resolve SLUG, or describe a new one with :resolve-new "
-        "TITLE | WHAT WAS WRONG | HOW FIXED | SYMPTOM; SYMPTOM | NOTES"
-    ]
+    lines = [t("console.resolve.how", form.lang)]
     lines += [f"  {c.pitfall}: {c.title}" + (f" ({c.note})" if c.note else "") for c in form.choices]
     return redact("\n".join(lines))
 
@@ -84,14 +82,20 @@ def stats_text(figures: Any, days: int, lang: str = "en") -> str:
     return redact("\n".join(out))
 
 
-def drafts_text(cards: tuple[DraftCard, ...]) -> str:
+def drafts_text(cards: tuple[DraftCard, ...], lang: str = "en") -> str:
     """Drafts waiting for review, with the console commands that decide them."""
     if not cards:
-        return "No drafts waiting for review."
-    out = ["Drafts waiting for review ([:approve ID] [:reject ID]):"]
+        return t("drafts.none", lang)
+    out = [t("drafts.list", lang)]
     for card in cards:
-        what = f"merge into {card.target}" if card.kind == "merge" else "new cause"
-        out.append(f"  {card.id}: {card.title} ({what}, incident #{card.incident})")
+        what = (
+            t("drafts.line.merge", lang, target=card.target)
+            if card.kind == "merge"
+            else t("drafts.line.new", lang)
+        )
+        out.append(
+            "  " + t("drafts.line", lang, id=card.id, title=card.title, what=what, incident=card.incident)
+        )
         if card.summary:
             out.append("     " + clip(" ".join(card.summary.split()), SUMMARY_CHARS))
     return redact("\n".join(out))

@@ -64,10 +64,12 @@ NCCL WARN never reached
 """
     out = run(services, script)
     assert "可能的原因" in out
-    assert "resolved as" in out
+    assert (
+        "事件 #1 已解决，原因是一个新原因" in out or "事件 #1 已解决；这个新原因" in out
+    )  # the console speaks Chinese
     assert "No authorization policy is configured" in out
-    assert "unknown host 'no-such-host'" in out
-    assert "Unknown command :frobnicate" in out
+    assert "未找到：unknown host 'no-such-host'" in out
+    assert "未知命令 :frobnicate" in out
     assert "never reached" not in out and out.count("可能的原因") == 1
     assert services.incidents.list()[0].resolution.kind in ("draft", "merge")
 
