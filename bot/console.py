@@ -24,7 +24,7 @@ from pitstop.app.services import Services
 from pitstop.bot.errors import describe
 from pitstop.bot.render import text as render
 from pitstop.core.errors import UsageError
-from pitstop.core.i18n import t
+from pitstop.core.i18n import msg, t
 
 CHANNEL = "console"
 # A blank line followed by one of these does not end a paste: Python prints them between the
@@ -138,10 +138,10 @@ class Console:
             if word in self._commands:
                 return self._commands[word](rest.strip())
             if word.startswith(":"):
-                raise UsageError(f"Unknown command {word}; type :help for the list.")
+                raise UsageError(msg("errors.console.unknown_command", command=word))
             return self._answer(entry)
         except Exception as exc:  # noqa: BLE001 - the console never shows a traceback
-            return render.notice_text(Notice(describe(exc)))
+            return render.notice_text(Notice(describe(exc, self.session.lang)))
 
     def _print(self, text: str) -> None:
         render.show(text, self.out)
@@ -173,7 +173,7 @@ class Console:
 
     def _run(self, args: str) -> str:
         if not args:
-            raise UsageError("Say which host: :run HOST")
+            raise UsageError(msg("errors.console.which_host"))
         if self.session.thread is None:
             self.session.thread = self._new_thread()
         return self._checks(args.split()[0])
@@ -203,7 +203,7 @@ class Console:
 
     def _incident(self) -> int:
         if self.session.incident is None:
-            raise UsageError("Paste an error first: the buttons refer to the last answer.")
+            raise UsageError(msg("errors.console.paste_first"))
         return self.session.incident
 
     def _cause(self, ref: str) -> str:
@@ -251,7 +251,7 @@ class Console:
 
     def _decide(self, decision: Callable[..., DraftCard], args: str) -> str:
         if not args.strip():
-            raise UsageError("Say which draft: :approve ID or :reject ID (see :drafts).")
+            raise UsageError(msg("errors.console.which_draft"))
         return render.notice_text(Notice(decision(self.services, args.split()[0], user=self.user).outcome))
 
     def _search(self, args: str) -> str:

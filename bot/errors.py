@@ -14,7 +14,8 @@ from typing import Any, TypeVar
 from slack_bolt import BoltContext, BoltResponse
 from slack_sdk import WebClient
 
-from pitstop.core.errors import NotAllowed, NotFound, PitstopError, UsageError
+from pitstop.core.errors import NotAllowed, NotFound, PitstopError
+from pitstop.core.i18n import t
 from pitstop.core.redact import redact
 
 log = logging.getLogger(__name__)
@@ -23,19 +24,19 @@ T = TypeVar("T")
 MAX_FIELD_ERROR = 1900  # Slack's limit on a modal field's error text is 2,000 characters
 
 _PREFIX: tuple[tuple[type[PitstopError], str], ...] = (
-    (NotAllowed, "Not allowed: "),
-    (NotFound, "Not found: "),
-    (UsageError, ""),
+    (NotAllowed, "errors.not_allowed"),
+    (NotFound, "errors.not_found"),
 )
 
 
-def describe(exc: BaseException) -> str:
-    """A short human message for `exc`; unexpected errors are logged with their traceback."""
+def describe(exc: BaseException, lang: str = "en") -> str:
+    """A short human message for `exc` in `lang`; unexpected errors are logged with their traceback."""
     if isinstance(exc, PitstopError):
-        prefix = next((p for kind, p in _PREFIX if isinstance(exc, kind)), "")
-        return redact(prefix + (str(exc) or type(exc).__name__))
+        message = exc.render(lang) or type(exc).__name__
+        key = next((k for kind, k in _PREFIX if isinstance(exc, kind)), None)
+        return redact(t(key, lang, message=message) if key else message)
     log.error("unexpected error", exc_info=exc)
-    return f"Sorry, something went wrong inside Pitstop ({type(exc).__name__}); the details are in its log."
+    return t("errors.unexpected", lang, kind=type(exc).__name__)
 
 
 def reporting(fn: Callable[[], T], report: Callable[[str], None]) -> T | None:
@@ -70,10 +71,10 @@ def on_listener_error(
     from pitstop.bot.render import blocks
     from pitstop.bot.slack_io import tell
 
-    text = describe(error)
     kind = body.get("type")
     event = body.get("event") or {}
     user = str((body.get("user") or {}).get("id") or body.get("user_id") or event.get("user") or "")
+    text = describe(error, _chosen_lang(context, user))
     acknowledged: dict[str, Any] = {}
     if kind == "view_submission":
         field = _first_input((body.get("view") or {}).get("blocks") or ())
@@ -101,3 +102,13 @@ def on_listener_error(
 def _first_input(view_blocks: Any) -> str:
     """The block id of a modal's first input block ('' when it has none)."""
     return next((str(b.get("block_id")) for b in view_blocks if b.get("type") == "input"), "")
+
+
+def _chosen_lang(context: BoltContext, user: str) -> str:
+    """The language the person chose (App Home, `:lang`), else English: an error has no paste to follow."""
+    if not user or "deps" not in context:
+        return "en"
+    try:
+        return context["deps"].services.incidents.user_lang(user) or "en"
+    except Exception:  # noqa: BLE001 - the error handler must answer even when the database cannot
+        return "en"
