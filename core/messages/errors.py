@@ -151,4 +151,31 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # running commands on a host (collectors/runner.py)
     "errors.runner.no_connector": ("{host}: no SSH connector configured", "{host}：没有配置 SSH 连接器"),
+    # authorization refusals (app/authz.py)
+    "errors.authz.no_policy": (
+        "No authorization policy is configured, so Pitstop runs no checks on hosts yet (knowledge-base"
+        " answers stay open to everyone). An admin can allow checks in a policy file named by"
+        " `PITSTOP_POLICY`; see docs/SECURITY.md.",
+        "还没有配置授权策略，所以 Pitstop 暂不在主机上运行检查（知识库回答对所有人开放）。"
+        "管理员可以在 `PITSTOP_POLICY` 指定的策略文件里允许检查；见 docs/SECURITY.md。",
+    ),
+    "errors.authz.no_hosts": ("the request names no hosts", "请求里没有指定主机"),
+    "errors.authz.too_many": (
+        "the request expands to {n} hosts; at most {limit} may be checked at once, so name a smaller group"
+        " or range",
+        "请求展开后有 {n} 台主机；一次最多检查 {limit} 台，请指定更小的组或范围",
+    ),
+    "errors.authz.denied_channel": (
+        "you may not run checks on {hosts} from {channel}; an admin can grant it in the authorization policy",
+        "你不能在 {channel} 里对 {hosts} 运行检查；管理员可以在授权策略里授予权限",
+    ),
+    "errors.authz.denied_origin": (
+        "you may not run checks on {hosts} from the {origin}; an admin can grant it in the authorization"
+        " policy",
+        "你不能从 {origin} 对 {hosts} 运行检查；管理员可以在授权策略里授予权限",
+    ),
+    "errors.authz.rate_limit": (
+        "rate limit: {burst} request(s) in a row, then {per_minute} a minute; try again in {wait} s",
+        "频率限制：连续 {burst} 次请求，之后每分钟 {per_minute} 次；请 {wait} 秒后再试",
+    ),
 }

@@ -65,9 +65,9 @@ NCCL WARN never reached
     out = run(services, script)
     assert "可能的原因" in out
     assert "resolved as" in out
-    assert "No authorization policy is configured" in out
-    assert "unknown host 'no-such-host'" in out
-    assert "Unknown command :frobnicate" in out
+    assert "还没有配置授权策略" in out  # the conversation is in Chinese: so are its refusals
+    assert "清单里没有主机 'no-such-host'" in out
+    assert "未知命令 :frobnicate" in out
     assert "never reached" not in out and out.count("可能的原因") == 1
     assert services.incidents.list()[0].resolution.kind in ("draft", "merge")
 
