@@ -73,9 +73,8 @@ def cause(rank: int, match: Match, lang: str) -> Cause:
 
 def check_text(ref: CheckRef, lang: str) -> str:
     """What a check reference looks at and what decides it, in the reader's words and language."""
-    from pitstop.collectors.checks.registry import CHECKS
+    from pitstop.collectors.checks.texts import description
 
     if ref.describe:
         return ref.describe.get(lang) or ref.describe["en"]
-    spec = CHECKS.get(ref.check)
-    return spec.description(lang) if spec is not None else ref.check
+    return description(ref.check, lang) or ref.check

@@ -60,10 +60,17 @@ _RATE_KEYS = {"burst", "per_minute", "hosts_per_hour"}
 
 
 class HostLike(Protocol):
-    """What authorization needs of an inventory host."""
+    """What authorization needs of an inventory host (read-only, as `Host` is frozen)."""
 
-    name: str
-    groups: tuple[str, ...]
+    @property
+    def name(self) -> str:
+        """The inventory name."""
+        ...
+
+    @property
+    def groups(self) -> tuple[str, ...]:
+        """The inventory groups it belongs to."""
+        ...
 
 
 @dataclass(frozen=True)

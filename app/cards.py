@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pitstop.collectors.model import Verdict
-from pitstop.core.i18n import Msg
+if TYPE_CHECKING:  # `pitstop ask` imports the cards without loading the collectors
+    from pitstop.collectors.model import Verdict
+    from pitstop.core.i18n import Msg
 
 
 @dataclass(frozen=True)
@@ -136,4 +137,5 @@ class DraftCard:
     target: str | None = None  # the entry a merge proposal would add examples to
     incident: int | None = None
     decided_by: str | None = None
-    outcome: str = ""  # the sentence of the last decision
+    outcome: str | Msg = ""  # the sentence of the last decision
+    lang: str = "en"

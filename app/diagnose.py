@@ -34,6 +34,7 @@ from pitstop.collectors.transport.ssh import Connector
 from pitstop.core.clock import parse_since, stamp
 from pitstop.core.errors import NotAllowed, NotFound, UsageError
 from pitstop.core.i18n import Msg, msg, render, t
+from pitstop.core.jsondoc import dumps
 from pitstop.core.redact import redact
 
 if TYPE_CHECKING:
@@ -88,7 +89,7 @@ def authorize_hosts(
     policy: Policy, hosts: Sequence[Host], *, user: str, channel: str | None, origin: str
 ) -> None:
     """NotAllowed unless `policy` lets `user` run collectors on every one of `hosts`."""
-    decision = policy.authorize(user=user, user_groups=(), channel=channel, hosts=list(hosts), origin=origin)  # type: ignore[arg-type]
+    decision = policy.authorize(user=user, user_groups=(), channel=channel, hosts=list(hosts), origin=origin)
     if not decision.allowed:
         raise NotAllowed(decision.reason)
 
@@ -206,6 +207,12 @@ class DiagnoseReport:
             "lang": self.lang,
             "notes": list(self.notes),
         }
+
+
+def report_json(report: DiagnoseReport) -> str:
+    """The report as its `pitstop.diagnose/1` document (docs/JSON.md), evidence redacted: the one
+    serialization of a report, printed by `pitstop diagnose --json` and attached to the Slack thread."""
+    return dumps("diagnose", report.to_json())
 
 
 Progress = Callable[[HostReport, int, int], Awaitable[None] | None]
@@ -436,6 +443,38 @@ async def resolve_job(
     if db is not None and info.commands:
         AuditLog(db).record(requester, origin, info.source, info.commands)
     return info
+
+
+def authorized_job_host(
+    inventory: Inventory, policy: Policy, job_id: str, *, user: str, channel: str | None, origin: str
+) -> Host:
+    """The host that answers for Slurm job `job_id` (UsageError for a malformed id), if `policy` lets
+    `user` ask it; the job's nodes are authorized once known (`authorized_job_request`)."""
+    slurm = jobs.resolver("slurm")
+    slurm.validate(job_id)
+    host = slurm.host(inventory)
+    authorize_hosts(policy, (host,), user=user, channel=channel, origin=origin)
+    return host
+
+
+def authorized_job_request(
+    info: JobInfo,
+    inventory: Inventory,
+    policy: Policy,
+    base: DiagnoseRequest,
+    *,
+    user: str,
+    channel: str | None,
+    origin: str,
+    max_hosts: int = DEFAULT_MAX_HOSTS,
+) -> DiagnoseRequest:
+    """`job_request` with the job's nodes selected, if `policy` lets `user` check them (Slack, the
+    console and `pitstop diagnose --job` all come here)."""
+    request = job_request(info, inventory, base)
+    nodes = authorized_hosts(
+        inventory, policy, request.hosts, user=user, channel=channel, origin=origin, max_hosts=max_hosts
+    )
+    return replace(request, selected=nodes)
 
 
 def job_request(info: JobInfo, inventory: Inventory, base: DiagnoseRequest) -> DiagnoseRequest:

@@ -24,16 +24,17 @@ from pitstop.app.cards import (
     Notice,
     ResolutionForm,
 )
-from pitstop.app.diagnose import authorize_hosts, authorized_hosts
+from pitstop.app.diagnose import authorized_hosts, authorized_job_host
 from pitstop.app.digest import digest, job_line, render_text
 from pitstop.app.hosts import mentioned_hosts
 from pitstop.app.services import Services
 from pitstop.core.errors import NotAllowed, NotFound, PitstopError, UsageError
-from pitstop.core.i18n import msg, render, t
+from pitstop.core.i18n import Msg, msg, render, t
 
 if TYPE_CHECKING:
     from pitstop.app.diagnose import DiagnoseReport, HostReport
     from pitstop.collectors.inventory import Host
+    from pitstop.collectors.jobs import JobInfo
     from pitstop.collectors.model import Verdict
 
 ODD_LIMIT = 4  # differing facts named per host in chat (the attached report has all)
@@ -43,6 +44,8 @@ VERDICT_ORDER = {"confirmed": 0, "ruled_out": 1, "inconclusive": 2}
 
 def answer(services: Services, text: str, *, channel: str, thread_ts: str, user: str) -> AnswerCard:
     """Ask the KB about a paste, open/update the thread's incident, and offer checks on a host."""
+    if not text.strip():
+        raise UsageError(msg("flows.empty_paste"))
     result, card = ask(services.kb, text, lang=services.incidents.user_lang(user), top=TOP_CAUSES)
     iid = services.incidents.record_answer(
         channel=channel, thread_ts=thread_ts, user=user, text=text, answer=result
@@ -78,7 +81,9 @@ def reader_lang(services: Services, user: str, paste_lang: str) -> str:
 def home(services: Services, user: str, days: int) -> HomeCard:
     """`user`'s App Home tab: in the language they chose (English when they follow the paste)."""
     chosen = services.incidents.user_lang(user)
-    return HomeCard(chosen or "en", chosen or "auto", days, stats(services, days), pending_drafts(services))
+    lang = chosen or "en"
+    figures = stats(services, days, lang)
+    return HomeCard(lang, chosen or "auto", days, figures, pending_drafts(services, lang=lang))
 
 
 def details(services: Services, incident: int, pitfall: str, *, user: str) -> DetailsCard:
@@ -93,9 +98,11 @@ def details(services: Services, incident: int, pitfall: str, *, user: str) -> De
 
 @dataclass(frozen=True)
 class Diagnosis:
-    """A finished diagnosis: the card to show and the full command outputs for a file."""
+    """A finished diagnosis: the card to show, the report as text (the CLI's and the console's) and the
+    file for the thread (that text, the JSON report and every command's output)."""
 
     card: DiagnosisCard
+    text: str
     outputs: str
     down: tuple[HostState, ...]
 
@@ -144,17 +151,18 @@ def diagnose(
     origin: str,
     on_progress: Callable[[DiagnosisCard], None],
     lang: str | None = None,
-    job: Any = None,
+    job: JobInfo | None = None,
 ) -> Diagnosis:
     """Check `hosts` (already authorized by `authorize(target)`), reporting progress; record the incident.
+    The cards are in `lang` (default: `user`'s choice, else the error text's language).
 
-    With `job` (a resolved `JobInfo`), its nodes are checked over its time span (`job_request`).
+    With `job` (a resolved `JobInfo`), its nodes instead, once the policy allows them, over its time
+    span (`authorized_job_request`); `hosts` is then ignored.
     """
-    from pitstop.app.diagnose import DiagnoseRequest, job_request
+    from pitstop.app.diagnose import DiagnoseRequest, authorized_job_request
     from pitstop.kb.preprocess import detect_lang
 
-    lang = lang or (detect_lang(error_text) if error_text else "en")
-    progress = Progress(target, lang, (h.name for h in hosts), on_progress)
+    lang = lang or reader_lang(services, user, detect_lang(error_text) if error_text else "en")
     request = DiagnoseRequest(
         hosts=target,
         error_text=error_text or None,
@@ -164,7 +172,11 @@ def diagnose(
         selected=hosts,
     )
     if job is not None:
-        request = job_request(job, services.inventory, request)
+        request = authorized_job_request(
+            job, services.inventory, services.policy, request, user=user, channel=channel, origin=origin
+        )
+        hosts = request.selected
+    progress = Progress(target, lang, (h.name for h in hosts), on_progress)
     report = services.run_diagnose(request, progress)
     iid = None
     if thread_ts:
@@ -176,9 +188,10 @@ def diagnose(
             verdicts=[(h.host, v) for h in report.hosts for v in h.shown],
             text=error_text,
         )
-    lang = report.lang or lang
     card = diagnosis_card(report, target, lang, iid, lambda pitfall: title_of(services, pitfall, lang))
-    return Diagnosis(card, report_file(report, lang), tuple(s for s in card.hosts if s.status != "ok"))
+    text = render_text(report, lang)
+    down = tuple(s for s in card.hosts if s.status != "ok")
+    return Diagnosis(card, text, report_file(report, lang, text), down)
 
 
 def diagnosis_card(
@@ -197,15 +210,16 @@ def diagnosis_card(
     )
 
 
-def report_file(report: Any, lang: str) -> str:
-    """The attached file: the whole verdict report as text and as JSON, then every command's output."""
-    import json
+def report_file(report: DiagnoseReport, lang: str, text: str | None = None) -> str:
+    """The attached file: the whole verdict report as text (`text` when already rendered) and as JSON,
+    then every command's output."""
+    from pitstop.app.diagnose import report_json
 
     return "\n\n".join(
         (
-            render_text(report, lang),
+            text if text is not None else render_text(report, lang),
             f"===== {t('fleet.slack.report_json', lang)} =====",
-            json.dumps(report.to_json(), ensure_ascii=False, indent=1),
+            report_json(report),
             f"===== {t('fleet.slack.raw_outputs', lang)} =====",
             outputs_text(report),
         )
@@ -214,13 +228,9 @@ def report_file(report: Any, lang: str) -> str:
 
 def authorize_job(services: Services, job_id: str, *, user: str, channel: str, origin: str) -> Host:
     """The Slurm controller host, if `job_id` is a job id and the policy lets `user` ask that host."""
-    from pitstop.collectors import jobs
-
-    slurm = jobs.resolver("slurm")
-    slurm.validate(job_id)
-    host = slurm.host(services.inventory)
-    authorize_hosts(services.policy, (host,), user=user, channel=channel, origin=origin)
-    return host
+    return authorized_job_host(
+        services.inventory, services.policy, job_id, user=user, channel=channel, origin=origin
+    )
 
 
 def authorize(services: Services, target: str, *, user: str, channel: str, origin: str) -> tuple[Host, ...]:
@@ -271,7 +281,9 @@ def outputs_text(report: DiagnoseReport) -> str:
     return "\n".join(lines)
 
 
-def search_hosts(services: Services, query: str, limit: int = MAX_HOST_CHOICES) -> list[tuple[str, str]]:
+def search_hosts(
+    services: Services, query: str, limit: int = MAX_HOST_CHOICES, lang: str = "en"
+) -> list[tuple[str, str]]:
     """Host-picker options for what was typed: a host-list expression or group naming several inventory
     hosts first (`gpu[01-04] (4 hosts)`), then host names starting with it, then containing it."""
     q = query.strip()
@@ -282,7 +294,7 @@ def search_hosts(services: Services, query: str, limit: int = MAX_HOST_CHOICES) 
         except PitstopError:
             named = ()
         if len(named) > 1:
-            out.append((f"{q} ({len(named)} hosts)", q))
+            out.append((t("flows.hosts", lang, expr=q, n=len(named)), q))
     low = q.lower()
     names = sorted(services.inventory.hosts)
     starts = [n for n in names if n.lower().startswith(low)]
@@ -294,24 +306,28 @@ def search_hosts(services: Services, query: str, limit: int = MAX_HOST_CHOICES) 
 def feedback(services: Services, incident: int, *, user: str, pitfall: str, helpful: bool) -> Notice:
     """Record "This was it" / "Not it" for one cause."""
     services.incidents.feedback(incident, user=user, pitfall_id=pitfall, helpful=helpful)
-    verb = "marked as the cause" if helpful else "marked as not the cause"
-    return Notice(f"Thanks: {pitfall} {verb} for incident #{incident}.", ok=True)
+    lang = reader_lang(services, user, services.incidents.get(incident).lang)
+    key = "flows.feedback.this" if helpful else "flows.feedback.not_it"
+    return Notice(t(key, lang, pitfall=pitfall, incident=incident), ok=True)
 
 
-def resolution_form(services: Services, incident: int) -> ResolutionForm:
-    """The choices for resolving `incident`: confirmed verdicts first, then the KB's candidates."""
+def resolution_form(services: Services, incident: int, user: str = "") -> ResolutionForm:
+    """The choices for resolving `incident` (in `user`'s language): confirmed verdicts first, then the
+    KB's candidates."""
     record = services.incidents.get(incident)
-    lang = record.lang
+    lang = reader_lang(services, user, record.lang)
     choices: dict[str, Choice] = {}
     for host, v in record.verdicts:
         if v.verdict == "confirmed" and v.pitfall not in choices:
             choices[v.pitfall] = Choice(
-                v.pitfall, title_of(services, v.pitfall, lang), f"confirmed on {host}"
+                v.pitfall, title_of(services, v.pitfall, lang), t("flows.choice.confirmed", lang, host=host)
             )
     for c in record.candidates:
         if c.pitfall_id not in choices:
             choices[c.pitfall_id] = Choice(
-                c.pitfall_id, title_of(services, c.pitfall_id, lang), f"candidate {c.rank}"
+                c.pitfall_id,
+                title_of(services, c.pitfall_id, lang),
+                t("flows.choice.candidate", lang, rank=c.rank),
             )
     return ResolutionForm(incident, tuple(choices.values()), lang)
 
@@ -344,33 +360,41 @@ def resolve(
     new_cause: Any = None,
     notes: str = "",
 ) -> Notice:
-    """Record how an incident ended (one path for Slack and the console); the KB learns from it."""
+    """Record how an incident ended (one path for Slack and the console); the KB learns from it. The
+    notice, in `user`'s language, says what the KB learned."""
     record = services.incidents.resolve(
         incident, user=user, cause_id=cause_id, new_cause=new_cause, notes=notes
     )
-    return resolved_notice(record)
+    return resolved_notice(record, reader_lang(services, user, record.lang))
 
 
-def resolved_notice(record: Any) -> Notice:
-    """What a resolved incident's resolution says to the channel."""
+def resolved_notice(record: Any, lang: str) -> Notice:
+    """What a resolved incident's resolution says to the channel, in `lang`: what the KB learned."""
     resolution = record.resolution
-    learned = f" {resolution.learned}" if resolution and resolution.learned else ""
+    kind = resolution.kind if resolution else "existing"
+    if resolution is not None and resolution.learn_state == "pending":
+        kind = "pending"
+    elif kind == "existing" and not record.error_text.strip():
+        kind = "empty"
     cause = resolution.cause_id if resolution else None
-    return Notice(f"Incident #{record.id} resolved as {cause}.{learned}", ok=True)
+    return Notice(t(f"flows.resolved.{kind}", lang, incident=record.id, cause=cause), ok=True)
 
 
-def stats(services: Services, days: int = 30) -> Any:
-    """Incident figures (`kb.stats.Stats`) of the last `days` days, on the incidents' own connection."""
+def stats(services: Services, days: int = 30, lang: str = "en") -> Any:
+    """Incident figures (`kb.stats.Stats`) of the last `days` days, on the incidents' own connection;
+    the top causes named in `lang`."""
     from datetime import timedelta
 
     from pitstop.core.clock import utc_now
     from pitstop.incidents.stats import compute
 
     now = utc_now()
-    return compute(services.incidents.db, since=now - timedelta(days=days), now=now)
+    figures = compute(services.incidents.db, since=now - timedelta(days=days), now=now)
+    named = tuple(replace(c, label=title_of(services, c.key, lang)) for c in figures.top_causes)
+    return replace(figures, top_causes=named)
 
 
-def _draft_card(draft: Any, outcome: str = "") -> DraftCard:
+def _draft_card(draft: Any, lang: str, outcome: str | Msg = "") -> DraftCard:
     body = draft.body
     new = body.get("new_cause") or {}
     fix = body.get("fix") if draft.kind == "new" else new.get("fix")
@@ -386,28 +410,47 @@ def _draft_card(draft: Any, outcome: str = "") -> DraftCard:
         incident=draft.incident_id,
         decided_by=draft.decided_by,
         outcome=outcome,
+        lang=lang,
     )
 
 
-def pending_drafts(services: Services, incident: int | None = None) -> tuple[DraftCard, ...]:
-    """Drafts and merge proposals waiting for review (only those of `incident` when given)."""
+def _incident_lang(services: Services, incident: int | None) -> str:
+    """The language of the thread a draft came from (its incident's paste), else English."""
+    if incident is None:
+        return "en"
+    try:
+        return services.incidents.get(incident).lang
+    except NotFound:
+        return "en"
+
+
+def pending_drafts(
+    services: Services, incident: int | None = None, lang: str | None = None
+) -> tuple[DraftCard, ...]:
+    """Drafts and merge proposals waiting for review (only those of `incident` when given), in `lang`
+    (default: the language of each draft's incident)."""
     from pitstop.incidents.drafts import list_drafts
 
     found = list_drafts(services.kb.db)
-    return tuple(_draft_card(d) for d in found if incident is None or d.incident_id == incident)
+    return tuple(
+        _draft_card(d, lang or _incident_lang(services, d.incident_id))
+        for d in found
+        if incident is None or d.incident_id == incident
+    )
 
 
-def draft(services: Services, draft_id: str) -> DraftCard:
-    """One draft as a card (NotFound when unknown)."""
+def draft(services: Services, draft_id: str, outcome: str | Msg = "") -> DraftCard:
+    """One draft as a card in its incident's language (NotFound when unknown)."""
     from pitstop.incidents.drafts import get_draft
 
-    return _draft_card(get_draft(services.kb.db, draft_id))
+    found = get_draft(services.kb.db, draft_id)
+    return _draft_card(found, _incident_lang(services, found.incident_id), outcome)
 
 
 def require_maintainer(allowed: bool) -> None:
     """Refuse draft reviews to people who are not maintainers."""
     if not allowed:
-        raise NotAllowed(msg("errors.drafts.maintainers_only"))
+        raise NotAllowed(msg("drafts.maintainers_only"))
 
 
 def approve_draft(services: Services, draft_id: str, *, user: str) -> DraftCard:
@@ -417,7 +460,7 @@ def approve_draft(services: Services, draft_id: str, *, user: str) -> DraftCard:
     extra = {"directory": services.pitfalls_dir} if services.pitfalls_dir is not None else {}
     kb = services.kb
     sentence = drafts.approve(kb, kb.db, draft_id, user=user, **extra)  # type: ignore[arg-type]
-    return replace(draft(services, draft_id), outcome=sentence)
+    return draft(services, draft_id, sentence)
 
 
 def reject_draft(services: Services, draft_id: str, *, user: str) -> DraftCard:
@@ -425,8 +468,7 @@ def reject_draft(services: Services, draft_id: str, *, user: str) -> DraftCard:
     from pitstop.incidents import drafts
 
     kb = services.kb
-    sentence = drafts.reject(kb, kb.db, draft_id, user=user)
-    return replace(draft(services, draft_id), outcome=sentence)
+    return draft(services, draft_id, drafts.reject(kb, kb.db, draft_id, user=user))
 
 
 def edit_draft(services: Services, draft_id: str, changes: Mapping[str, Any], *, user: str) -> DraftCard:
@@ -434,4 +476,4 @@ def edit_draft(services: Services, draft_id: str, changes: Mapping[str, Any], *,
     from pitstop.incidents import drafts
 
     drafts.edit(services.kb, services.kb.db, draft_id, changes)
-    return replace(draft(services, draft_id), outcome=f"edited '{draft_id}' ({user})")
+    return draft(services, draft_id, msg("drafts.edited", id=draft_id, user=user))

@@ -17,6 +17,7 @@ from pitstop.bot.deps import Deps
 from pitstop.bot.errors import describe, reporting
 from pitstop.bot.render import blocks
 from pitstop.bot.slack_io import post
+from pitstop.core.i18n import detect_lang
 
 # Message subtypes that are still a person writing something new.
 ANSWERABLE_SUBTYPES: frozenset[str | None] = frozenset({None, "thread_broadcast", "file_share"})
@@ -67,7 +68,8 @@ def maybe_answer(
     try:
         deps.services.jobs.put(KIND, f"msg:{channel}:{ts}", work)
     except QueueFull as exc:
-        post(client, channel, blocks.notice_message(Notice(describe(exc))), thread_ts=thread)
+        lang = flows.reader_lang(deps.services, event["user"], detect_lang(text))
+        post(client, channel, blocks.notice_message(Notice(describe(exc, lang))), thread_ts=thread)
 
 
 def answer_entry(deps: Deps, client: WebClient, entry: Entry) -> None:
@@ -81,6 +83,7 @@ def answer_entry(deps: Deps, client: WebClient, entry: Entry) -> None:
         ),
         # the reply says what went wrong instead
         lambda sentence: out.post(blocks.notice_message(Notice(sentence)), thread_ts=thread, part="reply"),
+        flows.reader_lang(deps.services, work["user"], detect_lang(work["text"])),
     )
     if message is not None:
         out.post(message, thread_ts=thread, part="reply")

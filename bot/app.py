@@ -14,6 +14,7 @@ from pitstop.app.services import Services
 from pitstop.bot.deps import Deps
 from pitstop.bot.listeners import register
 from pitstop.bot.maintainers import Maintainers
+from pitstop.bot.replay import Replays, refuse_replays
 from pitstop.core.config import Settings
 from pitstop.core.redact import clean_text, install_log_redaction
 from pitstop.core.sealing import Sealer
@@ -64,6 +65,7 @@ def create_app(
         lambda group: app.client.usergroups_users_list(usergroup=group).get("users") or (),
     )
     app.use(_scrub_surrogates)
+    app.use(refuse_replays(Replays(lambda: services.incidents.db)))
     sealer = Sealer.from_db(services.kb.db)
     register(app, Deps(services, maintainers, sealer, update_interval_s=update_interval_s))
     return app

@@ -11,7 +11,6 @@ from slack_sdk.errors import SlackApiError
 
 from pitstop.app import flows
 from pitstop.app.cards import DiagnosisCard, HostState, Notice
-from pitstop.app.diagnose import DiagnoseRequest, job_request
 from pitstop.app.outbox import Entry, QueueFull
 from pitstop.bot.delivery import Delivery
 from pitstop.bot.deps import Deps
@@ -19,7 +18,7 @@ from pitstop.bot.errors import describe, reporting
 from pitstop.bot.render import blocks
 from pitstop.bot.slack_io import ThrottledUpdater, tell, upload_text
 from pitstop.collectors.hostlist import compress
-from pitstop.core.i18n import t
+from pitstop.core.i18n import detect_lang, t
 
 KIND = "diagnose"  # outbox rows: checks to run and post, from /diagnose or a "Run checks" click
 TRANSIENT = frozenset(
@@ -48,17 +47,19 @@ def start_checks(
     request. A refusal raises (`NotAllowed`, `UsageError`): the listener lets it reach the app's error
     handler, and nothing is stored.
     """
+    lang = flows.reader_lang(deps.services, user, lang or (detect_lang(error_text) if error_text else "en"))
+
     # Authorize before storing, so one user's refused requests never fill the shared queue.
     if job is not None:  # the controller now; the job's nodes once they are known
         flows.authorize_job(deps.services, job, user=user, channel=channel, origin="slack")
         hosts: tuple[Any, ...] = ()
     else:
         hosts = flows.authorize(deps.services, target, user=user, channel=channel, origin="slack")
-    work = asdict(_Request(target, error_text, user, channel, thread_ts, lang, job, response_url))
+    request = _Request(target, error_text, user, channel, thread_ts, lang, job, response_url)
     try:
-        deps.services.jobs.put(KIND, key, {**work, "hosts": [h.name for h in hosts]})
+        deps.services.jobs.put(KIND, key, {**asdict(request), "hosts": [h.name for h in hosts]})
     except QueueFull as exc:
-        _privately(client, _Request(**work), describe(exc))
+        _privately(client, request, describe(exc, lang))
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,7 @@ def checks_entry(deps: Deps, client: WebClient, entry: Entry) -> None:
     except SlackApiError as exc:
         if exc.response.get("error") in TRANSIENT:
             raise  # the outbox tries again later (and finds the message if Slack did post it)
-        privately(f"I cannot post here ({exc.response.get('error')}); invite me with /invite @pitstop.")
+        privately(t("chat.cannot_post", lang, error=exc.response.get("error")))
         return
     updater = ThrottledUpdater(client, r.channel, ts, deps.update_interval_s)
 
@@ -114,9 +115,7 @@ def checks_entry(deps: Deps, client: WebClient, entry: Entry) -> None:
         target, chosen, info = r.target, hosts, None
         if r.job is not None:
             info = deps.services.resolve_job("slurm", r.job, requester=r.user, origin=f"slack:{r.channel}")
-            target = f"job {r.job}"
-            nodes = job_request(info, deps.services.inventory, DiagnoseRequest(hosts="")).hosts
-            chosen = flows.authorize(deps.services, nodes, user=r.user, channel=r.channel, origin="slack")
+            target = f"job {r.job}"  # flows.diagnose checks the job's nodes once the policy allows them
         return flows.diagnose(
             deps.services,
             chosen,
@@ -132,7 +131,7 @@ def checks_entry(deps: Deps, client: WebClient, entry: Entry) -> None:
         )
 
     # The posted message must not stay "running" forever: a failure replaces it with the sentence.
-    result = reporting(check, lambda text: updater.finish(blocks.notice_message(Notice(text))))
+    result = reporting(check, lambda text: updater.finish(blocks.notice_message(Notice(text))), lang)
     if result is None:
         return
     updater.finish(blocks.diagnosis_message(result.card))

@@ -24,7 +24,8 @@ from pitstop.app.services import Services
 from pitstop.bot.errors import describe
 from pitstop.bot.render import text as render
 from pitstop.core.errors import UsageError
-from pitstop.core.i18n import msg, t
+from pitstop.core.i18n import render as render_msg
+from pitstop.core.i18n import t
 
 CHANNEL = "console"
 # A blank line followed by one of these does not end a paste: Python prints them between the
@@ -34,19 +35,6 @@ CONTINUATION = re.compile(
     r"Traceback \(most recent call last\)|\s+File \"|\s+\S)"
 )
 STATS_DAYS = 30
-HELP = """\
-Paste an error (end it with an empty line) to get the likely causes. Commands:
-  /diagnose HOSTS [error text]   run the read-only checks on HOSTS (names, groups, gpu[1-4])
-  :run HOST                      "Run checks on HOST" for the last answer
-  :this N | :notit N             "This was it" / "Not it" for cause N (or its id) of the last answer
-  :resolve                       list the causes to pick from; :resolve SLUG [notes] records it
-  :resolve-new TITLE | WHAT WAS WRONG | HOW FIXED | SYMPTOM; SYMPTOM | NOTES
-  :search WORDS                  search the whole knowledge base for a cause
-  :stats                         incident figures of the last 30 days (Slack's App Home)
-  :drafts                        drafts and merge proposals waiting for review
-  :approve ID | :reject ID       review a draft (the console user counts as a maintainer)
-  :lang en|zh|auto               answer language (auto: follow the paste)
-  :help  :quit"""
 
 
 @dataclass
@@ -78,12 +66,14 @@ class Console:
             ":resolve": self._resolve,
             ":resolve-new": self._resolve_new,
             ":search": self._search,
-            ":drafts": lambda _: render.drafts_text(flows.pending_drafts(self.services)),
+            ":drafts": lambda _: render.drafts_text(flows.pending_drafts(self.services), self.lang),
             ":approve": lambda a: self._decide(flows.approve_draft, a),
             ":reject": lambda a: self._decide(flows.reject_draft, a),
-            ":help": lambda _: HELP,
+            ":help": lambda _: t("console.help", self.lang),
             ":lang": lambda a: render.notice_text(flows.set_language(self.services, self.user, a.strip())),
-            ":stats": lambda _: render.stats_text(flows.stats(self.services, STATS_DAYS), STATS_DAYS),
+            ":stats": lambda _: render.stats_text(
+                flows.stats(self.services, STATS_DAYS, self.lang), STATS_DAYS, self.lang
+            ),
         }
 
     def run(self, lines: Iterable[str], prompt: bool = False) -> None:
@@ -91,7 +81,7 @@ class Console:
         paste: list[str] = []
         blank = False  # the paste saw a blank line that may end it
         if prompt:
-            self._print(HELP)
+            self._print(t("console.help", self.lang))
         for raw in lines:
             line = raw.rstrip("\n")
             word = line.strip().split(" ", 1)[0]
@@ -115,12 +105,14 @@ class Console:
     def interactive(self, history: str | None = None) -> None:
         """A prompt with line editing, history and bracketed paste, until EOF, Ctrl-C or `:quit`."""
         from prompt_toolkit import PromptSession
-        from prompt_toolkit.history import FileHistory, InMemoryHistory
+        from prompt_toolkit.history import InMemoryHistory
+
+        from pitstop.bot.history import PrivateHistory
 
         session: PromptSession[str] = PromptSession(
-            history=FileHistory(history) if history else InMemoryHistory(), multiline=False
+            history=PrivateHistory(history) if history else InMemoryHistory(), multiline=False
         )
-        self._print(HELP)
+        self._print(t("console.help", self.lang))
         while True:
             try:
                 entry = session.prompt("pitstop> ").strip()
@@ -138,10 +130,15 @@ class Console:
             if word in self._commands:
                 return self._commands[word](rest.strip())
             if word.startswith(":"):
-                raise UsageError(msg("errors.console.unknown_command", command=word))
+                raise UsageError(t("console.unknown_command", self.lang, word=word))
             return self._answer(entry)
         except Exception as exc:  # noqa: BLE001 - the console never shows a traceback
-            return render.notice_text(Notice(describe(exc, self.session.lang)))
+            return render.notice_text(Notice(describe(exc, self.lang)))
+
+    @property
+    def lang(self) -> str:
+        """The console's language: the user's choice (`:lang`), else the last paste's, else English."""
+        return flows.reader_lang(self.services, self.user, self.session.lang)
 
     def _print(self, text: str) -> None:
         render.show(text, self.out)
@@ -173,7 +170,7 @@ class Console:
 
     def _run(self, args: str) -> str:
         if not args:
-            raise UsageError(msg("errors.console.which_host"))
+            raise UsageError(t("console.which_host", self.lang))
         if self.session.thread is None:
             self.session.thread = self._new_thread()
         return self._checks(args.split()[0])
@@ -183,9 +180,13 @@ class Console:
 
         def progress(card: DiagnosisCard) -> None:
             done = [h for h in card.hosts if h.status != "pending"]
-            self._print(f"  … {done[-1].host if done else ''}: {len(done)}/{len(card.hosts)} hosts done")
+            last = done[-1].host if done else ""
+            self._print(t("console.progress", self.lang, host=last, done=len(done), total=len(card.hosts)))
 
-        self._print(f"Checking {target} ({len(hosts)} host{'s' if len(hosts) != 1 else ''})…")
+        if len(hosts) == 1:
+            self._print(t("console.checking.one", self.lang, target=target))
+        else:
+            self._print(t("console.checking", self.lang, target=target, n=len(hosts)))
         result = flows.diagnose(
             self.services,
             hosts,
@@ -196,14 +197,14 @@ class Console:
             thread_ts=self.session.thread,
             origin="console",
             on_progress=progress,
-            lang=self.session.lang,
+            lang=self.lang,
         )
         self.session.incident = result.card.incident
-        return render.diagnosis_text(result.card)
+        return render.diagnosis_text(result)
 
     def _incident(self) -> int:
         if self.session.incident is None:
-            raise UsageError(msg("errors.console.paste_first"))
+            raise UsageError(t("console.paste_first", self.lang))
         return self.session.incident
 
     def _cause(self, ref: str) -> str:
@@ -226,7 +227,7 @@ class Console:
     def _resolve(self, args: str) -> str:
         incident = self._incident()
         if not args:
-            return render.resolution_text(flows.resolution_form(self.services, incident))
+            return render.resolution_text(flows.resolution_form(self.services, incident, self.user))
         ref, _, notes = args.partition(" ")
         notice = flows.resolve(
             self.services, incident, user=self.user, cause_id=self._cause(ref), notes=notes
@@ -246,14 +247,16 @@ class Console:
         )
         incident = self._incident()
         notice = flows.resolve(self.services, incident, user=self.user, new_cause=cause, notes=notes)
-        pending = flows.pending_drafts(self.services, incident)
-        return render.notice_text(notice) + ("\n" + render.drafts_text(pending) if pending else "")
+        pending = flows.pending_drafts(self.services, incident, self.lang)
+        return render.notice_text(notice) + ("\n" + render.drafts_text(pending, self.lang) if pending else "")
 
     def _decide(self, decision: Callable[..., DraftCard], args: str) -> str:
         if not args.strip():
-            raise UsageError(msg("errors.console.which_draft"))
-        return render.notice_text(Notice(decision(self.services, args.split()[0], user=self.user).outcome))
+            raise UsageError(t("console.which_draft", self.lang))
+        outcome = decision(self.services, args.split()[0], user=self.user).outcome
+        return render.notice_text(Notice(render_msg(outcome, self.lang)))
 
     def _search(self, args: str) -> str:
         choices = flows.search_causes(self.services, args, self.session.incident, self.session.lang)
-        return "\n".join(f"  {c.pitfall}: {c.title}" for c in choices) or "Nothing found."
+        found = "\n".join(f"  {c.pitfall}: {c.title}" for c in choices)
+        return found or t("console.nothing_found", self.lang)

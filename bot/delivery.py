@@ -41,14 +41,14 @@ class Delivery:
 
     def post(self, message: SlackMessage, *, thread_ts: str | None, part: str) -> str:
         """Post `message` (in `thread_ts` when given) unless this row already did; returns the ts."""
-        earlier = self.earlier(thread_ts).get(part)
+        earlier = self._earlier(thread_ts).get(part)
         if earlier is not None:
             log.info("outbox row %d: %s was already posted before a restart", self._entry.id, part)
             return str(earlier["ts"])
         metadata = {"event_type": EVENT_TYPE, "event_payload": {"id": self._entry.id, "part": part}}
         return post(self._client, self._channel, message, thread_ts=thread_ts, metadata=metadata)
 
-    def earlier(self, thread_ts: str | None) -> dict[str, dict[str, Any]]:
+    def _earlier(self, thread_ts: str | None) -> dict[str, dict[str, Any]]:
         """This row's messages already in the thread (or channel), by part; empty on a first attempt."""
         if not self._entry.retry:
             return {}

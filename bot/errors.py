@@ -15,7 +15,7 @@ from slack_bolt import BoltContext, BoltResponse
 from slack_sdk import WebClient
 
 from pitstop.core.errors import NotAllowed, NotFound, PitstopError
-from pitstop.core.i18n import t
+from pitstop.core.i18n import render, t
 from pitstop.core.redact import redact
 
 log = logging.getLogger(__name__)
@@ -24,27 +24,43 @@ T = TypeVar("T")
 MAX_FIELD_ERROR = 1900  # Slack's limit on a modal field's error text is 2,000 characters
 
 _PREFIX: tuple[tuple[type[PitstopError], str], ...] = (
-    (NotAllowed, "errors.not_allowed"),
-    (NotFound, "errors.not_found"),
+    (NotAllowed, "chat.error.not_allowed"),
+    (NotFound, "chat.error.not_found"),
 )
 
 
 def describe(exc: BaseException, lang: str = "en") -> str:
-    """A short human message for `exc` in `lang`; unexpected errors are logged with their traceback."""
+    """A short human message for `exc` in `lang` (an error carrying a catalogue `Msg` renders in it);
+    unexpected errors are logged with their traceback."""
     if isinstance(exc, PitstopError):
-        message = exc.render(lang) or type(exc).__name__
+        text = render(exc.args[0], lang) if exc.args else type(exc).__name__
         key = next((k for kind, k in _PREFIX if isinstance(exc, kind)), None)
-        return redact(t(key, lang, message=message) if key else message)
+        return redact(t(key, lang, message=text) if key else str(text))
     log.error("unexpected error", exc_info=exc)
-    return t("errors.unexpected", lang, kind=type(exc).__name__)
+    return t("chat.error.unexpected", lang, kind=type(exc).__name__)
 
 
-def reporting(fn: Callable[[], T], report: Callable[[str], None]) -> T | None:
-    """`fn()` for a background job; on failure `report(describe(exc))` and None."""
+def reader_lang(body: dict[str, Any], deps: Any) -> str:
+    """The language to tell the person behind `body` something in: their choice (App Home), else that
+    of what they wrote or clicked on, else English."""
+    from pitstop.core.i18n import detect_lang
+
+    event = body.get("event") or {}
+    user = str((body.get("user") or {}).get("id") or body.get("user_id") or event.get("user") or "")
+    try:
+        chosen = deps.services.incidents.user_lang(user) if deps is not None and user else None
+    except Exception:  # noqa: BLE001 - an unreadable setting must not stop the error reaching them
+        chosen = None
+    said = event.get("text") or body.get("text") or (body.get("message") or {}).get("text") or ""
+    return chosen or (detect_lang(said) if said else "en")
+
+
+def reporting(fn: Callable[[], T], report: Callable[[str], object], lang: str = "en") -> T | None:
+    """`fn()` for a background job; on failure `report(describe(exc, lang))` and None."""
     try:
         return fn()
     except Exception as exc:  # noqa: BLE001 - jobs run outside Bolt; this is their error handler
-        report(describe(exc))
+        report(describe(exc, lang))
         return None
 
 
@@ -71,10 +87,10 @@ def on_listener_error(
     from pitstop.bot.render import blocks
     from pitstop.bot.slack_io import tell
 
+    text = describe(error, reader_lang(body, context.get("deps")))
     kind = body.get("type")
     event = body.get("event") or {}
     user = str((body.get("user") or {}).get("id") or body.get("user_id") or event.get("user") or "")
-    text = describe(error, _chosen_lang(context, user))
     acknowledged: dict[str, Any] = {}
     if kind == "view_submission":
         field = _first_input((body.get("view") or {}).get("blocks") or ())
@@ -82,7 +98,7 @@ def on_listener_error(
             acknowledged = {"response_action": "errors", "errors": {field: text[:MAX_FIELD_ERROR]}}
     elif kind == "block_suggestion":
         acknowledged = {"options": []}  # an empty list beats a broken menu
-    elif body.get("command"):
+    elif body.get("command") and context.respond is not None:  # Bolt sets respond for every command
         context.respond(
             response_type="ephemeral", replace_original=False, **blocks.notice_message(Notice(text)).kwargs()
         )
@@ -102,13 +118,3 @@ def on_listener_error(
 def _first_input(view_blocks: Any) -> str:
     """The block id of a modal's first input block ('' when it has none)."""
     return next((str(b.get("block_id")) for b in view_blocks if b.get("type") == "input"), "")
-
-
-def _chosen_lang(context: BoltContext, user: str) -> str:
-    """The language the person chose (App Home, `:lang`), else English: an error has no paste to follow."""
-    if not user or "deps" not in context:
-        return "en"
-    try:
-        return context["deps"].services.incidents.user_lang(user) or "en"
-    except Exception:  # noqa: BLE001 - the error handler must answer even when the database cannot
-        return "en"

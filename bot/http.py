@@ -1,69 +1,193 @@
-"""HTTP mode: Slack's requests at POST /slack/events on a threading HTTP server; Bolt checks signatures."""
+"""HTTP mode: Slack's requests at POST /slack/events, GET /health; Bolt checks signatures.
+
+The server is aiohttp's on one asyncio loop, so a connection costs a socket, not a thread, until its
+request has fully arrived; only then does a worker thread run Bolt's `app.dispatch`. Limits:
+- a connection must deliver a complete request line and headers within `deadline_s` of opening (or
+  of its previous response), and the declared body within `deadline_s` of its headers; else it is
+  closed (aiohttp's keep-alive timer covers the headers, `_read_body` the body);
+- at most `max_connections` are open at once: one more is answered 503 and closed at accept time;
+- the listen backlog is `BACKLOG` (the kernel caps it at net.core.somaxconn), so a burst of new
+  connections waits in the kernel instead of having SYNs dropped and retried a second later;
+- `/health` is answered on the loop itself, never behind busy workers.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+import socket
+import threading
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
+from aiohttp import web
+from multidict import CIMultiDict
 from slack_bolt import App
 from slack_bolt.request import BoltRequest
 
 EVENTS_PATH = "/slack/events"
 MAX_BODY = 1 << 20  # Slack's payloads are far smaller; refuse anything bigger
+BACKLOG = 1024
+DEADLINE_S = 5.0  # headers, and then the body, must each arrive within this
+MAX_CONNECTIONS = 512
+WORKERS = 16  # threads running app.dispatch (a listener only queues work and acks)
+_LINGER_S = 1.0
+_REFUSAL = b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 
 
-def make_server(app: App, host: str = "0.0.0.0", port: int = 3000) -> ThreadingHTTPServer:
-    """A server (not yet serving) that hands POST /slack/events to `app` and answers GET /health."""
+class HttpServer:
+    """Bound at construction (so `server_address` is known), served by `serve_forever` on the calling
+    thread until `shutdown()` (from another thread) or KeyboardInterrupt; `server_close()` frees the port."""
 
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
+    def __init__(
+        self,
+        app: App,
+        host: str,
+        port: int,
+        *,
+        deadline_s: float = DEADLINE_S,
+        max_connections: int = MAX_CONNECTIONS,
+        workers: int = WORKERS,
+    ) -> None:
+        self.app = app
+        self.deadline_s = deadline_s
+        self.max_connections = max_connections
+        self._workers = workers
+        self._sock = socket.create_server((host, port), backlog=BACKLOG)
+        self.server_address: tuple[str, int] = self._sock.getsockname()[:2]
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._stopping = threading.Event()
+        self._stopped = threading.Event()
 
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - the stdlib's name
-            return  # access logs would carry query strings; Bolt logs what matters
+    def serve_forever(self) -> None:
+        """Serve until `shutdown()`."""
+        self._stopped.clear()
+        try:
+            asyncio.run(self._serve())
+        finally:
+            self._stopped.set()
 
-        def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
-            if self.path.partition("?")[0] == "/health":
-                self._send(200, {"Content-Type": ["text/plain"]}, "ok")
-            else:
-                self._send(404, {}, "")
+    def shutdown(self, timeout: float = 10.0) -> None:
+        """Stop `serve_forever` (called from another thread) and wait for it to return."""
+        self._stopping.set()
+        loop, stop = self._loop, self._stop
+        if loop is not None and stop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop already closed
+                loop.call_soon_threadsafe(stop.set)
+            self._stopped.wait(timeout)
 
-        def do_POST(self) -> None:  # noqa: N802
-            path, _, query = self.path.partition("?")
-            declared = self.headers.get("Content-Length") or "0"
-            length = int(declared) if declared.isdigit() else MAX_BODY + 1  # unreadable: refused as too big
-            if path != EVENTS_PATH or length > MAX_BODY:
-                self._send(404 if path != EVENTS_PATH else 413, {}, "")
-                return
-            body = self.rfile.read(length).decode("utf-8", errors="replace")
-            try:
-                response = app.dispatch(
-                    BoltRequest(body=body, query=query, headers=dict(self.headers.items()))
-                )
-            except Exception:  # noqa: BLE001 - a payload Bolt cannot parse is the sender's fault
-                response = None
-            if response is None or response.status == 500:
-                # Bolt answers 500 when its middleware cannot read a signed payload (`"event": null`);
-                # Slack would retry that for ever, so say the request is bad (Bolt logged the error).
-                self._send(400, {"Content-Type": ["application/json"]}, json.dumps({"error": "bad request"}))
-                return
-            self._send(response.status, response.headers, response.body)
+    def server_close(self) -> None:
+        """Close the listening socket."""
+        self._sock.close()
 
-        def _send(self, status: int, headers: dict, body: str | dict) -> None:
-            data = (body if isinstance(body, str) else json.dumps(body)).encode("utf-8")
-            self.send_response(status)
-            for name, values in headers.items():
-                if name.lower() != "content-length":
-                    for value in values if isinstance(values, (list, tuple)) else [values]:
-                        self.send_header(name, value)
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+    async def _serve(self) -> None:
+        self._stop = asyncio.Event()
+        self._loop = asyncio.get_running_loop()
+        if self._stopping.is_set():  # shutdown() came before the loop existed
+            return
+        pool = ThreadPoolExecutor(self._workers, thread_name_prefix="pitstop-http")
+        handler = web.Server(
+            lambda request: self._handle(request, pool),
+            keepalive_timeout=self.deadline_s,  # from accept (aiohttp >= 3.10) and after each response
+            access_log=None,  # access logs would carry query strings; Bolt logs what matters
+            max_line_size=8190,
+            max_field_size=8190,
+            lingering_time=0,  # a body left unread (refused, or stalled) is not waited for
+        )
 
-    return _Server((host, port), Handler)
+        def accept() -> asyncio.Protocol:
+            if len(handler.connections) >= self.max_connections:
+                return _Refuse()
+            return handler()
+
+        listener = await self._loop.create_server(accept, sock=self._sock, backlog=BACKLOG)
+        try:
+            await self._stop.wait()
+        finally:
+            listener.close()
+            await handler.shutdown(2.0)
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    async def _handle(self, request: web.BaseRequest, pool: ThreadPoolExecutor) -> web.StreamResponse:
+        if request.method == "GET" and request.path == "/health":
+            return web.Response(text="ok")
+        if request.path != EVENTS_PATH:
+            return web.Response(status=404)
+        if request.method != "POST":
+            return web.Response(status=405)
+        if request.content_length is None:
+            return web.Response(status=411)  # Slack always declares its body's length
+        if request.content_length > MAX_BODY:
+            return web.Response(status=413)
+        body = await self._read_body(request)
+        if body is None:
+            return web.Response(status=408, headers={"Connection": "close"})
+        headers: dict[str, str | Sequence[str]] = dict(request.headers.items())
+        loop = asyncio.get_running_loop()
+        status, out_headers, payload = await loop.run_in_executor(
+            pool, _dispatch, self.app, body, request.query_string, headers
+        )
+        return web.Response(status=status, headers=CIMultiDict(out_headers), body=payload)
+
+    async def _read_body(self, request: web.BaseRequest) -> str | None:
+        """The declared body, or None when it did not all arrive within the deadline."""
+        try:
+            data = await asyncio.wait_for(
+                request.content.readexactly(request.content_length or 0), self.deadline_s
+            )
+        except (TimeoutError, asyncio.IncompleteReadError, ConnectionError):
+            return None
+        return data.decode("utf-8", errors="replace")
 
 
-class _Server(ThreadingHTTPServer):
-    """Thread per request; a listen backlog deep enough for Slack's bursts (the stdlib default is 5)."""
+def _dispatch(
+    app: App, body: str, query: str, headers: dict[str, str | Sequence[str]]
+) -> tuple[int, list[tuple[str, str]], bytes]:
+    """Run Bolt on one request (in a worker thread): (status, header pairs, body) to send back."""
+    try:
+        response = app.dispatch(BoltRequest(body=body, query=query, headers=headers))
+    except Exception:  # noqa: BLE001 - a payload Bolt cannot parse is the sender's fault
+        response = None
+    if response is None or response.status == 500:
+        # Bolt answers 500 when its middleware cannot read a signed payload (`"event": null`);
+        # Slack would retry that for ever, so say the request is bad (Bolt logged the error).
+        return 400, [("Content-Type", "application/json")], json.dumps({"error": "bad request"}).encode()
+    out = [
+        (name, str(value))
+        for name, values in response.headers.items()
+        if name.lower() != "content-length"
+        for value in (values if isinstance(values, (list, tuple)) else [values])
+    ]
+    data: Any = response.body
+    return response.status, out, (data if isinstance(data, str) else json.dumps(data)).encode("utf-8")
 
-    daemon_threads = True
-    request_queue_size = 128
+
+class _Refuse(asyncio.Protocol):
+    """A connection over the limit: answered 503 at once, before anything is read, and closed once the
+    client has closed its side or after `_LINGER_S` (closing with unread data would reset the
+    connection and could lose the answer)."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        transport.write(_REFUSAL)
+        transport.write_eof()
+        self._transport = transport
+        self._timer = asyncio.get_running_loop().call_later(_LINGER_S, transport.close)
+
+    def data_received(self, data: bytes) -> None:
+        return  # the request is not read: discard it
+
+    def eof_received(self) -> bool:
+        self._transport.close()
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._timer.cancel()
+
+
+def make_server(app: App, host: str = "0.0.0.0", port: int = 3000) -> HttpServer:
+    """A server (bound, not yet serving) that hands POST /slack/events to `app` and answers GET /health."""
+    return HttpServer(app, host, port)

@@ -50,7 +50,7 @@ DRAFT_FIELDS: tuple[tuple[str, str, str, bool], ...] = (
 
 
 def pack(**fields: Any) -> str:
-    """Encode a button value or private_metadata compactly."""
+    """Encode a button value compactly (modal metadata is signed instead: `bot.payload.seal_view`)."""
     return json.dumps(fields, separators=(",", ":"), ensure_ascii=False)
 
 

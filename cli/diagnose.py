@@ -11,13 +11,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pitstop.cli.argtypes import COUNT, POSITIVE
 from pitstop.cli.kbargs import add_db_option, open_kb, read_file, read_text
-from pitstop.cli.output import emit_json
 from pitstop.core.errors import UsageError
 from pitstop.core.redact import redact
 
@@ -95,14 +93,14 @@ def run(args: argparse.Namespace) -> int:
     from pitstop.app.authz import Policy
     from pitstop.app.diagnose import (
         DiagnoseRequest,
-        authorize_hosts,
         authorized_hosts,
+        authorized_job_host,
+        authorized_job_request,
         diagnose,
-        job_request,
+        report_json,
         resolve_job,
     )
     from pitstop.collectors import inventory as inv
-    from pitstop.collectors import jobs
     from pitstop.collectors.transport.ssh import Connector
     from pitstop.core.clock import parse_since
     from pitstop.core.config import load_settings
@@ -124,9 +122,7 @@ def run(args: argparse.Namespace) -> int:
     # Unknown hosts and refusals fail here, before the KB opens (exit 3 and 4).
     selected: tuple[Host, ...] = ()
     if args.job:
-        kind = jobs.resolver("slurm")
-        kind.validate(args.job)
-        authorize_hosts(policy, (kind.host(inventory),), user=user, channel=None, origin="cli")
+        authorized_job_host(inventory, policy, args.job, user=user, channel=None, origin="cli")
     else:
         selected = authorized_hosts(
             inventory, policy, args.hosts, user=user, channel=None, origin="cli", max_hosts=args.max_hosts
@@ -156,24 +152,23 @@ def run(args: argparse.Namespace) -> int:
                 db=db,
                 requester=request.requester,
             )
-            request = job_request(info, inventory, request)
-            nodes = authorized_hosts(
+            request = authorized_job_request(
+                info,
                 inventory,
                 policy,
-                request.hosts,
+                request,
                 user=user,
                 channel=None,
                 origin="cli",
-                max_hosts=args.max_hosts,
+                max_hosts=request.max_hosts,
             )
-            request = replace(request, selected=nodes)
         return await diagnose(
             request, inventory=inventory, kb=kb, progress=progress, db=db, connector=connector
         )
 
     report = asyncio.run(go())
     if args.json:
-        emit_json("diagnose", report.to_json())
+        print(report_json(report))
     else:
         print(redact(render(report)))  # the same masking as --json (to_json redacts its fields)
     from pitstop.app.digest import digest

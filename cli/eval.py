@@ -12,6 +12,7 @@ confident match": their share is a line of its own, as is the precision of "high
 from __future__ import annotations
 
 import argparse
+import functools
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -65,7 +66,7 @@ def run_retrieval(args: argparse.Namespace) -> int:
         label = answer.results[0].confidence if answer.results else ""
         return Ranked(tuple(r.id for r in answer.results), label)
 
-    reports = [evaluate(cases, lambda q, m=mode: ranked(q, m), mode) for mode in modes]
+    reports = [evaluate(cases, functools.partial(ranked, mode=mode), mode) for mode in modes]
     if args.baseline == "bm25":
         bm25 = BM25.from_db(kb.db)
         reports.append(evaluate(cases, lambda q: Ranked(tuple(bm25.rank(q, RANK_DEPTH)), ALWAYS), "bm25"))

@@ -92,7 +92,8 @@ def run_list(args: argparse.Namespace) -> int:
     """Print incidents, newest first."""
     from pitstop.core.clock import parse_since, stamp, utc_now
 
-    since = stamp(parse_since(args.since, utc_now())) if args.since else None
+    cutoff = parse_since(args.since, utc_now())
+    since = stamp(cutoff) if cutoff else None
     found = _store(args).list(status=args.status, since=since, limit=args.limit)
     if args.json:
         emit_json("incidents", {"incidents": [i.to_json() for i in found]})
@@ -140,8 +141,9 @@ def run_resolve(args: argparse.Namespace) -> int:
     if args.json:
         emit_json("incident", incident.to_json())
     else:
-        resolution = incident.resolution
-        print(f"incident #{incident.id} resolved as '{resolution.cause_id}'; {resolution.learned}")
+        resolution = incident.resolution  # what resolve recorded (None only for an unresolved incident)
+        cause, learned = (resolution.cause_id, resolution.learned) if resolution else (args.cause, "")
+        print(f"incident #{incident.id} resolved as '{cause}'; {learned}")
     return 0
 
 

@@ -95,7 +95,7 @@ def _up(args: argparse.Namespace) -> int:
     policy = write_lab_policy(lab, user)
     for host in lab.hosts:
         print(f"{host.name:<28} {host.address}:{host.port}  scenario {host.scenario}")
-    if lab.chain:
+    if lab.chain and lab.ssh_config:  # the jump chain is defined in the lab's ssh config
         from pitstop.lab import bastion
 
         print(bastion.describe(lab.ssh_config).render("en"))

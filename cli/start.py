@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
             lab = fleet.up(load_all(shipped_scenarios()), with_bastion=True)
             started = True
         print(f"{len(lab.hosts)} lab hosts on 127.0.0.x, e.g. " + ", ".join(h.name for h in lab.hosts[:4]))
-        if lab.chain:
+        if lab.chain and lab.ssh_config:  # the jump chain is defined in the lab's ssh config
             from pitstop.lab import bastion
 
             print(bastion.describe(lab.ssh_config).render("en"))

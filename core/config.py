@@ -16,6 +16,12 @@ def data_dir() -> Path:
     return Path(base) / "pitstop"
 
 
+def cache_home() -> Path:
+    """Where Pitstop keeps rebuildable caches (the ONNX export, check texts): `$XDG_CACHE_HOME/pitstop`,
+    else `~/.cache/pitstop`."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pitstop"
+
+
 def load_dotenv_file(path: str | os.PathLike[str] = ".env") -> None:
     """Load `.env` into the environment without overriding variables already set."""
     if Path(path).is_file():

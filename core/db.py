@@ -85,3 +85,11 @@ def immediate(db: sqlite_utils.Database) -> Iterator[None]:
         db.execute("ROLLBACK")
         raise
     db.execute("COMMIT")
+
+
+def inserted_id(cursor: sqlite3.Cursor) -> int:
+    """The rowid an INSERT just made (sqlite3 types `lastrowid` as optional; after an INSERT it is set)."""
+    rowid = cursor.lastrowid
+    if rowid is None:
+        raise BadDatabase("SQLite reported no row id for an insert")
+    return rowid

@@ -23,7 +23,7 @@ import yaml
 from pitstop.core.clock import Clock, stamp, utc_now
 from pitstop.core.db import immediate
 from pitstop.core.errors import NotFound, UsageError
-from pitstop.core.i18n import msg
+from pitstop.core.i18n import Msg, msg
 from pitstop.core.redact import redact
 from pitstop.kb.schema import PITFALLS_DIR, Pitfall, validate_entry
 
@@ -123,7 +123,7 @@ def approve(
     user: str,
     directory: Path = PITFALLS_DIR,
     clock: Clock = utc_now,
-) -> str:
+) -> Msg:
     """Accept a draft (write its entry file) or a merge proposal (add its examples); returns a sentence."""
     draft = _pending(db, draft_id)
     now = stamp(clock())
@@ -140,7 +140,7 @@ def approve(
         path = directory / f"{pitfall.id}.yaml"
         _write_entry(path, data)
         kb.upsert_pitfall(pitfall)
-        sentence = f"approved '{pitfall.id}': wrote {path} (commit it for review)"
+        sentence = msg("drafts.approved", id=pitfall.id, path=str(path))
     with immediate(db):
         db.execute(
             "UPDATE drafts SET status = 'approved', decided_by = ?, decided_at = ?, file_path = ?"
@@ -152,7 +152,7 @@ def approve(
 
 def reject(
     kb: KnowledgeBase, db: sqlite_utils.Database, draft_id: str, *, user: str, clock: Clock = utc_now
-) -> str:
+) -> Msg:
     """Refuse a draft (it leaves search) or a merge proposal (nothing is added); returns a sentence."""
     draft = _pending(db, draft_id)
     if draft.kind == "new":
@@ -162,23 +162,26 @@ def reject(
             "UPDATE drafts SET status = 'rejected', decided_by = ?, decided_at = ? WHERE id = ?",
             [user, stamp(clock()), draft_id],
         )
-    return f"rejected '{draft_id}'"
+    return msg("drafts.rejected", id=draft_id)
 
 
-def _merge(kb: KnowledgeBase, db: sqlite_utils.Database, draft: Draft, user: str) -> str:
+def _merge(kb: KnowledgeBase, db: sqlite_utils.Database, draft: Draft, user: str) -> Msg:
     """Add the proposal's incident text and symptom lines to the target entry (skipping ones it has)."""
+    target = draft.target_id
+    if target is None:  # a merge proposal always names the entry it would grow
+        raise UsageError(f"'{draft.id}' names no entry to merge into")
     new = draft.body.get("new_cause", {})
     texts = [t for t in (str(draft.body.get("error_text", "")).strip(), *new.get("symptoms", ())) if t]
     have = {
         row[0]
         for row in db.execute(
             "SELECT text FROM examples WHERE pitfall_id = ? AND incident_id IS ?",
-            [draft.target_id, draft.incident_id],
+            [target, draft.incident_id],
         )
     }
     added = [
         kb.add_example(
-            draft.target_id,
+            target,
             text,
             source="incident",
             incident_id=draft.incident_id,
@@ -187,7 +190,7 @@ def _merge(kb: KnowledgeBase, db: sqlite_utils.Database, draft: Draft, user: str
         for text in dict.fromkeys(texts)
         if text not in have
     ]
-    return f"merged into '{draft.target_id}': {len(added)} new example(s)"
+    return msg("drafts.merged", target=target, n=len(added))
 
 
 def _clean(key: str, value: Any) -> str | list[str]:

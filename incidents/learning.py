@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import sqlite_utils
@@ -197,7 +198,7 @@ def _insert_draft(
     db: sqlite_utils.Database,
     draft_id: str,
     incident_id: int,
-    decision: tuple[str, str | None, float | None, dict[str, object]],
+    decision: tuple[str, str | None, float | None, Mapping[str, object]],
     user: str,
     now: str,
 ) -> None:

@@ -22,7 +22,7 @@ import sqlite_utils
 
 from pitstop.collectors.model import Verdict
 from pitstop.core.clock import Clock, stamp, utc_now
-from pitstop.core.db import immediate, open_db
+from pitstop.core.db import immediate, inserted_id, open_db
 from pitstop.core.errors import NotFound, PitstopError, UsageError
 from pitstop.core.i18n import msg
 from pitstop.core.redact import redact
@@ -230,7 +230,7 @@ class Incidents:
                 " created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [channel, thread_ts, user or "", json.dumps(_unique(hosts)), paste, lang or "en", now, now],
             )
-            return int(cursor.lastrowid)
+            return inserted_id(cursor)
         iid, stored, hosts_json = row
         if paste and paste not in stored:
             stored = cap_text(f"{stored}\n\n{paste}" if stored else paste)

@@ -136,16 +136,14 @@ class VectorIndex:
         _write_atomic(Path(f"{path}.json"), json.dumps(self.meta.__dict__, indent=1))
 
     def add(self, ids: np.ndarray, vectors: np.ndarray, fingerprint: str) -> None:
-        """Add vectors incrementally (no rebuild)."""
+        """Add vectors incrementally (no rebuild) and record SQLite's new `fingerprint`; no vectors (an
+        example with no English view) still records it."""
         with self._lock:
-            self._index.add_with_ids(vectors, ids)
+            if len(ids):
+                self._index.add_with_ids(vectors, ids)
         self.meta = IndexMeta(
             **{**self.meta.__dict__, "fingerprint": fingerprint, "count": int(self._index.ntotal)}
         )
-
-    def refresh(self, fingerprint: str) -> None:
-        """Record that SQLite changed without adding a vector (an example with no English view)."""
-        self.meta = IndexMeta(**{**self.meta.__dict__, "fingerprint": fingerprint})
 
     def search(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         """The `k` nearest examples to one or more query vectors: (example id, best similarity)."""

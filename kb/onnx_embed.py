@@ -46,11 +46,12 @@ def weights_dir() -> Path:
 
 def cache_dir() -> Path:
     """Where the export lives: `$PITSTOP_MODEL_CACHE`, else `$XDG_CACHE_HOME` or ~/.cache, `pitstop/`."""
+    from pitstop.core.config import cache_home
+
     explicit = os.environ.get("PITSTOP_MODEL_CACHE")
     if explicit:
         return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
-    return Path(base) / "pitstop" / f"all-minilm-l6-v2-onnx-v{EXPORT_VERSION}"
+    return cache_home() / f"all-minilm-l6-v2-onnx-v{EXPORT_VERSION}"
 
 
 def _source(weights: Path) -> dict[str, Any]:

@@ -98,7 +98,7 @@ class Pitfall:
         return (self.symptoms_zh or self.symptoms) if lang == "zh" else self.symptoms
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Pitfall:
+    def from_dict(cls, data: Mapping[str, Any]) -> Pitfall:
         """Build an entry from parsed YAML (call `validate_entry` first for clear errors)."""
         return cls(
             id=str(data["id"]),

@@ -276,12 +276,14 @@ class KnowledgeBase:
             if view:
                 row = (example_id, view.digest, vectors[view.digest])
                 store.store_vectors(db, self.embedder.name, [row], self.embedder.dim)
+        ids = np.array([example_id] if view else [], dtype=np.int64)
+        added = (  # no view: nothing to add, but SQLite's new fingerprint is still recorded
+            np.frombuffer(vectors[view.digest], dtype=np.float32).reshape(1, -1)
+            if view
+            else np.empty((0, self.embedder.dim), dtype=np.float32)
+        )
         with self._lock:
-            if view:
-                vector = np.frombuffer(vectors[view.digest], dtype=np.float32).reshape(1, -1)
-                index.add(np.array([example_id], dtype=np.int64), vector, self._fingerprint())
-            else:
-                index.refresh(self._fingerprint())
+            index.add(ids, added, self._fingerprint())
             index.save(self.index_path)
         return example_id
 

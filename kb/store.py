@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import sqlite_utils
 
 from pitstop.core.clock import stamp, utc_now
+from pitstop.core.db import inserted_id
 from pitstop.kb.schema import Pitfall
 from pitstop.kb.tokens import bigram_text
 
@@ -107,7 +108,7 @@ def _insert_example(
         "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (pitfall_id, text, kind, source, incident_id, provenance, text_hash(text), now()),
     )
-    return int(cursor.lastrowid)  # type: ignore[arg-type]  # set by every INSERT
+    return inserted_id(cursor)
 
 
 def upsert_pitfall(db: sqlite_utils.Database, pitfall: Pitfall, status: str | None = None) -> bool:

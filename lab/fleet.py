@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -370,7 +371,9 @@ def _record(
         )
     )
     write_inventory(fleet, {s.name: s for s in scenarios}, fleet.inventory)
-    state = {k: str(v) for k, v in asdict(fleet).items() if k not in ("hosts", "chain") and v is not None}
+    state: dict[str, Any] = {
+        k: str(v) for k, v in asdict(fleet).items() if k not in ("hosts", "chain") and v is not None
+    }
     state["hosts"] = [asdict(h) for h in hosts]
     state["chain"] = [asdict(h) for h in chain]
     (state_dir / "state.json").write_text(json.dumps(state, indent=1), encoding="utf-8")
@@ -391,7 +394,7 @@ def write_inventory(fleet: Fleet, scenarios: dict[str, Scenario], path: Path) ->
         }
         for h in fleet.hosts
     ]
-    data = {
+    data: dict[str, Any] = {
         "known_hosts": str(fleet.known_hosts),
         "ssh_config": str(fleet.ssh_config) if fleet.ssh_config else False,
         "connect_timeout": 5,

@@ -29,3 +29,29 @@ def test_no_paths_a_user_does_not_have() -> None:
 def test_the_console_session_is_the_one_the_console_test_runs() -> None:
     block = re.search(r"```console-script\n(.*?)```", README, re.S)
     assert block and ":run gpu-thermal" in block.group(1)
+
+
+def test_every_python_file_the_docs_name_exists() -> None:
+    layers = "core|migrations|kb|incidents|collectors|lab|app|bot|cli|pitstop|tests|bench"
+    missing = [
+        (page.name, path)
+        for page in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+        for path in re.findall(rf"`((?:{layers})/[\w./-]+\.py)(?:::\w+)?`", page.read_text(encoding="utf-8"))
+        if not (ROOT / path).is_file()
+    ]
+    assert not missing, missing
+
+
+def test_no_document_keeps_merge_conflict_markers() -> None:
+    documents = [
+        ROOT / "README.md",
+        *sorted((ROOT / "docs").glob("*.md")),
+        *sorted((ROOT / "bench").glob("*.md")),
+    ]
+    marked = [
+        f"{path.relative_to(ROOT)}:{number}"
+        for path in documents
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if re.match(r"(<{7}|>{7})( |$)|={7}$", line)
+    ]
+    assert marked == []

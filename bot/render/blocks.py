@@ -374,51 +374,64 @@ def _text_input(field: tuple[str, str], text: dict[str, str], multiline: bool = 
 
 def draft_blocks(card: DraftCard) -> list[Block]:
     """A draft's content, then its review buttons while pending (or how it was decided)."""
+    lang = card.lang
     kind = (
-        f"merge proposal into `{escape(card.target or '')}`" if card.kind == "merge" else "new cause (draft)"
+        t("drafts.kind.merge", lang, target=f"`{escape(card.target or '')}`")
+        if card.kind == "merge"
+        else escape(t("drafts.kind.new", lang))
     )
     lines = [f"*{clean(card.title)}*  ({kind}, `{escape(card.id)}`)"]
     if card.summary:
         lines.append(clean(clip(" ".join(card.summary.split()), SUMMARY_CHARS)))
     if card.symptoms:
-        lines.append("*Symptoms:* " + clean(clip("; ".join(card.symptoms), SUMMARY_CHARS)))
+        lines.append(
+            f"*{t('drafts.symptoms', lang)}:* " + clean(clip("; ".join(card.symptoms), SUMMARY_CHARS))
+        )
     if card.fix:
-        lines.append("*Fix:* " + clean(clip("; ".join(card.fix), SUMMARY_CHARS)))
+        lines.append(f"*{t('drafts.fix', lang)}:* " + clean(clip("; ".join(card.fix), SUMMARY_CHARS)))
     out: list[Block] = [section("\n".join(lines))]
+    outcome = clean(render(card.outcome, lang))
     if card.status != "draft":
-        who = f" by <@{card.decided_by}>" if _USER_ID.fullmatch(card.decided_by or "") else ""
-        out.append(context(f"{escape(card.status.capitalize())}{who}. {clean(card.outcome)}".strip()))
+        status = (
+            t(f"drafts.status.{card.status}", lang)
+            if card.status in ("approved", "rejected")
+            else card.status
+        )
+        decided = (
+            t("drafts.decided", lang, status=escape(status), who=f"<@{card.decided_by}>")
+            if _USER_ID.fullmatch(card.decided_by or "")
+            else escape(t("drafts.decided_anon", lang, status=status))
+        )
+        out.append(context(f"{decided} {outcome}".strip()))
         return out
     value = ids.pack(d=card.id)
-    elements = [button("Approve draft", ids.ACTION_APPROVE, value, "primary")]
+    elements = [button(t("drafts.approve", lang), ids.ACTION_APPROVE, value, "primary")]
     if card.kind == "new":
-        elements.append(button("Edit", ids.ACTION_EDIT, value))
-    elements.append(button("Reject draft", ids.ACTION_REJECT, value, "danger"))
+        elements.append(button(t("drafts.edit", lang), ids.ACTION_EDIT, value))
+    elements.append(button(t("drafts.reject", lang), ids.ACTION_REJECT, value, "danger"))
     out.append({"type": "actions", "block_id": f"draft-{card.id}"[:255], "elements": elements})
-    if card.outcome:
-        out.append(context(clean(card.outcome)))
+    if outcome:
+        out.append(context(outcome))
     return out
 
 
 def draft_message(card: DraftCard) -> SlackMessage:
     """The review message posted in the thread when a resolution created a draft or merge proposal."""
-    head = section("A maintainer can review what this resolution taught Pitstop:")
-    return SlackMessage(_fallback(f"Draft for review: {card.title}"), fit([head, *draft_blocks(card)], "en"))
+    head = section(escape(t("drafts.review", card.lang)))
+    return SlackMessage(
+        _fallback(t("drafts.fallback", card.lang, title=card.title)),
+        fit([head, *draft_blocks(card)], card.lang),
+    )
 
 
 def draft_edit_modal(card: DraftCard, metadata: str) -> dict[str, Any]:
     """The "Edit" modal: the draft's title, summary, symptoms and fix, pre-filled."""
+    lang = card.lang
     current = {
         "title": card.title,
         "summary": card.summary,
         "symptoms": "\n".join(card.symptoms),
         "fix": "\n".join(card.fix),
-    }
-    names = {
-        "title": "Title",
-        "summary": "Summary",
-        "symptoms": "Symptoms (one per line)",
-        "fix": "Fix steps (one per line)",
     }
     inputs = []
     for block_id, action_id, name, is_list in ids.DRAFT_FIELDS:
@@ -429,17 +442,21 @@ def draft_edit_modal(card: DraftCard, metadata: str) -> dict[str, Any]:
             {
                 "type": "input",
                 "block_id": block_id,
-                "label": {"type": "plain_text", "text": names[name]},
+                "label": {"type": "plain_text", "text": t(f"drafts.field.{name}", lang)},
                 "element": element,
             }
         )
+
+    def short(text: str) -> dict[str, str]:
+        return {"type": "plain_text", "text": clip(text, 24)}
+
     return {
         "type": "modal",
         "callback_id": ids.VIEW_DRAFT_EDIT,
         "private_metadata": metadata,
-        "title": {"type": "plain_text", "text": "Edit draft"},
-        "submit": {"type": "plain_text", "text": "Save"},
-        "close": {"type": "plain_text", "text": "Cancel"},
+        "title": short(t("drafts.modal_title", lang)),
+        "submit": short(label(lang, "save")),
+        "close": short(label(lang, "cancel")),
         "blocks": inputs,
     }
 

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import re
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from pitstop.app import render
-from pitstop.app.cards import AnswerCard, DiagnosisCard, DraftCard, Notice, ResolutionForm
+from pitstop.app.cards import AnswerCard, DraftCard, Notice, ResolutionForm
 from pitstop.app.render import SUMMARY_CHARS, clip
-from pitstop.bot.render.labels import VERDICT_ICONS, label
-from pitstop.core.i18n import render as in_lang
+from pitstop.bot.render.labels import label
+from pitstop.core.i18n import t
 from pitstop.core.redact import redact
 
-EVIDENCE_LINES = 6
+if TYPE_CHECKING:
+    from pitstop.app.flows import Diagnosis
 
 
 def answer_text(card: AnswerCard) -> str:
@@ -31,34 +32,14 @@ def answer_text(card: AnswerCard) -> str:
     return redact("\n".join(out))
 
 
-def diagnosis_text(card: DiagnosisCard) -> str:
-    """A diagnosis for the terminal (progress line or final verdicts)."""
-    lang = card.lang
-    done = sum(1 for h in card.hosts if h.status != "pending")
-    key = "diagnosed" if card.done else "diagnosing"
-    out = [label(lang, key, target=card.target, done=done, total=len(card.hosts))]
-    out += [
-        f"  {h.host}: {h.status} {in_lang(h.error, lang)}".rstrip()
-        for h in card.hosts
-        if h.status not in ("ok", "pending")
-    ]
-    for cause in card.causes:
-        best = cause.findings[0][1]
-        hosts = ", ".join(f"{host} {label(lang, v.verdict)}" for host, v in cause.findings)
-        benign = f" ({label(lang, 'benign')})" if best.benign else ""
-        out.append(
-            f"  {VERDICT_ICONS.get(best.verdict, '')} {label(lang, best.verdict)}: {cause.title}"
-            f" [{cause.pitfall}]{benign}: {hosts}"
-        )
-        if best.reason:
-            out.append(f"     {in_lang(best.reason, lang)}")
-        for evidence in best.evidence[:2]:
-            out.append(f"     $ {evidence.command}")
-            out += [f"       | {line}" for line in evidence.lines[:EVIDENCE_LINES]]
-    if card.done and not card.causes:
-        out.append("  " + label(lang, "no_verdicts"))
-    if card.done and card.incident is not None:
-        out.append(f"  [:resolve SLUG | :resolve-new] {label(lang, 'resolve')}")
+def diagnosis_text(result: Diagnosis) -> str:
+    """The console's finished diagnosis: a heading, the report's text (`app.digest.render_text`, the one
+    `pitstop diagnose` prints), then the resolution command."""
+    card = result.card
+    head = label(card.lang, "diagnosed", target=card.target, done=len(card.hosts), total=len(card.hosts))
+    out = [head, result.text]
+    if card.incident is not None:
+        out.append(f"  [:resolve SLUG | :resolve-new] {label(card.lang, 'resolve')}")
     return redact("\n".join(out))
 
 
@@ -69,10 +50,7 @@ def notice_text(notice: Notice) -> str:
 
 def resolution_text(form: ResolutionForm) -> str:
     """The choices the console offers for `:resolve`."""
-    lines = [
-        "Pick the real cause with :resolve SLUG, or describe a new one with :resolve-new "
-        "TITLE | WHAT WAS WRONG | HOW FIXED | SYMPTOM; SYMPTOM | NOTES"
-    ]
+    lines = [t("console.resolve.how", form.lang)]
     lines += [f"  {c.pitfall}: {c.title}" + (f" ({c.note})" if c.note else "") for c in form.choices]
     return redact("\n".join(lines))
 
@@ -104,14 +82,20 @@ def stats_text(figures: Any, days: int, lang: str = "en") -> str:
     return redact("\n".join(out))
 
 
-def drafts_text(cards: tuple[DraftCard, ...]) -> str:
+def drafts_text(cards: tuple[DraftCard, ...], lang: str = "en") -> str:
     """Drafts waiting for review, with the console commands that decide them."""
     if not cards:
-        return "No drafts waiting for review."
-    out = ["Drafts waiting for review ([:approve ID] [:reject ID]):"]
+        return t("drafts.none", lang)
+    out = [t("drafts.list", lang)]
     for card in cards:
-        what = f"merge into {card.target}" if card.kind == "merge" else "new cause"
-        out.append(f"  {card.id}: {card.title} ({what}, incident #{card.incident})")
+        what = (
+            t("drafts.line.merge", lang, target=card.target)
+            if card.kind == "merge"
+            else t("drafts.line.new", lang)
+        )
+        out.append(
+            "  " + t("drafts.line", lang, id=card.id, title=card.title, what=what, incident=card.incident)
+        )
         if card.summary:
             out.append("     " + clip(" ".join(card.summary.split()), SUMMARY_CHARS))
     return redact("\n".join(out))
@@ -119,9 +103,9 @@ def drafts_text(cards: tuple[DraftCard, ...]) -> str:
 
 _STYLES = (
     (re.compile(r"^\s*\d+\. .*$", re.M), "bold"),
-    (re.compile(r"✅ [^\n]*|\bconfirmed\b|已确认"), "bold red"),
-    (re.compile(r"⬜ [^\n]*|\bruled out\b|已排除"), "green"),
-    (re.compile(r"❔ [^\n]*|\binconclusive\b|无法判断"), "yellow"),
+    (re.compile(r"^CONFIRMED [^\n]*|\bconfirmed\b|已确认", re.M), "bold red"),
+    (re.compile(r"^ruled out [^\n]*|\bruled out\b|已排除", re.M), "green"),
+    (re.compile(r"^inconclusive [^\n]*|\binconclusive\b|无法判断", re.M), "yellow"),
     (re.compile(r"^\s*\[:[^\n]*$", re.M), "cyan"),
 )
 

@@ -190,6 +190,6 @@ def evaluate(pitfall: Pitfall, results: Mapping[str, CommandResult], ctx: CheckC
         verdict=name,
         reason=reason,
         evidence=evidence,
-        commands=commands,  # type: ignore[arg-type]
+        commands=commands,
         benign=pitfall.benign and name == "confirmed",
     )

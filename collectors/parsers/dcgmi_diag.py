@@ -50,5 +50,5 @@ def parse(text: str) -> DcgmDiag:
             if (m := _RESULT.match(value)) is not None and m.group(1).lower().startswith(("fail", "error")):
                 rows[-1]["result"] = m.group(1).capitalize()  # "Pass - GPUs: 1-7" then "Fail - GPU: 0"
             rows[-1]["detail"] = f"{rows[-1]['detail']} {value}"
-            rows[-1]["lines"].append(raw.strip())  # type: ignore[union-attr]
-    return DcgmDiag(results=tuple(DiagResult(**{**r, "lines": tuple(r["lines"])}) for r in rows))  # type: ignore[arg-type]
+            rows[-1]["lines"].append(raw.strip())
+    return DcgmDiag(results=tuple(DiagResult(**{**r, "lines": tuple(r["lines"])}) for r in rows))

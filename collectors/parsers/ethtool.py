@@ -61,5 +61,5 @@ def parse(text: str) -> EthtoolInfo:
         }.get(key)
         if field:
             nics[-1][field] = None if is_unknown(value) else value
-            nics[-1]["lines"].append(stripped)  # type: ignore[union-attr]
-    return EthtoolInfo(nics=tuple(NicDriver(**{**n, "lines": tuple(n["lines"])}) for n in nics))  # type: ignore[arg-type]
+            nics[-1]["lines"].append(stripped)
+    return EthtoolInfo(nics=tuple(NicDriver(**{**n, "lines": tuple(n["lines"])}) for n in nics))

@@ -99,9 +99,9 @@ def parse(text: str) -> IbStat:
             }.get(key)
             if field:
                 ports[-1][field] = to_float(value) if field == "rate_gbps" else _word(value)
-                ports[-1]["lines"].append(line)  # type: ignore[union-attr]
+                ports[-1]["lines"].append(line)
     return IbStat(
-        ports=tuple(IbPort(**{**p, "lines": tuple(p["lines"])}) for p in ports),  # type: ignore[arg-type]
+        ports=tuple(IbPort(**{**p, "lines": tuple(p["lines"])}) for p in ports),
         errors=tuple(errors),
         stray=tuple(stray),
     )

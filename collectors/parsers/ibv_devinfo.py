@@ -61,8 +61,8 @@ def parse(text: str) -> VerbsInfo:
             )
         elif ports and key in ("state", "phys_state", "link_layer", "active_mtu"):
             ports[-1][{"phys_state": "physical_state"}.get(key, key)] = value
-            ports[-1]["lines"].append(line)  # type: ignore[union-attr]
+            ports[-1]["lines"].append(line)
     return VerbsInfo(
-        ports=tuple(VerbsPort(**{**p, "lines": tuple(p["lines"])}) for p in ports),  # type: ignore[arg-type]
+        ports=tuple(VerbsPort(**{**p, "lines": tuple(p["lines"])}) for p in ports),
         firmware=firmware or None,
     )

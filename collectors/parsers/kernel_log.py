@@ -213,7 +213,7 @@ def _event(message: str, lines: list[str], info: dict[str, Any]) -> KernelEvent:
         message=message,
         lines=tuple(lines),
         time=info.get("time"),
-        uptime_s=info.get("uptime_s"),  # type: ignore[arg-type]
+        uptime_s=info.get("uptime_s"),
         xid=int(xid.group("xid")) if xid else None,
         sxid=int(sxid.group("xid")) if sxid else None,
         pci=short_bus_id(pci),

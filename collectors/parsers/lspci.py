@@ -100,18 +100,18 @@ def _block(lines: list[str]) -> PciDevice | None:
         slot=head.group("slot"),
         device_class=head.group("cls").strip(),
         description=head.group("desc").strip(),
-        driver=fields["driver"],  # type: ignore[arg-type]
-        cap_speed_gts=to_float(cap.group("speed")) if cap else None,  # type: ignore[union-attr]
-        cap_width=to_int(cap.group("width")) if cap else None,  # type: ignore[union-attr]
-        sta_speed_gts=to_float(sta.group("speed")) if sta else None,  # type: ignore[union-attr]
-        sta_width=to_int(sta.group("width")) if sta else None,  # type: ignore[union-attr]
-        sta_flags=tuple(f for f in (sta.group("sflag"), sta.group("wflag")) if f) if sta else (),  # type: ignore[union-attr]
+        driver=fields["driver"],
+        cap_speed_gts=to_float(cap.group("speed")) if cap else None,
+        cap_width=to_int(cap.group("width")) if cap else None,
+        sta_speed_gts=to_float(sta.group("speed")) if sta else None,
+        sta_width=to_int(sta.group("width")) if sta else None,
+        sta_flags=tuple(f for f in (sta.group("sflag"), sta.group("wflag")) if f) if sta else (),
         access_denied=denied,
         cap_line=str(fields["cap_line"]),
         sta_line=str(fields["sta_line"]),
         acs_redirect=fields["acs"],
-        acs_line=str(fields["acs_line"]),  # type: ignore[arg-type]
-        buses=fields.get("buses"),  # type: ignore[arg-type]
+        acs_line=str(fields["acs_line"]),
+        buses=fields.get("buses"),
     )
 
 

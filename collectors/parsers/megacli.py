@@ -62,5 +62,5 @@ def parse(text: str) -> MegaCli:
             elif key in ("Default Cache Policy", "Current Cache Policy"):
                 vds[-1]["default_write" if key.startswith("Default") else "current_write"] = _write(value)
                 vds[-1]["no_cache_if_bad_bbu"] = "No Write Cache if Bad BBU" in value
-                vds[-1]["lines"].append(line)  # type: ignore[union-attr]
-    return MegaCli(vds=tuple(MegaVd(**{**v, "lines": tuple(v["lines"])}) for v in vds))  # type: ignore[arg-type]
+                vds[-1]["lines"].append(line)
+    return MegaCli(vds=tuple(MegaVd(**{**v, "lines": tuple(v["lines"])}) for v in vds))

@@ -73,7 +73,7 @@ def parse(text: str) -> SmiTable:
     def flush() -> None:
         nonlocal pending
         if pending:
-            gpus.append(SmiGpuRow(**{**pending, "lines": tuple(pending["lines"])}))  # type: ignore[arg-type]
+            gpus.append(SmiGpuRow(**{**pending, "lines": tuple(pending["lines"])}))
         pending = None
 
     for line in lines:
@@ -134,17 +134,17 @@ def parse(text: str) -> SmiTable:
                     "memory_total_mib": to_int(m2.group("total")),
                     "utilization_pct": to_float(m2.group("util")),
                     "compute_mode": None if is_unknown(m2.group("compute")) else m2.group("compute"),
-                    "errors": tuple(pending["errors"]) + tuple(errs),  # type: ignore[operator]
+                    "errors": tuple(pending["errors"]) + tuple(errs),
                     "line": f"{pending['line']} / {line.strip()}",
-                    "lines": [*pending["lines"], line.strip()],  # type: ignore[misc]
+                    "lines": [*pending["lines"], line.strip()],
                 }
             )
         elif pending is not None and (m3 := _ROW3.match(line)) is not None:
             mig = m3.group("mig")
             pending["mig_mode"] = None if is_unknown(mig) else mig
-            pending["lines"] = [*pending["lines"], line.strip()]  # type: ignore[misc]
+            pending["lines"] = [*pending["lines"], line.strip()]
             if mig == "ERR!":
-                pending["errors"] = tuple(pending["errors"]) + ("mig",)  # type: ignore[arg-type]
+                pending["errors"] = tuple(pending["errors"]) + ("mig",)
     flush()
     return SmiTable(
         driver_version=driver,

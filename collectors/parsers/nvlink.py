@@ -63,14 +63,14 @@ def parse(text: str) -> NvLinkStatus:
                 }
             )
         elif gpus and (m := _LINK.match(line)):
-            gpus[-1]["links"].append(_link(m, line))  # type: ignore[union-attr]
+            gpus[-1]["links"].append(_link(m, line))
         elif gpus and "does not have or support Nvlink" in line:
             gpus[-1]["supported"] = False
         elif gpus and re.fullmatch(r"([UDX_] ?)+", line):
-            gpus[-1]["links"].extend(  # type: ignore[union-attr]
+            gpus[-1]["links"].extend(
                 NvLink(i, _DCGM_STATES[s], None, line) for i, s in enumerate(line.split())
             )
     return NvLinkStatus(
-        gpus=tuple(NvLinkGpu(links=tuple(g.pop("links")), **g) for g in gpus),  # type: ignore[arg-type]
+        gpus=tuple(NvLinkGpu(links=tuple(g.pop("links")), **g) for g in gpus),
         error=smi_error.detect(text) if not gpus else None,
     )

@@ -3,13 +3,6 @@
 from __future__ import annotations
 
 MESSAGES: dict[str, tuple[str, str]] = {
-    # how the bot and console frame an error (bot/errors.py)
-    "errors.not_allowed": ("Not allowed: {message}", "不允许：{message}"),
-    "errors.not_found": ("Not found: {message}", "找不到：{message}"),
-    "errors.unexpected": (
-        "Sorry, something went wrong inside Pitstop ({kind}); the details are in its log.",
-        "抱歉，Pitstop 内部出错了（{kind}）；详情见它的日志。",
-    ),
     # a paste that cannot be searched (kb/preprocess.py, kb/service.py)
     "errors.paste.binary": (
         "That looks like binary data, not text: paste the error message or log lines.",
@@ -103,10 +96,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "事件 #{id} 已由 {user} 于 {at} 解决为 '{cause}'；以那次解决为准",
     ),
     "errors.incident.needs_kb": ("learning needs the knowledge base", "学习需要知识库"),
-    "errors.drafts.maintainers_only": (
-        "Only Pitstop maintainers (`PITSTOP_MAINTAINERS`) may approve, edit or reject drafts.",
-        "只有 Pitstop 维护者（`PITSTOP_MAINTAINERS`）可以批准、编辑或拒绝草稿。",
-    ),
     "errors.drafts.none": (
         "no draft '{id}' (see `pitstop kb drafts`)",
         "没有草稿 '{id}'（见 `pitstop kb drafts`）",
@@ -134,20 +123,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "errors.drafts.file_exists": (
         "{path} already exists with other content; move it away, then approve again",
         "{path} 已存在且内容不同；请先移走它再批准",
-    ),
-    # the console (bot/console.py)
-    "errors.console.unknown_command": (
-        "Unknown command {command}; type :help for the list.",
-        "未知命令 {command}；输入 :help 查看命令列表。",
-    ),
-    "errors.console.which_host": ("Say which host: :run HOST", "请指定主机：:run HOST"),
-    "errors.console.paste_first": (
-        "Paste an error first: the buttons refer to the last answer.",
-        "请先粘贴报错：这些按钮对应的是上一条回答。",
-    ),
-    "errors.console.which_draft": (
-        "Say which draft: :approve ID or :reject ID (see :drafts).",
-        "请指定草稿：:approve ID 或 :reject ID（见 :drafts）。",
     ),
     # running commands on a host (collectors/runner.py)
     "errors.runner.no_connector": ("{host}: no SSH connector configured", "{host}：没有配置 SSH 连接器"),

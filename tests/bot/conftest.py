@@ -162,7 +162,7 @@ def serve_app(
         services = make_services(db, embedder, **options)
         app = create_app(settings_for(recorder, db), services, update_interval_s=0.2)
         server = make_server(app, "127.0.0.1", 0)
-        threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+        threading.Thread(target=server.serve_forever, daemon=True).start()
         started.append((server, services))
         return Running(f"http://127.0.0.1:{server.server_address[1]}", services, recorder, app)
 

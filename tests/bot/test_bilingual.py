@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
@@ -24,7 +25,7 @@ def texts(node: object) -> list[str]:
     """Every "text" string of a Slack payload (the words a reader sees)."""
     if isinstance(node, dict):
         own = [node["text"]] if isinstance(node.get("text"), str) else []
-        return own + [t for key, value in node.items() if key != "text" for t in texts(value)]
+        return own + [t for key, value in node.items() if not isinstance(value, str) for t in texts(value)]
     if isinstance(node, list | tuple):
         return [t for value in node for t in texts(value)]
     return []
@@ -48,6 +49,11 @@ def services(kb_path, embedder, tmp_path):
     services = make_services(copy_kb(kb_path, tmp_path / "zh.db"), embedder)
     yield services
     services.close()
+
+
+def test_texts_reads_sections_buttons_and_context() -> None:
+    message = blocks.notice_message(flows.Notice("a notice")).kwargs()
+    assert "a notice" in "".join(texts(message["blocks"]))
 
 
 def test_the_checker_finds_english_prose() -> None:
@@ -80,3 +86,120 @@ def test_an_english_paste_stays_english(services) -> None:
     )
     out = text.answer_text(card)
     assert card.lang == "en" and "Likely causes" in out and not re.search(r"[\u4e00-\u9fff]", out)
+
+
+# --- every message kind, in both languages -----------------------------------------------------
+PASTES = {
+    "en": "NVRM: Xid 79, GPU has fallen off the bus",
+    "zh": "训练跑着跑着一张卡掉了，dmesg 里 GPU has fallen off the bus",
+}
+NEW_CAUSES = {  # what a person types into the resolution form, in their language
+    "en": ("Rack UPS input sag", "the UPS input voltage dipped 8%", "moved the rack to another UPS"),
+    "zh": ("机柜 UPS 输入电压跌落", "UPS 输入电压间歇性下跌 8%", "把机柜换到另一台 UPS 上"),
+}
+ENDONYM = "中文"  # the language menu names Chinese in Chinese in either language
+
+
+def every_kind(services, lang: str) -> dict[str, str]:
+    """Each message kind a person can see, rendered for a person who chose `lang` (App Home)."""
+    from pitstop.app.cards import DiagnosisCard, HostState
+    from pitstop.app.diagnose import DiagnoseReport, HostReport
+    from pitstop.app.digest import render_text
+    from pitstop.bot.console import Console
+    from pitstop.bot.errors import describe
+    from pitstop.bot.listeners.views.resolution import validate
+    from pitstop.bot.payload import incident_of
+    from pitstop.collectors.model import Evidence, Verdict
+    from pitstop.core.i18n import t
+    from pitstop.incidents.model import NewCause
+
+    user, paste = f"U{lang}", PASTES[lang]
+    out: dict[str, str] = {"language notice": flows.set_language(services, user, lang).text}
+    card = flows.answer(services, paste, channel="C1", thread_ts=f"{lang}.1", user=user)
+    cause = card.causes[0].pitfall
+    out["answer (Slack)"] = "\n".join(texts(blocks.answer_message(card).kwargs()))
+    out["answer (console)"] = text.answer_text(card)
+    details = flows.details(services, card.incident, cause, user=user)
+    out["details"] = "\n".join(texts(blocks.details_message(details).kwargs()))
+    out["feedback notice"] = flows.feedback(
+        services, card.incident, user=user, pitfall=cause, helpful=True
+    ).text
+    form = flows.resolution_form(services, card.incident, user)
+    out["resolution form (Slack)"] = "\n".join(texts(blocks.resolution_modal(form, "{}")))
+    out["resolution form (console)"] = text.resolution_text(form)
+    title, what, fix = NEW_CAUSES[lang]
+    new = NewCause(title=title, what=what, fix=fix, symptoms=(paste,))
+    out["resolved notice"] = flows.resolve(services, card.incident, user=user, new_cause=new).text
+    drafts = flows.pending_drafts(services, card.incident)
+    out["draft card"] = "\n".join(texts(blocks.draft_message(drafts[0]).kwargs()))
+    out["draft edit modal"] = "\n".join(texts(blocks.draft_edit_modal(drafts[0], "{}")))
+    out["drafts (console)"] = text.drafts_text(drafts, lang)
+    out["App Home"] = "\n".join(texts(blocks.home_view(flows.home(services, user, 30))))
+    decided = flows.reject_draft(services, drafts[0].id, user="W999")
+    out["decided draft card"] = "\n".join(texts(blocks.draft_message(decided).kwargs()))
+    verdict = Verdict(cause, "confirmed", "", (Evidence("dmesg", ("NVRM: Xid 79",), "dmesg"),))
+    report = DiagnoseReport(
+        (
+            HostReport("gpu1", "ok", verdicts=(verdict,)),
+            HostReport("gpu2", "unreachable", "ssh: connect to host gpu2 port 22"),
+        ),
+        lang=lang,
+    )
+    diagnosis = flows.diagnosis_card(report, "gpu[1-2]", lang, card.incident, lambda p: card.causes[0].title)
+    out["diagnosis (Slack)"] = "\n".join(texts(blocks.diagnosis_message(diagnosis).kwargs()))
+    finished = flows.Diagnosis(diagnosis, render_text(report, lang), "", ())
+    out["diagnosis (console)"] = text.diagnosis_text(finished)
+    progress = DiagnosisCard(lang, "gpu[1-2]", (HostState("gpu1", "pending"), HostState("gpu2", "ok")))
+    out["diagnosis progress"] = "\n".join(texts(blocks.diagnosis_message(progress).kwargs()))
+    errors = []
+    for fail in (
+        lambda: flows.answer(services, "  ", channel="C1", thread_ts=f"{lang}.2", user=user),
+        lambda: flows.details(services, card.incident, "no-such-cause", user=user),
+        lambda: flows.require_maintainer(False),
+        lambda: incident_of({}),
+        lambda: 1 / 0,  # an unexpected error
+    ):
+        with pytest.raises(Exception) as raised:
+            fail()
+        errors.append(describe(raised.value, lang))
+    form_errors = (
+        validate(
+            {"cause": "x", "new_title": "y", "new_what": "", "new_fix": "", "new_symptoms": "", "notes": ""},
+            lang,
+        ),
+        validate(
+            {"cause": "", "new_title": "y", "new_what": "", "new_fix": "", "new_symptoms": "", "notes": ""},
+            lang,
+        ),
+    )
+    errors += [message for found in form_errors for message in found.values()]
+    errors += [t(key, lang) for key in ("chat.busy", "chat.busy_checks", "chat.diagnose_usage")]
+    out["errors in chat"] = "\n".join(errors)
+    console = Console(services, io.StringIO(), user=user)
+    out["console"] = "\n".join(
+        console.handle(entry) for entry in (":help", ":frobnicate", ":run", ":drafts", ":stats")
+    )
+    return out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_message_kind_is_rendered_in_the_readers_language(services, lang: str) -> None:
+    rendered = every_kind(services, lang)
+    assert len(rendered) == 18
+    paste = PASTES[lang]
+    quoted = tuple(s for p in services.kb.all() for s in p.symptoms) + (paste,)
+    problems = {}
+    for kind, body in rendered.items():
+        assert body.strip(), kind
+        if lang == "zh":
+            found = english_prose(body, paste, quoted)
+        else:
+            found = re.findall(r"[\u4e00-\u9fff]+", body.replace(ENDONYM, ""))
+        if found:
+            problems[kind] = found
+    assert not problems, problems
+
+
+def test_the_kind_checker_fails_on_an_untranslated_notice() -> None:
+    """A notice left in English inside a Chinese rendering is caught (the test above can fail)."""
+    assert english_prose("谢谢：Thanks, the cause was marked for this incident", PASTES["zh"], ())

@@ -73,6 +73,8 @@ def test_a_bracketed_paste_of_a_chained_traceback_is_one_incident_and_one_answer
     child.expect_exact("pitstop>")
     child.send(":quit\r")
     child.expect(pexpect.EOF)
+    history = db.parent / "console_history"  # beside the database: owner-only, in its 0700 directory
+    assert history.stat().st_mode & 0o777 == 0o600 and ":this bogus-id" in history.read_text(encoding="utf-8")
     found = Incidents(open_db(db)).list()
     assert len(found) == 1, [i.error_text[:60] for i in found]
     assert "During handling of the above exception" in found[0].error_text

@@ -63,3 +63,19 @@ def test_the_report_file_holds_the_whole_verdict_report() -> None:
     start = content.index("===== The report as JSON =====") + len("===== The report as JSON =====")
     doc = json.loads(content[start : content.index("===== Command outputs =====")])
     assert len(doc["hosts"]) == 500 and doc["outliers"][0]["host"] == "gpu017"
+    assert doc["schema"] == "pitstop.diagnose/1"  # the very document `pitstop diagnose --json` prints
+
+
+def test_one_diagnosis_text_for_the_cli_the_console_and_the_file() -> None:
+    from pitstop.app.digest import render_text
+    from pitstop.bot.render import text
+
+    report = fleet_report(8, 3, unreachable=1)
+    cli = render_text(report, "en")  # what `pitstop diagnose` prints
+    card = flows.diagnosis_card(report, "gpu[001-008]", "en", 7, lambda p: f"Title of {p}")
+    console = text.diagnosis_text(flows.Diagnosis(card, cli, flows.report_file(report, "en", cli), ()))
+    assert console.splitlines()[0] == "Checks on gpu[001-008]: 8 hosts"
+    assert "\n" + cli + "\n" in console and console.endswith(
+        "[:resolve SLUG | :resolve-new] Record resolution"
+    )
+    assert flows.report_file(report, "en").startswith(cli + "\n\n")

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -30,10 +31,11 @@ def free_port() -> int:
 class Served:
     """A `pitstop serve` child process whose output lines are collected in the background."""
 
-    def __init__(self, args: list[str], env: dict[str, str]) -> None:
+    def __init__(self, args: list[str], env: dict[str, str], cwd: Path | None = None) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "pitstop", "serve", *args],
             env=env,
+            cwd=cwd,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,

@@ -40,7 +40,7 @@ def test_approve_writes_an_entry_file_that_the_loader_accepts(fresh_kb, tmp_path
     assert [d.id for d in drafts.list_drafts(fresh_kb.db)] == [draft_id]
     out = tmp_path / "pitfalls"
     sentence = drafts.approve(fresh_kb, fresh_kb.db, draft_id, user="maint", directory=out)
-    assert str(out / f"{draft_id}.yaml") in sentence
+    assert str(out / f"{draft_id}.yaml") in str(sentence)
 
     (entry,) = load_pitfalls(out)
     assert (entry.id, entry.title, entry.status) == (draft_id, AV.title, "curated")
@@ -83,7 +83,7 @@ def test_edit_changes_the_draft_and_refuses_invalid_values(fresh_kb, tmp_path):
 def test_reject_takes_a_draft_out_of_search(fresh_kb):
     draft_id = resolve_new(fresh_kb, AV, "3.0")
     assert fresh_kb.ask(AV.symptoms[0]).results[0].id == draft_id
-    assert drafts.reject(fresh_kb, fresh_kb.db, draft_id, user="maint") == f"rejected '{draft_id}'"
+    assert str(drafts.reject(fresh_kb, fresh_kb.db, draft_id, user="maint")) == f"rejected '{draft_id}'"
     assert draft_id not in [m.id for m in fresh_kb.ask(AV.symptoms[0], top=10).results]
     assert drafts.list_drafts(fresh_kb.db) == []
     assert drafts.list_drafts(fresh_kb.db, status="rejected")[0].id == draft_id
@@ -98,7 +98,8 @@ def test_approving_a_merge_adds_the_examples_to_the_existing_entry(fresh_kb, tmp
         0
     ]
     sentence = drafts.approve(fresh_kb, fresh_kb.db, draft.id, user="maint", directory=tmp_path)
-    assert sentence == "merged into 'bios-above-4g-decoding-disabled': 2 new example(s)"
+    assert str(sentence) == "merged into 'bios-above-4g-decoding-disabled': 2 new example(s)"
+    assert sentence.render("zh") == "已合并到 'bios-above-4g-decoding-disabled'：新增 2 个示例"
     after = fresh_kb.db.execute("SELECT count(*) FROM examples WHERE pitfall_id = ?", [proposal]).fetchone()[
         0
     ]

@@ -1,0 +1,1 @@
+../../../pitstop/__init__.py

@@ -21,7 +21,7 @@ def record_resolution_callback(ack: Ack, body: dict[str, Any], client: WebClient
     record = interactions.unresolved(
         interactions.incident_in(deps.services, incident_of(clicked(body)), channel=channel)
     )
-    form = flows.resolution_form(deps.services, record.id)
+    form = flows.resolution_form(deps.services, record.id, user_of(body))
     metadata = seal_view(deps.sealer, ids.VIEW_RESOLUTION, user_of(body), i=record.id)
     client.views_open(trigger_id=body["trigger_id"], view=blocks.resolution_modal(form, metadata))
     ack()

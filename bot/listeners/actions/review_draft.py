@@ -23,8 +23,8 @@ def review_draft_callback(ack: Ack, body: dict[str, Any], client: WebClient, dep
     flows.require_maintainer(deps.maintainers.allows(user))
     card = DECISIONS[action_id(body)](deps.services, draft_id(clicked(body)), user=user)
     container = body.get("container") or {}
-    if container.get("type") == "message":
-        channel = container.get("channel_id") or (body.get("channel") or {}).get("id")
+    channel = container.get("channel_id") or (body.get("channel") or {}).get("id")
+    if container.get("type") == "message" and channel:
         client.chat_update(channel=channel, ts=container["message_ts"], **blocks.draft_message(card).kwargs())
     else:
         publish_home(deps, client, user)

@@ -11,13 +11,8 @@ from slack_sdk import WebClient
 from pitstop.bot.checks import start_checks
 from pitstop.bot.delivery import trigger_key
 from pitstop.bot.deps import Deps
+from pitstop.bot.errors import reader_lang
 from pitstop.core.i18n import t
-
-USAGE = (
-    "Usage: `/diagnose HOSTS [error text]`, where HOSTS is a host, a group, a list or a range "
-    "such as `gpu[01-04]`, e.g. `/diagnose gpu-node-3 nccl unknown error after FP16`; "
-    "or `/diagnose job 123456` for the nodes of a Slurm job."
-)
 
 
 def parse(text: str) -> tuple[str, str | None]:
@@ -30,13 +25,13 @@ def diagnose_callback(ack: Ack, command: dict[str, Any], client: WebClient, deps
     """Usage on `help` or nothing; otherwise authorize and queue the checks."""
     target, error_text = parse(command.get("text", ""))
     if not target or target in ("help", "-h", "--help"):
-        ack(USAGE)
+        ack(t("chat.diagnose_usage", reader_lang(command, deps)))
         return
     job = None
     if target == "job":  # `/diagnose job 123456 [error text]`: the nodes of a Slurm job
         job, error_text = parse(error_text or "")
         if not job:
-            ack(t("fleet.slack.job_usage", "en"))
+            ack(t("fleet.slack.job_usage", reader_lang(command, deps)))
             return
     # Slash commands cannot be typed in threads, so the answer goes where it was typed.
     start_checks(

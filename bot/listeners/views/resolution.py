@@ -18,6 +18,7 @@ from pitstop.bot.errors import reporting
 from pitstop.bot.payload import incident_of, user_of, view_metadata
 from pitstop.bot.render import blocks
 from pitstop.bot.slack_io import tell
+from pitstop.core.i18n import t
 from pitstop.incidents.model import NewCause
 from pitstop.incidents.store import AlreadyResolved
 
@@ -40,21 +41,17 @@ def form_values(view: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-def validate(values: dict[str, str]) -> dict[str, str]:
-    """Errors to show in the modal (block id -> message); empty when the form can be submitted."""
+def validate(values: dict[str, str], lang: str = "en") -> dict[str, str]:
+    """Errors to show in the modal (block id -> message in `lang`); empty when the form can be submitted."""
     new = any(values[f[0]] for f in (ids.FIELD_NEW_TITLE, ids.FIELD_NEW_WHAT, ids.FIELD_NEW_FIX))
     cause = values[ids.FIELD_CAUSE[0]]
     if cause and new:
-        return {ids.FIELD_CAUSE[0]: "Pick a known cause or describe a new one, not both."}
+        return {ids.FIELD_CAUSE[0]: t("chat.form.both", lang)}
     if not cause and not new:
-        return {ids.FIELD_CAUSE[0]: "Pick the real cause, or describe a new one below."}
+        return {ids.FIELD_CAUSE[0]: t("chat.form.neither", lang)}
     if new:
-        missing = {
-            f[0]: "Needed for a new cause."
-            for f in (ids.FIELD_NEW_TITLE, ids.FIELD_NEW_WHAT)
-            if not values[f[0]]
-        }
-        return missing
+        needed = t("chat.form.needed", lang)
+        return {f[0]: needed for f in (ids.FIELD_NEW_TITLE, ids.FIELD_NEW_WHAT) if not values[f[0]]}
     return {}
 
 
@@ -85,7 +82,7 @@ def resolution_callback(
     meta = view_metadata(deps.sealer, body)
     record = interactions.unresolved(interactions.stored_incident(deps.services, incident_of(meta)))
     values = form_values(view)
-    errors = validate(values)
+    errors = validate(values, flows.reader_lang(deps.services, user_of(body), record.lang))
     if errors:
         ack(response_action="errors", errors=errors)
         return
@@ -121,9 +118,10 @@ def resolve_entry(deps: Deps, client: WebClient, entry: Entry) -> None:
             if not entry.retry:
                 raise
             # the earlier attempt resolved it, then died before announcing it
-            return flows.resolved_notice(deps.services.incidents.get(record.id))
+            return flows.resolved_notice(deps.services.incidents.get(record.id), lang)
 
-    notice = reporting(resolve, told)
+    lang = flows.reader_lang(deps.services, user, record.lang)
+    notice = reporting(resolve, told, lang)
     if notice is None:
         return
     message = blocks.notice_message(Notice(notice.text, ok=True, mention=user))

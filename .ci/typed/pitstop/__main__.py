@@ -1,0 +1,1 @@
+../../../pitstop/__main__.py

@@ -1,0 +1,143 @@
+"""The HTTP-mode server under hostile connections, over real sockets: stalled requests are dropped at
+their deadline and block nobody, connections over the limit are refused at once, the listen backlog
+is sized for bursts. A small real Bolt app (signed requests verified) stands behind it."""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import threading
+import urllib.request
+from collections.abc import Callable, Iterator
+
+import pytest
+from slack_bolt import Ack, App
+from slack_sdk import WebClient
+
+from pitstop.bot.http import BACKLOG, HttpServer
+from tests.bot import recorder as rec
+from tests.bot.conftest import SECRET, Running
+from tests.bot.interactions import slash_command
+
+FORM = "application/x-www-form-urlencoded"
+
+
+@pytest.fixture
+def serve(recorder: rec.Recorder) -> Iterator[Callable[..., tuple[HttpServer, Running, list[str]]]]:
+    """Factory: a Bolt app whose /diagnose records its text, served by HttpServer with the given limits."""
+    servers: list[HttpServer] = []
+
+    def start(**limits: float) -> tuple[HttpServer, Running, list[str]]:
+        ran: list[str] = []
+        client = WebClient(token="xoxb-test-token-1234567890", base_url=recorder.url + "/api/")  # type: ignore[attr-defined]
+        app = App(client=client, signing_secret=SECRET)
+
+        @app.command("/diagnose")
+        def diagnose(ack: Ack, command: dict) -> None:
+            ran.append(command["text"])
+            ack()
+
+        server = HttpServer(app, "127.0.0.1", 0, **limits)  # type: ignore[arg-type]
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        return server, Running(url, None, recorder, app), ran
+
+    yield start
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+
+
+def connect(server: HttpServer, data: bytes = b"") -> socket.socket:
+    sock = socket.create_connection(server.server_address, timeout=30)
+    if data:
+        sock.sendall(data)
+    return sock
+
+
+def read_to_eof(sock: socket.socket) -> bytes:
+    """Everything the server sends until it closes the connection (the socket timeout bounds the wait)."""
+    chunks = []
+    while chunk := sock.recv(4096):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def health(url: str) -> str:
+    with urllib.request.urlopen(url + "/health", timeout=10) as response:
+        return response.read().decode()
+
+
+STALLED_BODY = (
+    b"POST /slack/events HTTP/1.1\r\nHost: pitstop\r\nContent-Type: " + FORM.encode() + b"\r\n"
+    b"Content-Length: 4000\r\n\r\ncommand=%2Fdiagnose&text="
+)
+STALLED_HEADERS = b"POST /slack/events HTTP/1.1\r\nHost: pitstop\r\nX-Slack-Sig"
+
+
+def test_stalled_connections_block_nothing_and_are_dropped(serve, shared_dir):
+    server, bot, ran = serve(deadline_s=1.0)
+    stalled = [connect(server, STALLED_BODY if n % 2 else STALLED_HEADERS) for n in range(40)]
+    stalled += [connect(server) for _ in range(5)]  # connected, never a byte
+    try:
+        body = slash_command(shared_dir, "gpu-node-3", response_url=bot.url + "/unused")
+        assert bot.send(body, content_type=FORM)[0] == 200
+        assert ran == ["gpu-node-3"]
+        assert health(bot.url) == "ok"
+        for sock in stalled:  # each is closed by the server (a stalled body is told 408 first)
+            answer = read_to_eof(sock)
+            assert answer == b"" or answer.startswith(b"HTTP/1.1 408"), answer[:80]
+    finally:
+        for sock in stalled:
+            sock.close()
+    assert ran == ["gpu-node-3"]  # no partial request reached Bolt
+
+
+def test_connections_over_the_limit_are_refused_at_once(serve):
+    server, bot, _ = serve(max_connections=8, deadline_s=60.0)
+    held = []
+    for _ in range(8):  # keep-alive connections that did one request: all counted as open
+        sock = connect(server, b"GET /health HTTP/1.1\r\nHost: pitstop\r\n\r\n")
+        assert sock.recv(4096).startswith(b"HTTP/1.1 200")
+        held.append(sock)
+    try:
+        extra = connect(server)
+        assert read_to_eof(extra).startswith(b"HTTP/1.1 503")
+        extra.close()
+        held.pop().close()
+        for _ in range(50):  # the server frees the slot once it has seen the close
+            sock = connect(server, b"GET /health HTTP/1.1\r\nHost: pitstop\r\nConnection: close\r\n\r\n")
+            answer = read_to_eof(sock)
+            sock.close()
+            if answer.startswith(b"HTTP/1.1 200"):
+                break
+            assert answer.startswith(b"HTTP/1.1 503")
+        else:
+            pytest.fail("a freed slot was never reused")
+    finally:
+        for sock in held:
+            sock.close()
+
+
+def test_oversized_and_undeclared_bodies_are_refused(serve):
+    server, _, ran = serve()
+    big = connect(server, b"POST /slack/events HTTP/1.1\r\nHost: p\r\nContent-Length: 2000000\r\n\r\n")
+    assert big.recv(4096).startswith(b"HTTP/1.1 413")
+    big.close()
+    chunked = connect(
+        server, b"POST /slack/events HTTP/1.1\r\nHost: p\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"
+    )
+    assert chunked.recv(4096).startswith(b"HTTP/1.1 411")
+    chunked.close()
+    assert ran == []
+
+
+def test_listen_backlog_is_sized_for_bursts(serve):
+    server, _, _ = serve()
+    port = server.server_address[1]
+    listed = subprocess.run(
+        ["ss", "-Hltn", f"sport = :{port}"], capture_output=True, text=True, timeout=10, check=True
+    ).stdout.split()
+    somaxconn = int(open("/proc/sys/net/core/somaxconn").read())
+    assert int(listed[2]) == min(BACKLOG, somaxconn)  # Send-Q of a listening socket is its backlog
