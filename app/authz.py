@@ -53,11 +53,7 @@ log.addHandler(logging.NullHandler())  # the CLI prints the refusal itself; serv
 
 ORIGINS = ("slack", "console", "cli")
 DEFAULT_MAX_HOSTS = 64
-NO_POLICY = (
-    "No authorization policy is configured, so Pitstop runs no checks on hosts yet "
-    "(knowledge-base answers stay open to everyone). An admin can allow checks in a policy file "
-    "named by PITSTOP_POLICY; see docs/SECURITY.md."
-)
+NO_POLICY = Msg("errors.authz.no_policy")
 _TOP_KEYS = {"max_hosts", "rate_limit", "groups", "rules"}
 _RULE_KEYS = {"name", "users", "user_groups", "channels", "origins", "hosts", "inventory_groups"}
 _RATE_KEYS = {"burst", "per_minute", "hosts_per_hour"}
@@ -288,13 +284,9 @@ class Policy:
         if origin not in ORIGINS:
             return Decision(False, f"unknown request origin {origin!r}")
         if not hosts:
-            return Decision(False, "the request names no hosts")
+            return Decision(False, msg("errors.authz.no_hosts"))
         if len(hosts) > self.max_hosts:
-            return Decision(
-                False,
-                f"the request expands to {len(hosts)} hosts; at most {self.max_hosts} "
-                "may be checked at once, so name a smaller group or range",
-            )
+            return Decision(False, msg("errors.authz.too_many", n=len(hosts), limit=self.max_hosts))
         if not self.rules:
             return Decision(False, NO_POLICY)
         groups = user_groups | self.member_groups(user)
@@ -318,8 +310,9 @@ class Policy:
                 )
             return Decision(
                 False,
-                f"you may not run checks on {listed}{where}; an admin can grant it in "
-                "the authorization policy",
+                msg("errors.authz.denied_channel", hosts=listed, channel=channel)
+                if channel and origin == "slack"
+                else msg("errors.authz.denied_origin", hosts=listed, origin=origin),
             )
         used = [r.name for r in rules if any(r.grants(h) for h in hosts)]
         over = self._over_hourly(user, len(hosts))
@@ -329,8 +322,12 @@ class Policy:
         if wait is not None:
             return Decision(
                 False,
-                f"rate limit: {self.rate.burst} request(s) in a row, then "
-                f"{self.rate.per_minute:g} a minute; try again in {wait:.0f} s",
+                msg(
+                    "errors.authz.rate_limit",
+                    burst=self.rate.burst,
+                    per_minute=f"{self.rate.per_minute:g}",
+                    wait=f"{wait:.0f}",
+                ),
                 retry_after_s=wait,
             )
         return Decision(True, "allowed by " + ", ".join(used), rule=used[0])

@@ -79,7 +79,7 @@ def authorized_hosts(
     `user` check them (UsageError for an empty or bad expression, NotFound for an unknown host,
     NotAllowed when refused). Slack, the console and the CLI all ask here before diagnosing."""
     if not target.strip():
-        raise UsageError("Name the hosts to check, e.g. `/diagnose gpu-node-3 nccl unknown error`.")
+        raise UsageError(msg("errors.diagnose.no_hosts"))
     hosts = inventory.select(target, max_hosts=max_hosts)
     authorize_hosts(policy, hosts, user=user, channel=channel, origin=origin)
     return hosts
@@ -100,7 +100,7 @@ class HostReport:
 
     host: str
     status: HostStatus
-    error: str = ""
+    error: str | Msg = ""  # why the host could not be used, rendered in the reader's language
     verdicts: tuple[Verdict, ...] = ()
     commands: tuple[CommandResult, ...] = ()
     duration_s: float = 0.0
@@ -151,7 +151,7 @@ class HostReport:
             "status": self.status,
             "evidence_status": self.evidence_status,
             "unread": {c: redact(render(why, lang)) for c, why in self.unread.items()},
-            "error": redact(self.error) or None,
+            "error": redact(render(self.error, lang)) or None,
             "verdicts": [v.to_json(lang) for v in self.shown],
             "commands": [command_json(c) for c in self.commands],
             "duration_s": self.duration_s,

@@ -29,7 +29,7 @@ from pitstop.app.digest import digest, job_line, render_text
 from pitstop.app.hosts import mentioned_hosts
 from pitstop.app.services import Services
 from pitstop.core.errors import NotAllowed, NotFound, PitstopError, UsageError
-from pitstop.core.i18n import Msg, msg, t
+from pitstop.core.i18n import Msg, msg, render, t
 
 if TYPE_CHECKING:
     from pitstop.app.diagnose import DiagnoseReport, HostReport
@@ -268,7 +268,8 @@ def outputs_text(report: DiagnoseReport) -> str:
     """Every command's full output, per host: the file posted in the thread (redacted as it is sent)."""
     lines: list[str] = []
     for host in report.hosts:
-        lines.append(f"===== {host.host} ({host.status}{': ' + host.error if host.error else ''}) =====")
+        error = f": {render(host.error, report.lang)}" if host.error else ""
+        lines.append(f"===== {host.host} ({host.status}{error}) =====")
         for result in host.commands:
             lines.append(f"$ {' '.join(result.argv)}   [{result.outcome}, exit {result.exit}]")
             lines.append(result.stdout.rstrip())

@@ -163,9 +163,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.func(args) or 0)
     except PitstopError as exc:
-        from pitstop.core.i18n import t
+        from pitstop.core.i18n import resolve_lang, t
 
-        print(t("cli.error", getattr(args, "lang", None) or "en", message=exc), file=sys.stderr)
+        lang = resolve_lang(None, getattr(args, "lang", None))
+        print(t("cli.error", lang, message=exc.render(lang)), file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         return 130

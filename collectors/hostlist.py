@@ -11,6 +11,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from pitstop.core.errors import UsageError
+from pitstop.core.i18n import msg
 
 _NAME = re.compile(r"^@?[A-Za-z0-9][A-Za-z0-9._-]{0,252}$")
 _RANGE = re.compile(r"^([0-9]+)(?:-([0-9]+))?$")
@@ -49,9 +50,9 @@ def split_terms(expr: str) -> list[str]:
             terms.append(expr[start:i])
             start = i + 1
         if depth not in (0, 1):
-            raise UsageError(f"unbalanced brackets in host list {_show(expr)}")
+            raise UsageError(msg("errors.hostlist.brackets", expr=_show(expr)))
     if depth:
-        raise UsageError(f"unbalanced brackets in host list {_show(expr)}")
+        raise UsageError(msg("errors.hostlist.brackets", expr=_show(expr)))
     terms.append(expr[start:])
     return [t.strip() for t in terms if t.strip()]
 
@@ -61,11 +62,11 @@ def _spans(body: str, term: str) -> list[_Span]:
     for item in body.split(","):
         m = _RANGE.match(item.strip())
         if not m:
-            raise UsageError(f"bad range {_show(item)} in host list term {_show(term)}")
+            raise UsageError(msg("errors.hostlist.bad_range", range=_show(item), term=_show(term)))
         lo_s, hi_s = m.group(1), m.group(2) or m.group(1)
         lo, hi = int(lo_s), int(hi_s)
         if hi < lo:
-            raise UsageError(f"range {_show(item)} in {_show(term)} runs backwards")
+            raise UsageError(msg("errors.hostlist.backwards", range=_show(item), term=_show(term)))
         width = len(lo_s) if lo_s.startswith("0") and len(lo_s) > 1 else 0
         spans.append(_Span(lo, hi, width))
     return spans
@@ -81,7 +82,7 @@ def _parse(term: str) -> tuple[list[str], list[list[_Span]]]:
     pieces.append(term[pos:])
     skeleton = "0".join(pieces)
     if not _NAME.match(skeleton) or "[" in skeleton or "]" in skeleton:
-        raise UsageError(f"not a host name or host-list expression: {_show(term)}")
+        raise UsageError(msg("errors.hostlist.not_a_name", term=_show(term)))
     return pieces, groups
 
 
@@ -115,10 +116,10 @@ def expand(expr: str, max_hosts: int = 1024) -> tuple[str, ...]:
     """
     terms = split_terms(expr)
     if not terms:
-        raise UsageError("empty host list")
+        raise UsageError(msg("errors.hostlist.empty"))
     total = sum(count(t) for t in terms)
     if total > max_hosts:
-        raise UsageError(f"host list {_show(expr)} expands to {total} hosts; the limit is {max_hosts}")
+        raise UsageError(msg("errors.hostlist.too_many", expr=_show(expr), n=total, limit=max_hosts))
     return tuple(dict.fromkeys(name for t in terms for name in expand_term(t)))
 
 

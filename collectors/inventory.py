@@ -177,10 +177,12 @@ class Inventory:
         """Hosts named by an expression of names, groups (`@g` or bare) and ranges; at most `max_hosts`."""
         terms = hostlist.split_terms(expr)
         if not terms:
-            raise UsageError("no hosts given")
+            raise UsageError(msg("errors.hostlist.empty"))
         sizes = [len(self.groups[g]) if (g := self._group_name(t)) else hostlist.count(t) for t in terms]
         if sum(sizes) > max_hosts:
-            raise UsageError(f"{expr[:60]!r} expands to {sum(sizes)} hosts; the limit is {max_hosts}")
+            raise UsageError(
+                msg("errors.hostlist.too_many", expr=repr(expr[:60]), n=sum(sizes), limit=max_hosts)
+            )
         names: dict[str, None] = {}
         for term in terms:
             group = self._group_name(term)
@@ -200,16 +202,16 @@ class Inventory:
         return None
 
 
-def _unknown_message(name: str, known: list[str], kind: str = "host", more: Iterable[str] = ()) -> str:
+def _unknown_message(name: str, known: list[str], kind: str = "host", more: Iterable[str] = ()) -> Msg:
     close = difflib.get_close_matches(name, known, n=3, cutoff=0.6)
     extra = list(more)
-    msg = f"unknown {kind} {name!r}"
+    what = msg(f"errors.inventory.kind.{kind}")
     if extra:
-        msg += f" (and {len(extra)} more: {', '.join(extra[:3])}{'...' if len(extra) > 3 else ''})"
-    msg += " in the inventory"
-    if close:
-        msg += f"; did you mean {', '.join(close)}?"
-    return msg
+        listed = ", ".join(extra[:3]) + ("..." if len(extra) > 3 else "")
+        unknown = msg("errors.inventory.unknown_more", kind=what, name=repr(name), n=len(extra), more=listed)
+    else:
+        unknown = msg("errors.inventory.unknown", kind=what, name=repr(name))
+    return msg("errors.inventory.did_you_mean", unknown=unknown, close=", ".join(close)) if close else unknown
 
 
 def _as_tuple(value: Any) -> tuple[str, ...]:

@@ -28,6 +28,7 @@ from pitstop.collectors.model import CommandResult, HostStatus, Outcome
 from pitstop.collectors.transport import framing, local
 from pitstop.collectors.transport.base import HostUnavailable, Session
 from pitstop.collectors.transport.ssh import Connector
+from pitstop.core.i18n import Msg, msg
 
 SLACK_S = 3.0  # local grace beyond a command's remote timeout and kill delay
 OPEN_S = 10.0  # time a channel may take to start its first command (or the next one)
@@ -46,7 +47,7 @@ class HostRun:
 
     host: str
     status: HostStatus
-    error: str = ""
+    error: str | Msg = ""  # why the host could not be used (a Msg renders in the reader's language)
     results: Mapping[str, CommandResult] = field(default_factory=dict)
     commands: tuple[CommandResult, ...] = ()
     duration_s: float = 0.0
@@ -341,11 +342,11 @@ async def run_host(
         if host.is_local:
             session: Session = await local.connect()
         elif connector is None:
-            raise HostUnavailable("error", f"{host.name}: no SSH connector configured")
+            raise HostUnavailable("error", msg("errors.runner.no_connector", host=host.name))
         else:
             session = await connector.connect(host)
     except HostUnavailable as exc:
-        return HostRun(host.name, exc.status, str(exc), duration_s=round(time.monotonic() - start, 3))
+        return HostRun(host.name, exc.status, exc.message, duration_s=round(time.monotonic() - start, 3))
     try:
         cmds, rendered_failures = _render_all(first, host.sudo, params)
         ran, channels = await _run_commands(session, cmds, lanes)

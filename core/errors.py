@@ -1,12 +1,29 @@
-"""The small exception tree shared by every layer; `bot/` and the CLI map these to human text."""
+"""The small exception tree shared by every layer; `bot/` and the CLI map these to human text.
+
+An error's message is a catalogue `Msg` (`core/messages/errors.py` and each area's messages),
+rendered in the reader's language where it is shown: `exc.render(lang)`; `str(exc)` is English.
+"""
 
 from __future__ import annotations
+
+from pitstop.core.i18n import Msg, render
 
 
 class PitstopError(Exception):
     """Base of every error Pitstop reports to a person (never a traceback)."""
 
     exit_code = 1
+
+    def __init__(self, message: Msg | str = "", *args: object) -> None:
+        super().__init__(message, *args)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.render("en")
+
+    def render(self, lang: str) -> str:
+        """The message in `lang` (a plain-string message, such as a tool's own error text, as it is)."""
+        return render(self.message, lang)
 
 
 class UsageError(PitstopError):

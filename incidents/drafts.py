@@ -71,7 +71,7 @@ def get_draft(db: sqlite_utils.Database, draft_id: str) -> Draft:
     """One draft; raises NotFound."""
     rows = list(db.query("SELECT * FROM drafts WHERE id = ?", [draft_id]))
     if not rows:
-        raise NotFound(f"no draft '{draft_id}' (see `pitstop kb drafts`)")
+        raise NotFound(msg("errors.drafts.none", id=draft_id))
     return _draft(rows[0])
 
 
@@ -84,7 +84,14 @@ def _draft(row: Mapping[str, Any]) -> Draft:
 def _pending(db: sqlite_utils.Database, draft_id: str) -> Draft:
     draft = get_draft(db, draft_id)
     if draft.status != "draft":
-        raise UsageError(f"draft '{draft_id}' was already {draft.status} by {draft.decided_by}")
+        raise UsageError(
+            msg(
+                "errors.drafts.decided",
+                id=draft_id,
+                status=msg(f"errors.drafts.status.{draft.status}"),
+                user=draft.decided_by,
+            )
+        )
     return draft
 
 
@@ -92,10 +99,10 @@ def edit(kb: KnowledgeBase, db: sqlite_utils.Database, draft_id: str, changes: M
     """Change fields of a new-cause draft; the result must be a valid entry. Returns the new entry."""
     draft = _pending(db, draft_id)
     if draft.kind != "new":
-        raise UsageError(f"'{draft_id}' is a merge proposal into '{draft.target_id}': approve or reject it")
+        raise UsageError(msg("errors.drafts.merge_only", id=draft_id, target=draft.target_id))
     unknown = sorted(set(changes) - set(EDITABLE_TEXT) - set(EDITABLE_LISTS))
     if unknown:
-        raise UsageError(f"these fields cannot be edited: {', '.join(unknown)}")
+        raise UsageError(msg("errors.drafts.not_editable", fields=", ".join(unknown)))
     body = {**draft.body, **{key: _clean(key, value) for key, value in changes.items()}}
     _require_valid(draft_id, body, "edited")
     pitfall = Pitfall.from_dict(body)
@@ -196,18 +203,14 @@ def _clean(key: str, value: Any) -> str | list[str]:
 def _require_valid(draft_id: str, data: Mapping[str, Any], action: str) -> None:
     problems = validate_entry(dict(data), f"{draft_id}.yaml")
     if problems:
-        raise UsageError(
-            f"draft '{draft_id}' cannot be {action} yet:\n  "
-            + "\n  ".join(problems)
-            + f"\nfix it with `pitstop kb edit {draft_id} --FIELD VALUE`"
-        )
+        raise UsageError(msg(f"errors.drafts.invalid_{action}", id=draft_id, problems="\n  ".join(problems)))
 
 
 def _write_entry(path: Path, data: Mapping[str, Any]) -> None:
     """Write one entry file atomically; an existing file with other content is never overwritten."""
     text = yaml.safe_dump(dict(data), sort_keys=False, allow_unicode=True, width=100)
     if path.exists() and path.read_text(encoding="utf-8") != text:
-        raise UsageError(f"{path} already exists with other content; move it away, then approve again")
+        raise UsageError(msg("errors.drafts.file_exists", path=str(path)))
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     with os.fdopen(fd, "w", encoding="utf-8") as handle:

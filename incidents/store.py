@@ -218,7 +218,7 @@ class Incidents:
         hosts: Iterable[str] = (),
     ) -> int:
         if not channel or not thread_ts:
-            raise UsageError("an incident needs a channel and a thread")
+            raise UsageError(msg("errors.incident.needs_thread"))
         row = self.db.execute(
             "SELECT id, error_text, hosts_json FROM incidents WHERE channel = ? AND thread_ts = ?",
             [channel, thread_ts],
@@ -272,9 +272,11 @@ class Incidents:
         with immediate(self.db):
             row = self.db.execute("SELECT status FROM incidents WHERE id = ?", [iid]).fetchone()
             if row is None:
-                raise NotFound(f"no incident #{iid}")
+                raise NotFound(msg("errors.incident.none", id=iid))
             if row[0] != "open":
-                raise UsageError(f"incident #{iid} is already closed ({row[0].replace('_', ' ')})")
+                raise UsageError(
+                    msg("errors.incident.closed", id=iid, status=msg(f"errors.incident.status.{row[0]}"))
+                )
             self.db.execute(
                 "UPDATE incidents SET status = 'no_action', updated_at = ?, closed_at = ?, closed_by = ?"
                 " WHERE id = ?",
@@ -326,13 +328,15 @@ class Incidents:
         """One incident with candidates, verdicts and resolution; raises NotFound."""
         rows = list(self.db.query("SELECT * FROM incidents WHERE id = ?", [iid]))
         if not rows:
-            raise NotFound(f"no incident #{iid}")
+            raise NotFound(msg("errors.incident.none", id=iid))
         return self._build(rows[0])
 
     def list(self, status: str | None = None, since: str | None = None, limit: int = 50) -> list[Incident]:
         """Incidents, newest first; `status` one of STATUSES, `since` a stored timestamp."""
         if status not in (None, *STATUSES):
-            raise UsageError(f"status must be one of {', '.join(STATUSES)}, not {status!r}")
+            raise UsageError(
+                msg("errors.incident.bad_status", statuses=", ".join(STATUSES), status=repr(status))
+            )
         where, params = ["1 = 1"], []
         if status:
             where.append("status = ?")
@@ -425,22 +429,27 @@ class Incidents:
         from pitstop.incidents import learning
 
         if (cause_id is None) == (new_cause is None):
-            raise UsageError("give either an existing cause or a new one, not both and not neither")
+            raise UsageError(msg("errors.incident.one_cause"))
         if cause_id is not None and not learning.pitfall_exists(self.db, cause_id):
-            raise NotFound(f"no pitfall '{cause_id}' in the knowledge base")
+            raise NotFound(msg("errors.kb.no_pitfall", id=cause_id))
         new = None if new_cause is None else new_cause.redacted()
         if new is not None and not (new.title and new.what):
-            raise UsageError("a new cause needs at least a title and what was wrong")
+            raise UsageError(msg("errors.incident.new_cause_fields"))
         now = stamp(self.clock())
         with immediate(self.db):
             row = self.db.execute("SELECT status FROM incidents WHERE id = ?", [iid]).fetchone()
             if row is None:
-                raise NotFound(f"no incident #{iid}")
+                raise NotFound(msg("errors.incident.none", id=iid))
             done = self._resolution(iid)
             if done is not None:
                 raise AlreadyResolved(
-                    f"incident #{iid} was already resolved by {done.resolved_by} at {done.resolved_at}"
-                    f" as '{done.cause_id}'; that resolution stands"
+                    msg(
+                        "errors.incident.already_resolved",
+                        id=iid,
+                        user=done.resolved_by,
+                        at=done.resolved_at,
+                        cause=done.cause_id,
+                    )
                 )
             kind, cause = (
                 ("existing", cause_id)
@@ -472,7 +481,7 @@ class Incidents:
     def learn_pending(self) -> int:
         """Finish learning for resolutions recorded without a KB or cut short by a crash; returns how many."""
         if self.kb is None:
-            raise UsageError("learning needs the knowledge base")
+            raise UsageError(msg("errors.incident.needs_kb"))
         from pitstop.incidents import learning
 
         pending = [
@@ -506,7 +515,7 @@ class Incidents:
                     [iid, user, pitfall_id, int(bool(helpful)), now, now],
                 )
         except sqlite3.IntegrityError as exc:
-            raise NotFound(f"no incident #{iid}") from exc
+            raise NotFound(msg("errors.incident.none", id=iid)) from exc
 
 
 def _unique(items: Iterable[str]) -> list[str]:

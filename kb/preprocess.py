@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 
 from pitstop.core.errors import UsageError
-from pitstop.core.i18n import detect_lang
+from pitstop.core.i18n import detect_lang, msg
 from pitstop.core.redact import clean_text
 
 MAX_INPUT_CHARS = 20_000_000  # larger than this is not a paste; say so instead of working on it
@@ -111,10 +111,10 @@ class Prepared:
 def decode(data: bytes) -> str:
     """Decode bytes from stdin or a file; binary or mostly-invalid UTF-8 raises UsageError."""
     if b"\x00" in data[:65536]:
-        raise UsageError("That looks like binary data, not text: paste the error message or log lines.")
+        raise UsageError(msg("errors.paste.binary"))
     text = data.decode("utf-8", errors="replace")
     if text.count("\ufffd") > max(8, len(text) // 20):
-        raise UsageError("That text is not valid UTF-8: paste the error message or log lines as text.")
+        raise UsageError(msg("errors.paste.not_utf8"))
     return text
 
 
@@ -212,11 +212,10 @@ def normalise(text: str) -> str:
 def prepare(text: str) -> Prepared:
     """Prepare a paste; empty, blank or oversized input raises UsageError with a plain sentence."""
     if not text or not text.strip():
-        raise UsageError("Nothing to search for: paste an error message or a few log lines.")
+        raise UsageError(msg("errors.paste.empty"))
     if len(text) > MAX_INPUT_CHARS:
         raise UsageError(
-            f"That paste is {len(text) // 1_000_000} MB; paste the error lines or the last part of the log "
-            f"(at most {MAX_INPUT_CHARS // 1_000_000} MB)."
+            msg("errors.paste.too_big", mb=len(text) // 1_000_000, limit=MAX_INPUT_CHARS // 1_000_000)
         )
     text = clean_text(text)  # a lone surrogate (a JSON escape, undecodable argv bytes) cannot be stored
     if "\x1b" in text:
@@ -225,5 +224,5 @@ def prepare(text: str) -> Prepared:
     raw, truncated = _focus(text)
     clean = normalise(raw)
     if not re.search(r"\w", clean):
-        raise UsageError("Nothing to search for: the paste has no words or codes in it.")
+        raise UsageError(msg("errors.paste.no_words"))
     return Prepared(raw=raw, clean=clean, lang=detect_lang(clean), truncated=truncated)

@@ -18,6 +18,7 @@ import sqlite_utils
 
 from pitstop.core.db import open_db
 from pitstop.core.errors import NotFound, UsageError
+from pitstop.core.i18n import msg
 from pitstop.kb import store
 from pitstop.kb.embed import Embedder
 from pitstop.kb.feedback import FeedbackAdjuster
@@ -215,9 +216,9 @@ class KnowledgeBase:
     def ask(self, text: str, top: int = 5, mode: str = "hybrid") -> Answer:
         """Rank known root causes for a paste (see kb.retrieve); UsageError on empty/unusable text."""
         if not isinstance(text, str):
-            raise UsageError("Paste the error as text.")
+            raise UsageError(msg("errors.paste.not_text"))
         if mode not in MODES:
-            raise UsageError(f"unknown retrieval mode '{mode}' (one of {', '.join(MODES)})")
+            raise UsageError(msg("errors.kb.unknown_mode", mode=mode, modes=", ".join(MODES)))
         return self.retriever.ask(text, top=max(1, int(top)), mode=mode)
 
     def nearest(self, text: str, top: int = 5, statuses: Sequence[str] = ("curated",)) -> list[Neighbour]:
@@ -239,7 +240,7 @@ class KnowledgeBase:
         """One entry (any status); NotFound when unknown."""
         found = store.load_pitfall(self._db(), pitfall_id)
         if found is None:
-            raise NotFound(f"no pitfall '{pitfall_id}'")
+            raise NotFound(msg("errors.kb.no_pitfall", id=pitfall_id))
         return found[0]
 
     def all(self, statuses: Sequence[str] = ("curated", "draft")) -> list[Pitfall]:

@@ -18,6 +18,7 @@ from pitstop.collectors.inventory import Host, Inventory
 from pitstop.collectors.model import CommandResult
 from pitstop.collectors.transport.ssh import Connector
 from pitstop.core.errors import UsageError
+from pitstop.core.i18n import msg
 
 
 @dataclass(frozen=True)
@@ -75,5 +76,5 @@ def resolver(kind: str) -> Resolver:
     """The resolver for `kind` ("slurm"), or UsageError naming the known kinds."""
     known = _resolvers()
     if kind not in known:
-        raise UsageError(f"unknown job kind {kind!r}; known: {', '.join(sorted(known))}")
+        raise UsageError(msg("errors.job.unknown_kind", kind=repr(kind), known=", ".join(sorted(known))))
     return known[kind]

@@ -67,8 +67,8 @@ NCCL WARN never reached
     assert (
         "事件 #1 已解决，原因是一个新原因" in out or "事件 #1 已解决；这个新原因" in out
     )  # the console speaks Chinese
-    assert "No authorization policy is configured" in out
-    assert "未找到：unknown host 'no-such-host'" in out
+    assert "还没有配置授权策略" in out  # a Chinese conversation gets its refusals in Chinese
+    assert "未找到：清单里没有主机 'no-such-host'" in out
     assert "未知命令 :frobnicate" in out
     assert "never reached" not in out and out.count("可能的原因") == 1
     assert services.incidents.list()[0].resolution.kind in ("draft", "merge")
