@@ -71,7 +71,7 @@ def test_unknown_host_key_is_refused_with_its_fingerprint(
     r = _run(_inv(lab_inventory, empty), lab_inventory.get(HEALTHY), ["uname"])
     presented = keys.fingerprint(lab_fleet.host_key(HEALTHY).public_line)
     assert r.status == "host_key_mismatch" and not r.commands
-    assert "is unknown" in r.error and presented in r.error and str(empty) in r.error
+    assert "is unknown" in str(r.error) and presented in str(r.error) and str(empty) in str(r.error)
 
 
 def test_changed_host_key_is_refused_naming_the_presented_key(
@@ -83,8 +83,8 @@ def test_changed_host_key_is_refused_naming_the_presented_key(
     kh.write_text(keys.known_hosts_line(h.address, h.port, impostor.public_line) + "\n")
     r = _run(_inv(lab_inventory, kh), lab_inventory.get(HEALTHY), ["uname"])
     presented = keys.fingerprint(lab_fleet.host_key(HEALTHY).public_line)
-    assert r.status == "host_key_mismatch" and "has CHANGED" in r.error and presented in r.error
-    assert keys.fingerprint(impostor.public_line) not in r.error
+    assert r.status == "host_key_mismatch" and "has CHANGED" in str(r.error) and presented in str(r.error)
+    assert keys.fingerprint(impostor.public_line) not in str(r.error)
     assert kh.read_text().count("\n") == 1  # never written
 
 
@@ -92,7 +92,7 @@ def test_refused_authentication(lab_inventory: Inventory, tmp_path: Path) -> Non
     stranger = keys.ensure_key(tmp_path / "stranger", "stranger")
     host = replace(lab_inventory.get(HEALTHY), identity_files=(str(stranger.private_path),))
     r = _run(lab_inventory, host, ["uname"])
-    assert r.status == "auth_failed" and "authentication as" in r.error
+    assert r.status == "auth_failed" and "authentication as" in str(r.error)
 
 
 def _free_port(address: str) -> int:
@@ -104,7 +104,7 @@ def _free_port(address: str) -> int:
 def test_connection_refused(lab_inventory: Inventory) -> None:
     host = Host("gone", "127.0.0.1", port=_free_port("127.0.0.1"))
     r = _run(lab_inventory, host, ["uname"])
-    assert r.status == "unreachable" and "connection refused" in r.error
+    assert r.status == "unreachable" and "connection refused" in str(r.error)
 
 
 @pytest.fixture
@@ -126,7 +126,7 @@ def test_bannerless_port_times_out_within_the_connect_timeout(
 ) -> None:
     start = time.monotonic()
     r = _run(_inv(lab_inventory, timeout=1), Host("mute", "127.0.0.1", port=silent_port), ["uname"])
-    assert r.status == "unreachable" and "no SSH answer within 1s" in r.error
+    assert r.status == "unreachable" and "no SSH answer within 1s" in str(r.error)
     assert time.monotonic() - start < 10  # bounded: the connect timeout, not the kernel's TCP timeout
 
 
@@ -174,7 +174,7 @@ def test_jump_host_tunnel(lab_fleet: Fleet, lab_inventory: Inventory, bastion: H
     assert r.status == "ok" and r.results["uname"].stdout.startswith("Linux hgx-h100-07")
     dead = replace(bastion, port=_free_port(bastion.address))
     r = _run(replace(inv, hosts={**inv.hosts, "bastion": dead}), target, ["uname"])
-    assert r.status == "unreachable" and r.error.startswith("via jump host bastion:")
+    assert r.status == "unreachable" and str(r.error).startswith("via jump host bastion:")
 
 
 def test_agent_authentication(
@@ -205,7 +205,7 @@ def test_agent_authentication(
 def test_bad_jump_spec_is_a_host_error(lab_inventory: Inventory) -> None:
     host = replace(lab_inventory.get(HEALTHY), jump="gate:notaport")
     r = _run(lab_inventory, host, ["uname"])
-    assert r.status == "error" and "bad jump host 'gate:notaport'" in r.error
+    assert r.status == "error" and "bad jump host 'gate:notaport'" in str(r.error)
 
 
 def _kh(tmp_path: Path, *lines: str) -> Path:
@@ -225,8 +225,8 @@ def test_revoked_key_is_named_as_revoked(lab_fleet: Fleet, lab_inventory: Invent
     kh = _kh(tmp_path, f"@revoked {pattern} {key}", f"{pattern} {key}")
     r = _run(_inv(lab_inventory, kh), lab_inventory.get(HEALTHY), ["uname"])
     presented = keys.fingerprint(lab_fleet.host_key(HEALTHY).public_line)
-    assert r.status == "host_key_mismatch" and "is REVOKED" in r.error and presented in r.error
-    assert "unknown fingerprint" not in r.error and "CHANGED" not in r.error
+    assert r.status == "host_key_mismatch" and "is REVOKED" in str(r.error) and presented in str(r.error)
+    assert "unknown fingerprint" not in str(r.error) and "CHANGED" not in str(r.error)
 
 
 def test_ca_only_known_hosts_is_explained(lab_fleet: Fleet, lab_inventory: Inventory, tmp_path: Path) -> None:
@@ -235,7 +235,8 @@ def test_ca_only_known_hosts_is_explained(lab_fleet: Fleet, lab_inventory: Inven
     kh = _kh(tmp_path, f"@cert-authority {pattern} {ca.public_line}")
     r = _run(_inv(lab_inventory, kh), lab_inventory.get(HEALTHY), ["uname"])
     assert r.status == "host_key_mismatch", r.error
-    assert "trusts only a certificate authority (@cert-authority)" in r.error and "reset" not in r.error
+    error = str(r.error)
+    assert "trusts only a certificate authority (@cert-authority)" in error and "reset" not in error
 
 
 def test_hashed_and_global_known_hosts_are_read(
@@ -276,7 +277,7 @@ def http_port() -> Iterator[int]:
 def test_http_server_on_the_ssh_port_is_named(lab_inventory: Inventory, http_port: int) -> None:
     r = _run(_inv(lab_inventory, timeout=3), Host("web", "127.0.0.1", port=http_port), ["uname"])
     assert r.status == "unreachable"
-    assert "does not speak SSH: it answered 'HTTP/1.1 400 Bad Request'" in r.error, r.error
+    assert "does not speak SSH: it answered 'HTTP/1.1 400 Bad Request'" in str(r.error), r.error
 
 
 def test_messages_exist_in_chinese() -> None:
@@ -307,4 +308,4 @@ def test_proxy_command_runs_only_when_the_admin_allows_it(
     if allowed:
         assert r.status == "ok" and r.results["uname"].stdout.startswith("Linux hgx-h100-07")
     else:
-        assert r.status == "error" and "PITSTOP_SSH_LOCAL_COMMANDS=1" in r.error and not r.commands
+        assert r.status == "error" and "PITSTOP_SSH_LOCAL_COMMANDS=1" in str(r.error) and not r.commands

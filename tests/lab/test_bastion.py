@@ -114,10 +114,10 @@ def test_a_changed_key_at_any_hop_is_refused_naming_the_hop(
     )
     r = _run(replace(chain_inv, known_hosts=str(kh)), chain_inv.get(bastion.TARGET))
     assert r.status == "host_key_mismatch" and not r.commands
-    assert f"host key for {hop} ({h.address}:{h.port}) has CHANGED" in r.error
-    assert keys.fingerprint(chain_lab.host_key(hop).public_line) in r.error
+    assert f"host key for {hop} ({h.address}:{h.port}) has CHANGED" in str(r.error)
+    assert keys.fingerprint(chain_lab.host_key(hop).public_line) in str(r.error)
     hops_before = bastion.NAMES[bastion.NAMES.index(hop) + 1 :]
-    assert all(f"via jump host {name}" in r.error for name in hops_before if name != bastion.TARGET)
+    assert all(f"via jump host {name}" in str(r.error) for name in hops_before if name != bastion.TARGET)
 
 
 def test_the_chain_is_enforced_and_needed(chain_lab: fleet.Fleet, chain_inv: Inventory) -> None:
@@ -125,7 +125,7 @@ def test_the_chain_is_enforced_and_needed(chain_lab: fleet.Fleet, chain_inv: Inv
     skipping = _run(
         chain_inv, replace(target, jump=bastion.OUTER)
     )  # the outer hop forwards only to the inner
-    assert skipping.status != "ok" and skipping.error.startswith(f"via jump host {bastion.OUTER}:")
+    assert skipping.status != "ok" and str(skipping.error).startswith(f"via jump host {bastion.OUTER}:")
     fleet.kill_host(chain_lab, bastion.INNER)
     r = _run(chain_inv, target)
-    assert r.status == "unreachable" and r.error.startswith(f"via jump host {bastion.INNER}:")
+    assert r.status == "unreachable" and str(r.error).startswith(f"via jump host {bastion.INNER}:")

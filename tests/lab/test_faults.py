@@ -170,11 +170,11 @@ def test_the_healthy_host_is_not_hidden(fault_run: FaultRun) -> None:
 def test_hosts_that_cannot_be_reached(fault_run: FaultRun, host: str, status: str, words: str) -> None:
     h = fault_run.host(host)
     assert (h.status, h.commands) == (status, ())
-    assert words.lower() in h.error.lower() and host in h.error
+    assert words.lower() in str(h.error).lower() and host in str(h.error)
 
 
 def test_changed_host_key_names_the_presented_fingerprint(fault_run: FaultRun) -> None:
-    assert fault_run.presented_fingerprint in fault_run.host("changed-key").error
+    assert fault_run.presented_fingerprint in str(fault_run.host("changed-key").error)
 
 
 def test_hang_huge_garbage_exit_missing(fault_run: FaultRun, lab_fleet: fleet.Fleet) -> None:
