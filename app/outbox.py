@@ -34,7 +34,7 @@ from pitstop.core.clock import Clock, stamp, utc_now
 from pitstop.core.db import immediate, open_db
 from pitstop.core.errors import PitstopError
 from pitstop.core.i18n import msg
-from pitstop.core.redact import redact
+from pitstop.core.redact import redact, redact_data
 
 log = logging.getLogger(__name__)
 
@@ -93,16 +93,6 @@ def _alive(owner: str) -> bool:
     return True
 
 
-def _redacted(value: Any) -> Any:
-    if isinstance(value, str):
-        return redact(value)
-    if isinstance(value, Mapping):
-        return {k: _redacted(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_redacted(v) for v in value]
-    return value
-
-
 class Outbox:
     """The outbox store over a database path, with one connection per calling thread."""
 
@@ -141,7 +131,7 @@ class Outbox:
                 raise QueueFull(msg("queue.full"))
             cursor = self.db.execute(
                 "INSERT INTO outbox (kind, key, payload_json, created_at, due_at) VALUES (?, ?, ?, ?, ?)",
-                [kind, key, json.dumps(_redacted(payload), ensure_ascii=False), now, now],
+                [kind, key, json.dumps(redact_data(payload), ensure_ascii=False), now, now],
             )
         return int(cursor.lastrowid or 0)
 

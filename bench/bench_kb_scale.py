@@ -16,8 +16,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import random
-import re
 import resource
 import shutil
 import sqlite3
@@ -36,7 +34,7 @@ K = 10
 
 sys.path.insert(0, str(REPO))
 
-from bench_retrieval import synthetic_pitfall  # noqa: E402  (bench/ is on sys.path as the script's folder)
+from bench_retrieval import add_synthetic_entries, real_vectors_by_text  # noqa: E402  (bench/ is on sys.path as the script's folder)
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
@@ -54,48 +52,16 @@ def base_kb(workdir: Path) -> Path:
 
 def synthesize(base: Path, db: Path, entries: int) -> dict:
     """Copy `base` to `db` and add `entries` synthetic entries with noisy copies of real vectors."""
-    import numpy as np
-
     from pitstop.core.db import open_db
-    from pitstop.kb import store
     from pitstop.kb.embed import MODEL_DIM, MODEL_NAME
-    from pitstop.kb.schema import load_pitfalls
 
     with sqlite3.connect(base) as src, sqlite3.connect(db) as dst:
         src.backup(dst)
     conn = open_db(db)
-    ids = store.searchable_ids(conn, MODEL_NAME, MODEL_DIM)
-    vectors = store.vectors_of(conn, MODEL_NAME, MODEL_DIM, ids)
-    texts = store.examples_by_id(conn, ids.tolist())
-    by_text = {texts[int(eid)].text: vectors[i] for i, eid in enumerate(ids)}
-    real = load_pitfalls()
-    rng, noise = random.Random(7), np.random.default_rng(7)
-    began = time.perf_counter()
-    with conn.conn:
-        conn.execute("BEGIN IMMEDIATE")
-        for n in range(entries):
-            pitfall = synthetic_pitfall(n, rng, real)
-            store.upsert_pitfall(conn, pitfall, "curated")
-    inserted = time.perf_counter()
-    from pitstop.kb.glossary import dense_view
-
-    rows: list[tuple[int, str, bytes]] = []
-    with conn.conn:
-        conn.execute("BEGIN IMMEDIATE")
-        for eid, text, have in store.embedding_state(conn, MODEL_NAME):
-            base_vec = by_text.get(re.sub(r" \(?SYN\d{6}\)?$", "", text))
-            view = dense_view(text)
-            if have is not None or base_vec is None or view is None:
-                continue
-            vec = base_vec + noise.normal(scale=0.02, size=base_vec.shape).astype(np.float32)
-            rows.append((eid, view.digest, (vec / np.linalg.norm(vec)).astype(np.float32).tobytes()))
-            if len(rows) >= 20_000:
-                store.store_vectors(conn, MODEL_NAME, rows, MODEL_DIM)
-                rows = []
-        store.store_vectors(conn, MODEL_NAME, rows, MODEL_DIM)
+    by_text = real_vectors_by_text(conn, MODEL_NAME, MODEL_DIM)
+    insert_s, store_s = add_synthetic_entries(conn, entries, by_text, MODEL_NAME, MODEL_DIM)
     conn.close()
-    stored = time.perf_counter() - inserted
-    return {"insert_entries_s": round(inserted - began, 1), "store_vectors_s": round(stored, 1)}
+    return {"insert_entries_s": round(insert_s, 1), "store_vectors_s": round(store_s, 1)}
 
 
 def _exact_kth(conn: object, ids: object, queries: object) -> object:

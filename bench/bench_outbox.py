@@ -14,7 +14,6 @@ Markdown table; `--out FILE` writes it too. A fresh `--db` embeds the KB first (
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -22,7 +21,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from tests.bot.conftest import SECRET, copy_kb  # noqa: E402
+from tests.bot.conftest import copy_kb, serve_env  # noqa: E402
 from tests.bot.recorder import Recorder, serve  # noqa: E402
 from tests.security import burst  # noqa: E402
 
@@ -51,17 +50,7 @@ def main() -> int:
         recorder.url = url  # type: ignore[attr-defined]
         home = work / f"seed{seed}"
         home.mkdir()
-        env = {
-            **os.environ,
-            "PYTHONPATH": str(REPO),
-            "PITSTOP_DB": str(copy_kb(template, home / "pitstop.db")),
-            "PITSTOP_HOME": str(home),
-            "HF_HUB_OFFLINE": "1",
-            "SLACK_BOT_TOKEN": "xoxb-bench-token-1234567890",
-            "SLACK_SIGNING_SECRET": SECRET,
-            "SLACK_API_URL": url + "/api/",
-        }
-        env.pop("SLACK_APP_TOKEN", None)
+        env = serve_env(copy_kb(template, home / "pitstop.db"), home, url, PYTHONPATH=str(REPO))
         try:
             out = burst.run(env, recorder, seed=seed, events=args.events)
         finally:

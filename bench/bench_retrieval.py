@@ -32,6 +32,9 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 
 if TYPE_CHECKING:
+    import numpy as np
+    from sqlite_utils import Database
+
     from pitstop.kb.schema import Pitfall
 
 
@@ -55,6 +58,54 @@ def synthetic_pitfall(n: int, rng: random.Random, real: list[Pitfall]) -> Pitfal
         fix=a.fix[:1],
         references=a.references[:1],
     )
+
+
+def real_vectors_by_text(conn: Database, model: str, dim: int) -> dict[str, np.ndarray]:
+    """The stored vector of every searchable example, by its text."""
+    from pitstop.kb import store
+
+    ids = store.searchable_ids(conn, model, dim)
+    vectors = store.vectors_of(conn, model, dim, ids)
+    texts = store.examples_by_id(conn, ids.tolist())
+    return {texts[int(eid)].text: vectors[i] for i, eid in enumerate(ids)}
+
+
+def add_synthetic_entries(
+    conn: Database, entries: int, by_text: dict[str, np.ndarray], model: str, dim: int
+) -> tuple[float, float]:
+    """Insert `entries` synthetic entries (`synthetic_pitfall`) through the product's own upsert, and
+    store for each new example a noisy copy of the real vector of the text it was copied from, under
+    the embedding view's digest as the KB would (so nothing is re-embedded). Returns the seconds spent
+    inserting and storing vectors."""
+    import numpy as np
+
+    from pitstop.kb import store
+    from pitstop.kb.glossary import dense_view
+    from pitstop.kb.schema import load_pitfalls
+
+    real = load_pitfalls()
+    rng, noise = random.Random(7), np.random.default_rng(7)
+    began = time.perf_counter()
+    with conn.conn:
+        conn.execute("BEGIN IMMEDIATE")
+        for n in range(entries):
+            store.upsert_pitfall(conn, synthetic_pitfall(n, rng, real), "curated")
+    inserted = time.perf_counter()
+    rows: list[tuple[int, str, bytes]] = []
+    with conn.conn:
+        conn.execute("BEGIN IMMEDIATE")
+        for eid, text, have in store.embedding_state(conn, model):
+            base = by_text.get(re.sub(r" \(?SYN\d{6}\)?$", "", text))
+            view = dense_view(text)
+            if have is not None or base is None or view is None:
+                continue
+            vec = base + noise.normal(scale=0.02, size=base.shape).astype(np.float32)
+            rows.append((eid, view.digest, (vec / np.linalg.norm(vec)).astype(np.float32).tobytes()))
+            if len(rows) >= 20_000:  # bounded memory at 100k entries
+                store.store_vectors(conn, model, rows, dim)
+                rows = []
+        store.store_vectors(conn, model, rows, dim)
+    return inserted - began, time.perf_counter() - inserted
 
 
 def _pcts(samples: list[float]) -> dict[str, float]:
@@ -191,9 +242,7 @@ def scale(entries: int, workdir: Path, source: Path | None) -> dict:
     those texts plus small noise, because embedding 300,000 texts on two cores takes about as long
     as the `embed_rate` printed here says. The 110 real entries are included with their signatures.
     """
-    import numpy as np
 
-    from pitstop.kb import store
     from pitstop.kb.evaluate import load_cases
     from pitstop.kb.schema import load_pitfalls
     from pitstop.kb.service import KnowledgeBase
@@ -207,37 +256,12 @@ def scale(entries: int, workdir: Path, source: Path | None) -> dict:
     kb = KnowledgeBase.open(db)
     kb.warm()
     real = load_pitfalls()
-    ids = store.searchable_ids(kb.db, kb.embedder.name, kb.embedder.dim)
-    vectors = store.vectors_of(kb.db, kb.embedder.name, kb.embedder.dim, ids)
-    by_text = {
-        row.text: vectors[i]
-        for i, row in enumerate(store.examples_by_id(kb.db, ids.tolist())[int(eid)] for eid in ids)
-    }
+    by_text = real_vectors_by_text(kb.db, kb.embedder.name, kb.embedder.dim)
     sample = list(by_text)[:256]
     start = time.perf_counter()
     kb.embedder.encode(sample)
     embed_rate = len(sample) / (time.perf_counter() - start)
-
-    rng = random.Random(7)
-    noise = np.random.default_rng(7)
-    began = time.perf_counter()
-    rows: list[tuple[int, str, bytes]] = []
-    db_conn = kb.db
-    with db_conn.conn:
-        db_conn.execute("BEGIN IMMEDIATE")
-        for n in range(entries):
-            pitfall = synthetic_pitfall(n, rng, real)
-            store.upsert_pitfall(db_conn, pitfall, "curated")
-        inserted = time.perf_counter()
-        for eid, text, have in store.embedding_state(db_conn, kb.embedder.name):
-            base = by_text.get(re.sub(r" \(?SYN\d{6}\)?$", "", text))
-            if have is not None or base is None:
-                continue
-            vec = base + noise.normal(scale=0.02, size=base.shape).astype(np.float32)
-            vec /= np.linalg.norm(vec)
-            rows.append((eid, store.text_hash(text), vec.astype(np.float32).tobytes()))
-        store.store_vectors(db_conn, kb.embedder.name, rows, kb.embedder.dim)
-    stored = time.perf_counter()
+    insert_s, store_s = add_synthetic_entries(kb.db, entries, by_text, kb.embedder.name, kb.embedder.dim)
     kb.close()
     rss_before_index = _rss_mb()
 
@@ -257,8 +281,8 @@ def scale(entries: int, workdir: Path, source: Path | None) -> dict:
         "entries": entries + len(real),
         "vectors": meta.count,
         "index_kind": meta.kind,
-        "insert_entries_s": round(inserted - began, 1),
-        "store_vectors_s": round(stored - inserted, 1),
+        "insert_entries_s": round(insert_s, 1),
+        "store_vectors_s": round(store_s, 1),
         "index_build_s (fingerprint + read vectors + train/add + save)": round(index_built, 1),
         "embed_rate_texts_per_s": round(embed_rate, 1),
         "embedding_all_texts_would_take_s": round(meta.count / embed_rate),

@@ -33,7 +33,7 @@ SHARED = REPO.parent / "shared"
 sys.path.insert(0, str(REPO))
 
 from bench.bench_slack import PASTE, percentile  # noqa: E402
-from tests.bot.conftest import SECRET  # noqa: E402
+from tests.bot.conftest import SECRET, copy_kb, serve_env  # noqa: E402
 from tests.bot.recorder import BOT_USER, Recorder, serve  # noqa: E402
 from tests.bot.test_serve import Served, free_port  # noqa: E402
 
@@ -78,21 +78,7 @@ def run(db: Path, events: int, rounds: int, checkout: Path) -> list[dict[str, ob
     recorder = Recorder()
     api, api_url = serve(recorder)
     work = Path(tempfile.mkdtemp(prefix="pitstop-burst-"))
-    shutil.copy(db, work / "pitstop.db")
-    for suffix in (".faiss", ".faiss.json"):
-        if Path(f"{db}{suffix}").exists():
-            shutil.copy(f"{db}{suffix}", work / f"pitstop.db{suffix}")
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(checkout),
-        "PITSTOP_DB": str(work / "pitstop.db"),
-        "PITSTOP_HOME": str(work),
-        "HF_HUB_OFFLINE": "1",
-        "SLACK_BOT_TOKEN": "xoxb-bench-token-1234567890",
-        "SLACK_SIGNING_SECRET": SECRET,
-        "SLACK_API_URL": api_url + "/api/",
-    }
-    env.pop("SLACK_APP_TOKEN", None)
+    env = serve_env(copy_kb(db, work / "pitstop.db"), work, api_url, PYTHONPATH=str(checkout))
     port = free_port()
     served = Served(["--http", "--host", "127.0.0.1", "--port", str(port)], env, cwd=checkout)
     url = f"http://127.0.0.1:{port}/slack/events"

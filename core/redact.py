@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 MASK = "[REDACTED]"
@@ -149,10 +149,10 @@ def clean_text(text: str) -> str:
 
 
 def redact_data(value: Any) -> Any:
-    """`value` (JSON-like: dicts, lists, strings) with every string redacted."""
+    """`value` (JSON-like: mappings, lists, strings) with every string redacted."""
     if isinstance(value, str):
         return redact(value)
-    if isinstance(value, dict):
+    if isinstance(value, Mapping):
         return {k: redact_data(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [redact_data(v) for v in value]

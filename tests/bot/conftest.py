@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -43,6 +44,23 @@ def copy_kb(template: Path, dest: Path) -> Path:
         if cached.exists():
             Path(f"{dest}{suffix}").write_bytes(cached.read_bytes())
     return dest
+
+
+def serve_env(db: Path, home: Path, api_url: str, **extra: str) -> dict[str, str]:
+    """The environment of a `pitstop serve` process: its database and home, HTTP mode signed with
+    SECRET, the Web API at `api_url` (the recorder's base), no Socket Mode token."""
+    env = {
+        **os.environ,
+        "PITSTOP_DB": str(db),
+        "PITSTOP_HOME": str(home),
+        "HF_HUB_OFFLINE": "1",
+        "SLACK_BOT_TOKEN": "xoxb-test-token-1234567890",
+        "SLACK_SIGNING_SECRET": SECRET,
+        "SLACK_API_URL": api_url + "/api/",
+        **extra,
+    }
+    env.pop("SLACK_APP_TOKEN", None)
+    return env
 
 
 def make_services(

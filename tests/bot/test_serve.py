@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import queue
 import signal
 import socket
@@ -15,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.bot.conftest import SECRET, Running, copy_kb, payload
+from tests.bot.conftest import Running, copy_kb, payload, serve_env
 from tests.bot.recorder import BOT_USER
 from tests.bot.test_socket_mode import SocketServer
 
@@ -63,18 +62,7 @@ class Served:
 
 @pytest.fixture
 def env(kb_path, tmp_path, recorder) -> Iterator[dict[str, str]]:
-    db = copy_kb(kb_path, tmp_path / "serve.db")
-    env = {
-        **os.environ,
-        "PITSTOP_DB": str(db),
-        "PITSTOP_HOME": str(tmp_path),
-        "HF_HUB_OFFLINE": "1",
-        "SLACK_BOT_TOKEN": "xoxb-test-token-1234567890",
-        "SLACK_SIGNING_SECRET": SECRET,
-        "SLACK_API_URL": recorder.url + "/api/",
-    }
-    env.pop("SLACK_APP_TOKEN", None)
-    yield env
+    yield serve_env(copy_kb(kb_path, tmp_path / "serve.db"), tmp_path, recorder.url)
 
 
 def test_serve_http_answers_a_signed_mention(env, recorder, shared_dir):

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from tests.bot.conftest import SECRET, copy_kb
+from tests.bot.conftest import copy_kb, serve_env
 from tests.security import burst
 
 
@@ -16,16 +16,7 @@ from tests.security import burst
 @pytest.mark.timeout(900)  # three bot starts, each loading the embedding model
 def test_sigkill_during_a_burst_and_mid_work_loses_and_doubles_nothing(kb_path, tmp_path, recorder, capsys):
     seed = int(os.environ.get("PITSTOP_SEED") or random.randrange(1_000_000))
-    env = {
-        **os.environ,
-        "PITSTOP_DB": str(copy_kb(kb_path, tmp_path / "burst.db")),
-        "PITSTOP_HOME": str(tmp_path),
-        "HF_HUB_OFFLINE": "1",
-        "SLACK_BOT_TOKEN": "xoxb-test-token-1234567890",
-        "SLACK_SIGNING_SECRET": SECRET,
-        "SLACK_API_URL": recorder.url + "/api/",
-    }
-    env.pop("SLACK_APP_TOKEN", None)
+    env = serve_env(copy_kb(kb_path, tmp_path / "burst.db"), tmp_path, recorder.url)
     out = burst.run(env, recorder, seed=seed)
     with capsys.disabled():
         print(
