@@ -13,6 +13,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import time
 import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -460,7 +461,8 @@ def test_the_reply_goes_to_the_incidents_thread_whatever_the_payload_names(world
     body["response_urls"] = [
         {"block_id": "b", "action_id": "a", "channel_id": "C999", "response_url": world.respond}
     ]
-    assert bot.send(as_form(body), content_type=FORM)[0] == 200
+    sent_at = int(time.time())
+    assert bot.send(as_form(body), content_type=FORM, timestamp=sent_at)[0] == 200
     bot.idle()
     record = bot.services.incidents.get(world.mine)
     assert record.status == "resolved" and record.resolution.cause_id == CAUSE
@@ -469,8 +471,12 @@ def test_the_reply_goes_to_the_incidents_thread_whatever_the_payload_names(world
         (HERE, world.answer["thread_ts"])
     }
     assert not bot.recorder.of("respond")
-    # The same submission again (a replay): refused in the modal, the first resolution stands.
+    # The same signed request again (a replay): the replay guard answers an empty 200, nothing runs.
     bot.recorder.clear()
-    status, answer = bot.send(as_form(body), content_type=FORM)
+    assert bot.send(as_form(body), content_type=FORM, timestamp=sent_at) == (200, "")
+    bot.idle()
+    assert not bot.recorder.of("chat.postMessage")
+    # The same form submitted again later (a new request): refused in the modal, the first stands.
+    status, answer = bot.send(as_form(body), content_type=FORM, timestamp=sent_at + 1)
     bot.idle()
     assert status == 200 and ALREADY in answer and not bot.recorder.of("chat.postMessage")
