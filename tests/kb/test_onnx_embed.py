@@ -19,7 +19,7 @@ from pitstop.kb.service import KnowledgeBase
 from tests.bot.conftest import copy_kb
 
 # The dev queries through both paths take seconds alone, minutes on a loaded shared machine.
-pytestmark = pytest.mark.timeout(1200)
+pytestmark = [pytest.mark.timeout(1200), pytest.mark.xdist_group("torch")]  # tests/kb/test_embed.py
 
 
 @pytest.fixture(scope="module")
