@@ -18,6 +18,7 @@ import sqlite_utils
 from pitstop.core.clock import Clock, stamp, utc_now
 from pitstop.core.db import immediate
 from pitstop.core.errors import UsageError
+from pitstop.core.i18n import Msg, msg
 from pitstop.core.redact import redact
 from pitstop.kb.schema import Pitfall, validate_entry
 
@@ -38,12 +39,15 @@ class ImportReport:
     examples_known: int
     examples_orphaned: int  # their entry is unknown here
 
-    def sentence(self) -> str:
+    def sentence(self) -> Msg:
         """One line for people."""
-        return (
-            f"imported {self.entries_added} entr{'y' if self.entries_added == 1 else 'ies'} as drafts"
-            f" ({self.entries_known} already known) and {self.examples_added} example(s)"
-            f" ({self.examples_known} already known, {self.examples_orphaned} for unknown entries)"
+        return msg(
+            "learning.imported.one" if self.entries_added == 1 else "learning.imported",
+            entries=self.entries_added,
+            entries_known=self.entries_known,
+            examples=self.examples_added,
+            examples_known=self.examples_known,
+            orphaned=self.examples_orphaned,
         )
 
 
