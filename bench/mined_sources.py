@@ -1,18 +1,21 @@
 """Check the mined examples' thread URLs against a list of URLs they must not come from.
 
-    python3 bench/mined_sources.py --exclude /work/collect/exclude-urls.txt --since ffb800f
+    python3 bench/mined_sources.py --exclude /work/collect/exclude-urls.txt \
+        --exclude bench/eval/real-v3.jsonl --since ffb800f
 
 An evaluation set is only blind when no KB example was taken from one of its threads. This script
 takes the examples added since a git revision (the exclude list also names the threads the KB
 already used, so older examples are in it by construction), normalises every URL (scheme, `www.`,
 case of the host, query string, anchor, trailing slash, GitHub's `/pull/` vs `/issues/`) and lists
 each added example whose source matches an excluded URL, plus the per-cause and per-language
-counts. It exits 1 when any added source is excluded.
+counts. An exclude file is one URL a line, or a JSONL evaluation set (its rows' `source`). It exits 1
+when any added source is excluded.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import subprocess
 import sys
 import tempfile
@@ -32,6 +35,14 @@ def normalise(url: str) -> str:
     if host == "github.com":
         path = path.lower().replace("/pull/", "/issues/").replace("/discussions/", "/issues/")
     return f"{host}{path}"
+
+
+def excluded_urls(path: Path) -> set[str]:
+    """Normalised URLs of an exclude file: one URL a line, or the `source` of each row of a `.jsonl` set."""
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    if path.suffix == ".jsonl":
+        return {normalise(json.loads(line)["source"]) for line in lines}
+    return {normalise(line) for line in lines}
 
 
 def examples_at(revision: str) -> set[tuple[str, str, str]]:
@@ -63,12 +74,12 @@ def main() -> int:
     from pitstop.kb.mined import load_examples
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--exclude", type=Path, required=True, help="one URL a line")
+    parser.add_argument(
+        "--exclude", type=Path, action="append", required=True, help="one URL a line, or a JSONL eval set"
+    )
     parser.add_argument("--since", required=True, help="git revision: check the examples added after it")
     args = parser.parse_args()
-    banned = {
-        normalise(line) for line in args.exclude.read_text(encoding="utf-8").splitlines() if line.strip()
-    }
+    banned = set().union(*(excluded_urls(path) for path in args.exclude))
     examples, problems = load_examples()
     for problem in problems:
         print(f"invalid: {problem}")
