@@ -122,7 +122,7 @@ def default_port() -> int:
     if not value:
         return DEFAULT_PORT
     if not value.isdigit() or not 0 < int(value) < 65536:
-        raise LabError(f"{PORT_ENV}={value!r} is not a TCP port (1-65535)")
+        raise LabError(msg("errors.lab.port_env", name=PORT_ENV, value=value))
     return int(value)
 
 
