@@ -160,34 +160,24 @@ class Signature:
 
 @dataclass(frozen=True)
 class Catalog:
-    """The searchable entries and their compiled signatures."""
+    """The searchable entries, their compiled signatures and what each signature matches."""
 
     pitfalls: Mapping[str, Pitfall]
     signatures: tuple[Signature, ...]
     admitted: frozenset[str] = frozenset()  # admission keys of `signatures` (kb.signatures.admission_key)
+    # Per signature: (example texts of its own entry it matches, those of all searchable entries), as
+    # stored by kb.specificity (`weigh` fills it in).
+    hits: tuple[tuple[int, int], ...] = ()
     _words: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
-    _specificity: dict[int, float] = field(default_factory=dict, repr=False)
-    _texts: dict[str, Sequence[str]] = field(default_factory=dict, repr=False)
 
-    def specificity(self, index: int, texts: Callable[[], Mapping[str, Sequence[str]]]) -> float:
+    def specificity(self, index: int) -> float:
         """How much a hit of signature `index` says about its own entry: the square root of the share of
         the example texts it matches that belong to that entry (one extra own match as a prior). A
         symptom several causes share ("couldn't communicate with the NVIDIA driver", a workaround such
-        as NCCL_P2P_DISABLE=1) thereby counts less than an error only its cause prints. Computed on the
-        signature's first hit, over every entry's examples (curated, mined and learned)."""
-        found = self._specificity.get(index)
-        if found is None:
-            if not self._texts:
-                self._texts.update(texts())
-            sig = self.signatures[index]
-            own = others = 0
-            for pid, lines in self._texts.items():
-                if pid not in self.pitfalls:
-                    continue
-                hits = sum(1 for line in lines if sig.regex.search(line) is not None)
-                own, others = (own + hits, others) if pid == sig.pitfall_id else (own, others + hits)
-            found = self._specificity[index] = math.sqrt((own + 1) / (own + others + 1))
-        return found
+        as NCCL_P2P_DISABLE=1) thereby counts less than an error only its cause prints. The counts cover
+        every searchable entry's examples (curated, mined and learned) and are kept in SQLite."""
+        own, total = self.hits[index]
+        return math.sqrt((own + 1) / (total + 1))
 
     def words_of(self, pitfall_id: str) -> frozenset[str]:
         """The word-index terms of an entry's text (computed on first use: only top results need them)."""
@@ -370,7 +360,7 @@ class Retriever:
         for index, found in hits:
             sig = catalog.signatures[index]
             spans.setdefault(sig.pitfall_id, []).append((found, sig.pattern))
-            specific = catalog.specificity(index, lambda: store.entry_texts(self._db()))
+            specific = catalog.specificity(index)
             weight[sig.pitfall_id] = max(weight.get(sig.pitfall_id, 0.0), specific)
         covered = {
             pid: _coverage(prepared.raw, [m for m, _ in found]) * weight[pid] for pid, found in spans.items()

@@ -245,14 +245,6 @@ def pitfall_ids(db: sqlite_utils.Database, statuses: Sequence[str] = SEARCHABLE)
     return {row[0] for row in rows}
 
 
-def entry_texts(db: sqlite_utils.Database) -> dict[str, list[str]]:
-    """Every entry's example texts (title, summary, symptoms, mined, learned) by entry id."""
-    texts: dict[str, list[str]] = {}
-    for pid, text in db.execute("SELECT pitfall_id, text FROM examples ORDER BY id"):
-        texts.setdefault(pid, []).append(text)
-    return texts
-
-
 def examples_by_id(db: sqlite_utils.Database, ids: Iterable[int]) -> dict[int, ExampleRow]:
     """Examples with the given ids."""
     ids = list(ids)
