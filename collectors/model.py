@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, cast, get_args
 
-from pitstop.core.i18n import CatalogueError, Msg, render
+from pitstop.core.i18n import Msg, render, stored
 from pitstop.core.redact import redact
 
 Outcome = Literal["ok", "nonzero", "timeout", "missing", "error", "refused"]
@@ -110,17 +110,10 @@ class Verdict:
         name = str(data.get("verdict", ""))
         if name not in VERDICTS:
             raise ValueError(f"not a verdict: {name!r}")
-        reason: Msg | str = str(data.get("reason", "") or "")
-        stored = data.get("reason_msg")
-        if isinstance(stored, Mapping):
-            try:
-                reason = Msg.from_json(stored)
-            except CatalogueError:
-                pass  # a message this version no longer has: the stored English text stands
         return cls(
             pitfall=str(data.get("pitfall", "")),
             verdict=cast(VerdictName, name),
-            reason=reason,
+            reason=stored(data.get("reason_msg"), str(data.get("reason", "") or "")),
             evidence=tuple(
                 Evidence.from_json(e) for e in data.get("evidence", ()) or () if isinstance(e, Mapping)
             ),

@@ -2,7 +2,7 @@
 
 `Catalog.specificity` weighs a signature by how many example texts of its own entry and of all
 searchable entries it matches. Those matches are kept in SQLite (`kb_signatures`, `signature_hits`,
-migration m012) and brought up to date whenever content changes (a build, an import, a draft, a
+migration m013) and brought up to date whenever content changes (a build, an import, a draft, a
 learned example): `refresh` scans only the examples not scanned yet (`examples.signatures_scanned`)
 and the signatures not stored yet, with one `signatures.Scanner` pass per text, and drops the rows of
 signatures no searchable entry has any more. A deleted example takes its rows with it (foreign key),

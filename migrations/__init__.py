@@ -24,7 +24,8 @@ from pitstop.migrations import (  # noqa: E402  (the modules register on `migrat
     m009_server_secrets,  # noqa: F401
     m010_verdict_reason_msg,  # noqa: F401
     m011_slack_requests,  # noqa: F401
-    m012_signature_hits,  # noqa: F401
+    m012_resolution_learned_msg,  # noqa: F401
+    m013_signature_hits,  # noqa: F401
 )
 
 __all__ = ["migrations"]

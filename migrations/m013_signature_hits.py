@@ -8,8 +8,8 @@ import sqlite_utils
 from pitstop.migrations import migrations
 
 
-@migrations(name="m012_signature_hits")
-def m012_signature_hits(db: sqlite_utils.Database) -> None:
+@migrations(name="m013_signature_hits")
+def m013_signature_hits(db: sqlite_utils.Database) -> None:
     """Create kb_signatures and signature_hits, and mark every example as not scanned yet."""
     db.execute(
         "CREATE TABLE kb_signatures ("
