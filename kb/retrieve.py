@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import math
 import threading
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -193,17 +193,36 @@ class Catalog:
 
         Patterns whose admission key is in `admitted` passed the probes before and are not probed again.
         """
-        compiled, keys = [], set()
-        for pitfall in pitfalls:
-            for pattern in pitfall.signatures:
-                key = signatures.admission_key(pattern)
-                try:
-                    regex = signatures.compile_signature(pattern, key in admitted)
-                except signatures.UnsafePattern:
-                    continue
-                compiled.append(Signature(pitfall.id, pattern, regex))
-                keys.add(key)
-        return cls({p.id: p for p in pitfalls}, tuple(compiled), frozenset(keys))
+        compiled, keys = _compile(((p.id, p.signatures) for p in pitfalls), admitted)
+        return cls({p.id: p for p in pitfalls}, compiled, keys)
+
+    @classmethod
+    def from_store(
+        cls, db: Callable[[], sqlite_utils.Database], admitted: Collection[str] = frozenset()
+    ) -> Catalog:
+        """The searchable entries in SQLite, as `from_pitfalls`, reading only their ids and signatures
+        now: an entry is parsed when a query shows it (`store.StoredEntries`), so 100,000 entries do not
+        sit in memory as objects."""
+        ids, pairs = store.searchable_signatures(db())
+        compiled, keys = _compile(pairs, admitted)
+        return cls(store.StoredEntries(ids, db), compiled, keys)
+
+
+def _compile(
+    entries: Iterable[tuple[str, Sequence[str]]], admitted: Collection[str]
+) -> tuple[tuple[Signature, ...], frozenset[str]]:
+    """The compiled signatures of (entry id, patterns) pairs and their admission keys."""
+    compiled, keys = [], set()
+    for pitfall_id, patterns in entries:
+        for pattern in patterns:
+            key = signatures.admission_key(pattern)
+            try:
+                regex = signatures.compile_signature(pattern, key in admitted)
+            except signatures.UnsafePattern:
+                continue
+            compiled.append(Signature(pitfall_id, pattern, regex))
+            keys.add(key)
+    return tuple(compiled), frozenset(keys)
 
 
 def _coverage(text: str, matches: Sequence[signatures.Match]) -> int:

@@ -137,7 +137,7 @@ class KnowledgeBase:
             if self._catalog is None:
                 db = self._db()
                 known = store.admitted_signatures(db)
-                catalog = Catalog.from_pitfalls(store.load_pitfalls(db), known)
+                catalog = Catalog.from_store(self._db, known)
                 if not known.issuperset(catalog.admitted):
                     store.record_admitted(db, catalog.admitted)
                 self._catalog = specificity.weigh(db, catalog)
