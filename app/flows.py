@@ -276,7 +276,8 @@ def outputs_text(report: DiagnoseReport) -> str:
             if result.stderr.strip():
                 lines.append("[stderr] " + result.stderr.rstrip())
             if result.message:
-                lines.append(f"[{result.message}]")
+                lines.append(f"[{render(result.message, report.lang)}]")
+
             lines.append("")
     return "\n".join(lines)
 

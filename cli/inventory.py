@@ -27,7 +27,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         default="auto",
         help="ansible: require ansible-inventory; builtin: Pitstop's own INI/YAML reader (default: auto)",
     )
-    imp.add_argument("--lang", choices=("en", "zh"), default=None, help="language of the messages")
     imp.set_defaults(func=_import)
     show = actions.add_parser(
         "show",
@@ -38,7 +37,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--inventory", type=Path, default=None, help="inventory YAML (default $PITSTOP_INVENTORY)"
     )
     show.add_argument("--json", action="store_true", help="machine-readable output")
-    show.add_argument("--lang", choices=("en", "zh"), default=None, help="language of the labels")
     show.set_defaults(func=_show)
     parser.set_defaults(func=lambda args: parser.print_help() or 2)
 

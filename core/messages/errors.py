@@ -546,4 +546,50 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "refused by the read-only policy: {reason}",
         "只读策略拒绝了这条命令：{reason}",
     ),
+    # why a command on a host gave no usable output (collectors/runner.py, app/diagnose.py)
+    "errors.runner.no_status": (
+        "no exit status: the channel closed before the command finished",
+        "没有退出状态：命令还没结束通道就关闭了",
+    ),
+    "errors.runner.timed_out": (
+        "timed out after {seconds}s (stopped by the remote timeout)",
+        "{seconds} 秒后超时（被远端的 timeout 终止）",
+    ),
+    "errors.runner.missing": ("{tool} is not installed on this host", "这台主机上没有安装 {tool}"),
+    "errors.runner.sudo_refused": (
+        "sudo -n refused: this user may not run it without a password (docs/SECURITY.md)",
+        "sudo -n 被拒绝：这个用户不能免密码运行它（见 docs/SECURITY.md）",
+    ),
+    "errors.runner.exited": ("exited with status {status}", "退出状态码 {status}"),
+    "errors.runner.exited_said": ("exited with status {status}: {stderr}", "退出状态码 {status}：{stderr}"),
+    "errors.runner.truncated": (
+        "output truncated: kept the last {kept} of {total} bytes",
+        "输出被截断：{total} 字节中只保留了最后 {kept} 字节",
+    ),
+    "errors.runner.joined": ("{parts}", "{parts}"),
+    "errors.runner.of_item": ("{item}: {message}", "{item}：{message}"),
+    "errors.runner.tool_said": ("{text}", "{text}"),
+    "errors.runner.no_record": ("no record", "没有记录"),
+    "errors.runner.stuck": (
+        "no answer after {seconds}s: the remote timeout could not stop it (stuck in D state?)",
+        "{seconds} 秒后仍无响应：远端的 timeout 也没能终止它（可能卡在 D 状态？）",
+    ),
+    "errors.runner.lost": ("connection lost while running", "运行途中连接断开"),
+    "errors.runner.lost_because": ("connection lost while running: {error}", "运行途中连接断开：{error}"),
+    "errors.runner.no_channel": ("could not open a channel: {error}", "无法打开通道：{error}"),
+    "errors.runner.channel_late": (
+        "not run: its channel did not start in time",
+        "未运行：它的通道没能按时启动",
+    ),
+    "errors.runner.not_rendered": ("{error}", "无法生成这条命令：{error}"),
+    "errors.runner.no_value": ("not run: no valid value from {source}", "未运行：{source} 没有给出有效的值"),
+    "errors.runner.lost_kept": (
+        "{error}; results gathered before that are kept",
+        "{error}；在此之前收集到的结果仍保留",
+    ),
+    "errors.runner.no_result": ("{host}: no result within {seconds}s", "{host}：{seconds} 秒内没有结果"),
+    "errors.runner.internal": (
+        "{host}: internal error: {kind}: {error}",
+        "{host}：内部错误：{kind}：{error}",
+    ),
 }
