@@ -12,8 +12,9 @@ from typing import TYPE_CHECKING
 
 from pitstop.cli.argtypes import COUNT, ID, POSITIVE
 from pitstop.cli.kbargs import add_db_option
-from pitstop.cli.output import emit_json
+from pitstop.cli.output import emit_json, lang_of
 from pitstop.core.errors import UsageError
+from pitstop.core.i18n import msg
 
 if TYPE_CHECKING:
     from pitstop.incidents.store import Incident, Incidents
@@ -91,6 +92,7 @@ def _store(args: argparse.Namespace) -> Incidents:
 def run_list(args: argparse.Namespace) -> int:
     """Print incidents, newest first."""
     from pitstop.core.clock import parse_since, stamp, utc_now
+    from pitstop.core.i18n import t
 
     cutoff = parse_since(args.since, utc_now())
     since = stamp(cutoff) if cutoff else None
@@ -98,15 +100,23 @@ def run_list(args: argparse.Namespace) -> int:
     if args.json:
         emit_json("incidents", {"incidents": [i.to_json() for i in found]})
         return 0
+    lang = lang_of(args)
     for incident in found:
-        top = incident.candidates[0].pitfall_id if incident.candidates else "-"
         cause = incident.resolution.cause_id if incident.resolution else ""
         print(
-            f"#{incident.id:<5} {incident.status:8} {incident.created_at}"
-            f" {incident.channel}/{incident.thread_ts} {','.join(incident.hosts) or '-'}"
-            f" top={top}{f' cause={cause}' if cause else ''}"
+            t(
+                "cli.incidents.row",
+                lang,
+                id=f"{incident.id:<5}",
+                status=t(f"cli.incidents.status.{incident.status}", lang),
+                opened=incident.created_at,
+                where=f"{incident.channel}/{incident.thread_ts}",
+                hosts=",".join(incident.hosts) or "-",
+                top=incident.candidates[0].pitfall_id if incident.candidates else "-",
+                cause=t("cli.incidents.row_cause", lang, cause=cause) if cause else "",
+            )
         )
-    print(f"{len(found)} incident(s)")
+    print(t("cli.incidents.count", lang, n=len(found)))
     return 0
 
 
@@ -116,7 +126,7 @@ def run_show(args: argparse.Namespace) -> int:
     if args.json:
         emit_json("incident", incident.to_json())
     else:
-        print(render(incident))
+        print(render(incident, lang_of(args)))
     return 0
 
 
@@ -141,35 +151,83 @@ def run_resolve(args: argparse.Namespace) -> int:
     if args.json:
         emit_json("incident", incident.to_json())
     else:
+        from pitstop.core.i18n import render as text_in
+        from pitstop.core.i18n import t
+
+        lang = lang_of(args)
         resolution = incident.resolution  # what resolve recorded (None only for an unresolved incident)
         cause, learned = (resolution.cause_id, resolution.learned) if resolution else (args.cause, "")
-        print(f"incident #{incident.id} resolved as '{cause}'; {learned}")
+        print(t("cli.incidents.resolved", lang, id=incident.id, cause=cause, learned=text_in(learned, lang)))
     return 0
 
 
-def render(incident: Incident) -> str:
-    """An incident as text for a terminal."""
+def render(incident: Incident, lang: str = "en") -> str:
+    """An incident as text for a terminal, in `lang`."""
+    from pitstop.core.i18n import render as text_in
+    from pitstop.core.i18n import t
+
     lines = [
-        f"incident #{incident.id} [{incident.status}] {incident.channel} thread {incident.thread_ts}",
-        f"opened {incident.created_at} by {incident.requester or '?'}; updated {incident.updated_at}",
-        f"hosts: {', '.join(incident.hosts) or '-'}",
+        t(
+            "cli.incident.header",
+            lang,
+            id=incident.id,
+            status=t(f"cli.incidents.status.{incident.status}", lang),
+            channel=incident.channel,
+            thread=incident.thread_ts,
+        ),
+        t(
+            "cli.incident.opened",
+            lang,
+            created=incident.created_at,
+            requester=incident.requester or "?",
+            updated=incident.updated_at,
+        ),
+        t("cli.incident.hosts", lang, hosts=", ".join(incident.hosts) or "-"),
     ]
     if incident.error_text:
-        lines += ["error text:", *(f"  {line}" for line in incident.error_text.splitlines()[:20])]
-    lines.append("candidates:" if incident.candidates else "candidates: none")
+        lines.append(t("cli.incident.error_text", lang))
+        lines += [f"  {line}" for line in incident.error_text.splitlines()[:20]]
+    lines.append(t("cli.incident.candidates" if incident.candidates else "cli.incident.no_candidates", lang))
     lines += [
-        f"  {c.rank}. {c.pitfall_id} score {c.score:.3f} {c.confidence}{' (draft)' if c.draft else ''}"
+        t(
+            "cli.incident.candidate",
+            lang,
+            rank=c.rank,
+            id=c.pitfall_id,
+            score=f"{c.score:.3f}",
+            confidence=t(f"common.confidence.{c.confidence}", lang),
+            draft=t("cli.incident.draft", lang) if c.draft else "",
+        )
         for c in incident.candidates
     ]
     for host, v in incident.verdicts:
-        benign = " (benign)" if v.benign else ""
-        lines.append(f"verdict {host} {v.pitfall}: {v.verdict}{benign} {v.reason}")
+        lines.append(
+            t(
+                "cli.incident.verdict",
+                lang,
+                host=host,
+                pitfall=v.pitfall,
+                verdict=t(f"common.verdict.{v.verdict}", lang),
+                benign=t("cli.incident.benign", lang) if v.benign else "",
+                reason=text_in(v.reason, lang),
+            )
+        )
         lines += [f"    {e.command}: {line}" for e in v.evidence for line in e.lines[:5]]
     r = incident.resolution
     if r:
-        lines.append(f"resolved {r.resolved_at} by {r.resolved_by}: {r.cause_id} ({r.kind}); {r.learned}")
+        lines.append(
+            t(
+                "cli.incident.resolution",
+                lang,
+                at=r.resolved_at,
+                by=r.resolved_by,
+                cause=r.cause_id,
+                kind=t(f"cli.incident.kind.{r.kind}", lang),
+                learned=text_in(r.learned, lang),
+            )
+        )
         if r.notes:
-            lines.append(f"notes: {r.notes}")
+            lines.append(t("cli.incident.notes", lang, notes=r.notes))
     return "\n".join(lines)
 
 
@@ -181,7 +239,7 @@ def run_close(args: argparse.Namespace) -> int:
     if args.json:
         emit_json("incident", incident.to_json())
     else:
-        print(t("cli.incidents.closed", getattr(args, "lang", None) or "en", id=incident.id))
+        print(t("cli.incidents.closed", lang_of(args), id=incident.id))
     return 0
 
 
@@ -194,7 +252,7 @@ def run_expire(args: argparse.Namespace) -> int:
 
     days = args.quiet_days if args.quiet_days is not None else load_settings().incident_quiet_days
     if days <= 0:
-        raise UsageError("--quiet-days must be positive")
+        raise UsageError(msg("errors.cli.quiet_days"))
     n = _store(args).expire(timedelta(days=days))
-    print(t("cli.incidents.expired", getattr(args, "lang", None) or "en", n=n, days=f"{days:g}"))
+    print(t("cli.incidents.expired", lang_of(args), n=n, days=f"{days:g}"))
     return 0

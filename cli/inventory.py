@@ -27,7 +27,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         default="auto",
         help="ansible: require ansible-inventory; builtin: Pitstop's own INI/YAML reader (default: auto)",
     )
-    imp.add_argument("--lang", choices=("en", "zh"), default=None, help="language of the messages")
     imp.set_defaults(func=_import)
     show = actions.add_parser(
         "show",
@@ -38,7 +37,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--inventory", type=Path, default=None, help="inventory YAML (default $PITSTOP_INVENTORY)"
     )
     show.add_argument("--json", action="store_true", help="machine-readable output")
-    show.add_argument("--lang", choices=("en", "zh"), default=None, help="language of the labels")
     show.set_defaults(func=_show)
     parser.set_defaults(func=lambda args: parser.print_help() or 2)
 
@@ -162,16 +160,16 @@ def _show(args: argparse.Namespace) -> int:
     from pitstop.collectors import inventory
     from pitstop.core.config import load_settings
     from pitstop.core.errors import UsageError
-    from pitstop.core.i18n import resolve_lang, t
+    from pitstop.core.i18n import msg, resolve_lang
 
     lang = resolve_lang(None, args.lang)
     path = args.inventory or load_settings().inventory_path
     if path is None:
-        raise UsageError(t("inventory.none", lang))
+        raise UsageError(msg("inventory.none"))
     inv = inventory.load(path)
     hosts = inv.select(args.hosts, max_hosts=100_000) if args.hosts else tuple(inv.hosts.values())
     if not hosts:
-        raise UsageError(t("inventory.empty", lang, source=inv.source))
+        raise UsageError(msg("inventory.empty", source=inv.source))
     described = [describe(inv, h, "en" if args.json else lang) for h in hosts]
     if args.json:
         emit_json("inventory", {"inventory": inv.source, "hosts": described})

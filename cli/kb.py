@@ -7,8 +7,9 @@ from pathlib import Path
 
 from pitstop.cli import kb_learning
 from pitstop.cli.kbargs import add_db_option, open_kb
-from pitstop.cli.output import emit_json
+from pitstop.cli.output import emit_json, lang_of
 from pitstop.core.errors import NotFound, UsageError
+from pitstop.core.i18n import msg, t
 
 DEFAULT_TAXONOMY = Path(__file__).resolve().parents[2].parent / "shared" / "taxonomy.yaml"
 
@@ -49,38 +50,38 @@ def run_build(args: argparse.Namespace) -> int:
     report = kb.build(force=True)
     kb.warm()
     meta = kb.index_meta()
-    counts = f"{report.changed} changed, {report.retired} retired"
-    print(f"loaded {report.entries} entries ({counts}) into {kb.db_path}")
-    print(f"vector index: {meta.count} examples, {meta.kind}, model {meta.model} -> {kb.index_path}")
+    lang = lang_of(args)
+    loaded = {"entries": report.entries, "changed": report.changed, "retired": report.retired}
+    print(t("cli.kb.loaded", lang, **loaded, path=str(kb.db_path)))
+    print(t("cli.kb.index", lang, n=meta.count, kind=meta.kind, model=meta.model, path=str(kb.index_path)))
     return 0
 
 
-def _taxonomy_slugs(path: Path | None) -> tuple[list[str] | None, str]:
+def _taxonomy_slugs(path: Path | None, lang: str) -> tuple[list[str] | None, str]:
 
     target = path or DEFAULT_TAXONOMY
     if not target.is_file():
         if path is not None:
-            raise UsageError(f"taxonomy file {path} not found")
-        return None, f"taxonomy not found at {target}: slug coverage not checked (use --taxonomy FILE)"
+            raise UsageError(msg("errors.kb.no_taxonomy", path=str(path)))
+        return None, t("cli.kb.no_taxonomy", lang, path=str(target))
     from pitstop.core.errors import BadFile
-    from pitstop.core.i18n import msg
     from pitstop.core.yamlio import load_yaml_file
 
     what = msg("security.what.taxonomy")
     items = load_yaml_file(target, what)
     try:
-        return [str(item["slug"]) for item in items], f"taxonomy: {target}"
+        return [str(item["slug"]) for item in items], t("cli.kb.taxonomy", lang, path=str(target))
     except (TypeError, KeyError) as exc:
         reason = f"expected a list of entries with a `slug` ({type(exc).__name__}: {exc})"
         raise BadFile(msg("security.file.shape", what=what, path=str(target), reason=reason)) from None
 
 
-def _known_checks() -> tuple[list[str], set[str], str]:
+def _known_checks(lang: str) -> tuple[list[str], set[str], str]:
     """Registered check names, those described in both languages, and a note for the summary line."""
     from pitstop.collectors.checks.registry import CHECKS
 
     described = {name for name, spec in CHECKS.items() if spec.describe.get("en") and spec.describe.get("zh")}
-    return list(CHECKS), described, f"check names verified against {len(CHECKS)} registered checks"
+    return list(CHECKS), described, t("cli.kb.checks", lang, n=len(CHECKS))
 
 
 def run_check(args: argparse.Namespace) -> int:
@@ -97,9 +98,10 @@ def run_check(args: argparse.Namespace) -> int:
         validate_entry,
     )
 
+    lang = lang_of(args)
     problems: list[str] = []
     entries: list[Pitfall] = []
-    checks, described, checks_note = _known_checks()
+    checks, described, checks_note = _known_checks(lang)
     paths = sorted(PITFALLS_DIR.glob("*.yaml"))
     for path in paths:
         try:
@@ -115,15 +117,16 @@ def run_check(args: argparse.Namespace) -> int:
             entries.append(Pitfall.from_dict(data))
             if data.get("status", "curated") == "curated":
                 problems += missing_translations(data, path.name, described)
-    slugs, taxonomy_note = _taxonomy_slugs(args.taxonomy)
+    slugs, taxonomy_note = _taxonomy_slugs(args.taxonomy, lang)
     problems += check_collection(entries, required_ids=slugs or (), known_checks=checks)
     mined, mined_problems = load_examples(EXAMPLES_DIR, {e.id for e in entries})
     problems += mined_problems
-    print(f"{len(paths)} entry files, {len(entries)} valid; {taxonomy_note}; {checks_note}")
-    print(f"{len(mined)} mined examples in {EXAMPLES_DIR.name}/ with their source URLs")
+    files = {"files": len(paths), "valid": len(entries)}
+    print(t("cli.kb.checked", lang, **files, taxonomy=taxonomy_note, checks=checks_note))
+    print(t("cli.kb.mined", lang, n=len(mined), where=f"{EXAMPLES_DIR.name}/"))
     for problem in problems:
         print(f"  - {problem}")
-    print("OK" if not problems else f"{len(problems)} problem(s)")
+    print(t("cli.kb.ok", lang) if not problems else t("cli.kb.problems", lang, n=len(problems)))
     return 0 if not problems else 1
 
 
@@ -145,9 +148,12 @@ def run_list(args: argparse.Namespace) -> int:
         ]
         emit_json("kb-list", {"entries": rows})
         return 0
+    lang = lang_of(args)
     for p in entries:
-        print(f"{p.id:48} {p.layer:16} {p.severity:9} {'draft ' if p.status == 'draft' else ''}{p.title}")
-    print(f"{len(entries)} entries")
+        draft = t("cli.kb.draft", lang) if p.status == "draft" else ""
+        title = p.title_zh if lang == "zh" and p.title_zh else p.title
+        print(f"{p.id:48} {p.layer:16} {p.severity:9} {draft}{title}")
+    print(t("cli.kb.count", lang, n=len(entries)))
     return 0
 
 
@@ -156,7 +162,7 @@ def run_show(args: argparse.Namespace) -> int:
     try:
         entry = open_kb(args).get(args.id)
     except NotFound:
-        raise NotFound(f"no pitfall '{args.id}' (see `pitstop kb list`)") from None
+        raise NotFound(msg("errors.kb.no_pitfall_listed", id=args.id)) from None
     data = entry.to_dict()
     if args.json:
         emit_json("pitfall", data)
@@ -164,7 +170,7 @@ def run_show(args: argparse.Namespace) -> int:
     for key, value in data.items():
         if isinstance(value, list):
             print(f"{key}:")
-            print("\n".join(f"  - {item}" for item in value) or "  (none)")
+            print("\n".join(f"  - {item}" for item in value) or t("cli.kb.none", lang_of(args)))
         else:
             print(f"{key}: {value}")
     return 0
@@ -175,6 +181,7 @@ def run_export(args: argparse.Namespace) -> int:
     if args.learned:
         return kb_learning.run_export_learned(args)
     if not args.json:
-        raise UsageError("give --json (every entry) or --learned (learned examples and approved drafts)")
+        raise UsageError(msg("errors.cli.export_what"))
+
     emit_json("kb-export", {"entries": [p.to_dict() | {"status": p.status} for p in open_kb(args).all()]})
     return 0

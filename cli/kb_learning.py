@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pitstop.cli.kbargs import add_db_option, open_kb
-from pitstop.cli.output import emit_json
+from pitstop.cli.output import emit_json, lang_of
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -93,22 +93,40 @@ def run_import(args: argparse.Namespace) -> int:
 
     bundle = read_bundle(args.file)
     kb = open_kb(args)
-    print(import_learned(kb, kb.db, bundle).sentence())
+    print(import_learned(kb, kb.db, bundle).sentence().render(lang_of(args)))
     return 0
 
 
 def run_drafts(args: argparse.Namespace) -> int:
     """List drafts and merge proposals."""
+    from pitstop.core.i18n import t
     from pitstop.incidents.drafts import list_drafts
 
     found = list_drafts(_db(args), status=None if args.all else "draft")
     if args.json:
         emit_json("drafts", {"drafts": [d.to_json() for d in found]})
         return 0
+    lang = lang_of(args)
     for d in found:
-        what = f"merge into {d.target_id} ({d.similarity:.2f})" if d.kind == "merge" else "new entry"
-        print(f"{d.id:40} {d.status:9} {what:40} {d.title}  (incident #{d.incident_id}, {d.created_by})")
-    print(f"{len(found)} draft(s)")
+        what = (
+            t("cli.drafts.merge", lang, target=d.target_id, similarity=f"{d.similarity:.2f}")
+            if d.kind == "merge"
+            else t("cli.drafts.new", lang)
+        )
+        status = t(f"cli.drafts.status.{d.status}", lang)
+        print(
+            t(
+                "cli.drafts.row",
+                lang,
+                id=d.id,
+                status=status,
+                what=what,
+                title=d.title,
+                incident=d.incident_id,
+                by=d.created_by,
+            )
+        )
+    print(t("cli.drafts.count", lang, n=len(found)))
     return 0
 
 
@@ -118,22 +136,26 @@ def run_approve(args: argparse.Namespace) -> int:
 
     kb = open_kb(args)
     extra = {"directory": args.dir} if args.dir else {}
-    print(drafts.approve(kb, kb.db, args.id, user=_user(args), **extra))
+    print(drafts.approve(kb, kb.db, args.id, user=_user(args), **extra).render(lang_of(args)))
     return 0
 
 
 def run_edit(args: argparse.Namespace) -> int:
     """Edit a draft's fields."""
     from pitstop.core.errors import UsageError
+    from pitstop.core.i18n import msg
     from pitstop.incidents import drafts
 
     fields = (*drafts.EDITABLE_TEXT, *drafts.EDITABLE_LISTS)
     changes = {name: getattr(args, name) for name in fields if getattr(args, name, None) is not None}
     if not changes:
-        raise UsageError("nothing to change: give at least one --FIELD")
+        raise UsageError(msg("errors.cli.nothing_to_change"))
+
     kb = open_kb(args)
     entry = drafts.edit(kb, kb.db, args.id, changes)
-    print(f"updated draft '{entry.id}': {', '.join(sorted(changes))}")
+    from pitstop.core.i18n import t
+
+    print(t("cli.drafts.edited", lang_of(args), id=entry.id, fields=", ".join(sorted(changes))))
     return 0
 
 
@@ -142,5 +164,5 @@ def run_reject(args: argparse.Namespace) -> int:
     from pitstop.incidents import drafts
 
     kb = open_kb(args)
-    print(drafts.reject(kb, kb.db, args.id, user=_user(args)))
+    print(drafts.reject(kb, kb.db, args.id, user=_user(args)).render(lang_of(args)))
     return 0

@@ -7,11 +7,22 @@ validates real outputs of every `--json` command against that page. Times are RF
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pitstop.core.jsondoc import dumps
+
+if TYPE_CHECKING:
+    from pitstop.core.i18n import Lang
+
+
+def lang_of(args: argparse.Namespace, text: str | None = None) -> Lang:
+    """The reader's language: `--lang en|zh`, else (auto) the language of `text`, else English."""
+    from pitstop.core.i18n import resolve_lang
+
+    return resolve_lang(text, getattr(args, "lang", None))
 
 
 def emit_json(kind: str, data: Mapping[str, Any]) -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, cast, get_args
 
-from pitstop.core.i18n import CatalogueError, Msg, render
+from pitstop.core.i18n import Msg, render, stored
 from pitstop.core.redact import redact
 
 Outcome = Literal["ok", "nonzero", "timeout", "missing", "error", "refused"]
@@ -28,7 +28,8 @@ class CommandResult:
     stderr: str = ""
     duration_s: float = 0.0
     truncated: bool = False
-    message: str = ""  # a human sentence for anything but "ok"
+    message: Msg | None = None  # why, for anything but "ok" (rendered in the reader's language)
+
     output_bytes: int | None = None  # bytes the command wrote (stdout + stderr) before any cap
 
 
@@ -110,17 +111,10 @@ class Verdict:
         name = str(data.get("verdict", ""))
         if name not in VERDICTS:
             raise ValueError(f"not a verdict: {name!r}")
-        reason: Msg | str = str(data.get("reason", "") or "")
-        stored = data.get("reason_msg")
-        if isinstance(stored, Mapping):
-            try:
-                reason = Msg.from_json(stored)
-            except CatalogueError:
-                pass  # a message this version no longer has: the stored English text stands
         return cls(
             pitfall=str(data.get("pitfall", "")),
             verdict=cast(VerdictName, name),
-            reason=reason,
+            reason=stored(data.get("reason_msg"), str(data.get("reason", "") or "")),
             evidence=tuple(
                 Evidence.from_json(e) for e in data.get("evidence", ()) or () if isinstance(e, Mapping)
             ),

@@ -174,6 +174,17 @@ def msg(key: str, /, **params: Any) -> Msg:
     return message
 
 
+def stored(data: Any, text: str) -> Msg | str:
+    """A message kept as `Msg.to_json` data, when it still matches the catalogue; else the stored
+    `text` (a row written before messages were kept, or a message this version no longer has)."""
+    if isinstance(data, Mapping):
+        try:
+            return Msg.from_json(data)
+        except CatalogueError:
+            pass
+    return text
+
+
 def render(text: str | Msg, lang: str) -> str:
     """A plain string as it is (quoted evidence, commands, error text), a `Msg` in `lang`."""
     return text.render(lang) if isinstance(text, Msg) else text

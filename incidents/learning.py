@@ -19,6 +19,7 @@ import sqlite_utils
 from pitstop.core.clock import Clock, stamp
 from pitstop.core.db import immediate
 from pitstop.core.errors import UsageError
+from pitstop.core.i18n import Msg, msg, stored
 from pitstop.incidents.model import NewCause
 from pitstop.kb.preprocess import prepare
 from pitstop.kb.schema import Pitfall
@@ -75,17 +76,18 @@ def reserve_draft_id(db: sqlite_utils.Database, title: str, incident_id: int) ->
     return slug
 
 
-def learn(kb: KnowledgeBase, db: sqlite_utils.Database, incident_id: int, *, clock: Clock) -> str:
-    """Teach the KB from one recorded resolution (idempotent); returns what was learned, as a sentence."""
+def learn(kb: KnowledgeBase, db: sqlite_utils.Database, incident_id: int, *, clock: Clock) -> Msg | str:
+    """Teach the KB from one recorded resolution (idempotent); returns what was learned, as a message
+    (the stored English text for a resolution learned before messages were kept)."""
     row = db.execute(
-        "SELECT r.kind, r.cause_id, r.new_cause_json, r.learn_state, r.learned, r.resolved_by,"
-        " i.error_text, i.channel, i.thread_ts FROM resolutions r JOIN incidents i ON i.id = r.incident_id"
-        " WHERE r.incident_id = ?",
+        "SELECT r.kind, r.cause_id, r.new_cause_json, r.learn_state, r.learned, r.learned_msg_json,"
+        " r.resolved_by, i.error_text, i.channel, i.thread_ts FROM resolutions r"
+        " JOIN incidents i ON i.id = r.incident_id WHERE r.incident_id = ?",
         [incident_id],
     ).fetchone()
-    kind, cause_id, new_json, state, learned, user, text, channel, thread = row
+    kind, cause_id, new_json, state, text_learned, msg_json, user, text, channel, thread = row
     if state == "done":
-        return learned
+        return stored(json.loads(msg_json or "null"), text_learned)
     origin = f"incident #{incident_id} ({channel} {thread}), resolved by {user}"
     if kind == "existing":
         learned = _add_example(kb, db, cause_id, text, incident_id, origin)
@@ -94,9 +96,9 @@ def learn(kb: KnowledgeBase, db: sqlite_utils.Database, incident_id: int, *, clo
         kind, cause_id, learned = _new_cause(kb, db, cause_id, new, text, incident_id, origin, user, clock)
     with immediate(db):
         db.execute(
-            "UPDATE resolutions SET kind = ?, cause_id = ?, learn_state = 'done', learned = ?"
-            " WHERE incident_id = ?",
-            [kind, cause_id, learned, incident_id],
+            "UPDATE resolutions SET kind = ?, cause_id = ?, learn_state = 'done', learned = ?,"
+            " learned_msg_json = ? WHERE incident_id = ?",
+            [kind, cause_id, str(learned), json.dumps(learned.to_json(), ensure_ascii=False), incident_id],
         )
     return learned
 
@@ -111,10 +113,10 @@ def example_text(error_text: str) -> str:
 
 def _add_example(
     kb: KnowledgeBase, db: sqlite_utils.Database, pitfall_id: str, text: str, incident_id: int, origin: str
-) -> str:
+) -> Msg:
     text = example_text(text)
     if not text:
-        return "nothing to learn: the incident holds no error text"
+        return msg("learning.nothing")
     existing = db.execute(
         "SELECT id FROM examples WHERE incident_id = ? AND pitfall_id = ?",
         [incident_id, pitfall_id],
@@ -124,7 +126,7 @@ def _add_example(
         if existing
         else kb.add_example(pitfall_id, text, source="incident", incident_id=incident_id, provenance=origin)
     )
-    return f"added the error text as example #{example_id} of '{pitfall_id}'"
+    return msg("learning.example", example=example_id, cause=pitfall_id)
 
 
 def _new_cause(
@@ -137,7 +139,7 @@ def _new_cause(
     origin: str,
     user: str,
     clock: Clock,
-) -> tuple[str, str, str]:
+) -> tuple[str, str, Msg]:
     """Create the draft or the merge proposal (decided once: a retry reuses the recorded decision).
 
     A merge is proposed into the nearest entry when the description is close to some entries and the
@@ -181,11 +183,10 @@ def _new_cause(
         return (
             "merge",
             target,
-            f"proposed merging into '{target}' (similarity {similarity:.2f}); a maintainer decides with"
-            f" `pitstop kb approve merge-{incident_id}` or `pitstop kb reject merge-{incident_id}`",
+            msg("learning.merge", target=target, similarity=f"{similarity:.2f}", id=f"merge-{incident_id}"),
         )
     kb.upsert_pitfall(Pitfall.from_dict(body), examples=[t for t in (text, *new.symptoms) if t])
-    return "draft", draft_id, f"created draft pitfall '{draft_id}', unreviewed until a maintainer approves it"
+    return "draft", draft_id, msg("learning.draft", cause=draft_id)
 
 
 def _offered(db: sqlite_utils.Database, incident_id: int) -> set[str]:

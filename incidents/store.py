@@ -24,7 +24,7 @@ from pitstop.collectors.model import Verdict
 from pitstop.core.clock import Clock, stamp, utc_now
 from pitstop.core.db import immediate, inserted_id, open_db
 from pitstop.core.errors import NotFound, PitstopError, UsageError
-from pitstop.core.i18n import msg
+from pitstop.core.i18n import Msg, msg, render, stored
 from pitstop.core.redact import redact
 from pitstop.incidents.model import NewCause
 
@@ -62,7 +62,7 @@ class Resolution:
     notes: str
     resolved_at: str
     learn_state: str  # pending | done
-    learned: str  # one human sentence
+    learned: Msg | str  # one human sentence: a catalogue message (plain English text in older rows)
     new_cause: NewCause | None
 
 
@@ -108,6 +108,8 @@ class Incident:
             if resolution is None
             else {
                 **resolution.__dict__,
+                "learned": render(resolution.learned, self.lang),
+                "learned_msg": resolution.learned.to_json() if isinstance(resolution.learned, Msg) else None,
                 "new_cause": None if resolution.new_cause is None else resolution.new_cause.to_json(),
             },
         }
@@ -406,7 +408,7 @@ class Incidents:
             notes=r["notes"],
             resolved_at=r["resolved_at"],
             learn_state=r["learn_state"],
-            learned=r["learned"],
+            learned=stored(json.loads(r["learned_msg_json"] or "null"), r["learned"]),
             new_cause=NewCause.from_json(json.loads(r["new_cause_json"])) if r["new_cause_json"] else None,
         )
 

@@ -24,6 +24,7 @@ from pitstop.migrations import (  # noqa: E402  (the modules register on `migrat
     m009_server_secrets,  # noqa: F401
     m010_verdict_reason_msg,  # noqa: F401
     m011_slack_requests,  # noqa: F401
+    m012_resolution_learned_msg,  # noqa: F401
 )
 
 __all__ = ["migrations"]

@@ -158,7 +158,7 @@ def test_resolving_with_an_existing_cause_adds_the_text_as_an_example(fresh_kb, 
     assert len(rows) == 1 and rows[0]["pitfall_id"] == "nccl-ib-completion-error-12"
     assert rows[0]["source"] == "incident" and f"incident #{iid}" in rows[0]["provenance"]
     assert "error 12" in rows[0]["text"] and "hf_abcdefghij" not in rows[0]["text"]
-    assert f"example #{rows[0]['id']}" in r.learned
+    assert f"example #{rows[0]['id']}" in str(r.learned)
 
 
 def test_bad_resolutions_are_refused_and_change_nothing(fresh_kb, incidents):

@@ -53,7 +53,7 @@ def test_a_new_cause_becomes_a_draft_searchable_at_once(fresh_kb):
     iid = store.record_answer(channel="C1", thread_ts="2.0", user="U1", text=text, answer=fresh_kb.ask(text))
     resolution = store.resolve(iid, user="U2", new_cause=AV).resolution
     assert (resolution.kind, resolution.cause_id) == ("draft", "on-access-antivirus-scans-the-dataset")
-    assert "unreviewed" in resolution.learned
+    assert "unreviewed" in str(resolution.learned)
 
     top = fresh_kb.ask(
         "since the security team's agent rollout our epochs take twice as long, loaders burn sys CPU"
@@ -69,7 +69,7 @@ def test_a_new_cause_close_to_an_existing_entry_proposes_a_merge(fresh_kb):
     iid = store.record_answer(channel="C1", thread_ts="3.0", user="U1", text=text, answer=fresh_kb.ask(text))
     resolution = store.resolve(iid, user="U2", new_cause=ABOVE_4G).resolution
     assert (resolution.kind, resolution.cause_id) == ("merge", "bios-above-4g-decoding-disabled")
-    assert f"kb approve merge-{iid}" in resolution.learned
+    assert f"kb approve merge-{iid}" in str(resolution.learned)
     assert [p.id for p in fresh_kb.all() if p.status == "draft"] == []
 
 
