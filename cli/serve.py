@@ -65,7 +65,7 @@ def serve(
         if http:
             from pitstop.bot.http import make_server
 
-            server = make_server(app, host, port)
+            server = make_server(app, host, port, hold=services.jobs.hold)
             print(f"Pitstop listening on http://{host}:{server.server_address[1]}/slack/events", flush=True)
             server.serve_forever()
         else:

@@ -304,14 +304,13 @@ def examples_by_id(db: sqlite_utils.Database, ids: Iterable[int]) -> dict[int, E
     return {r[0]: ExampleRow(*r) for r in rows}
 
 
-def embedding_state(db: sqlite_utils.Database, model: str) -> list[tuple[int, str, str | None]]:
-    """(example id, text, content hash of its `model` vector or None) for every example."""
-    return list(
-        db.execute(
-            "SELECT e.id, e.text, v.content_hash FROM examples e LEFT JOIN embeddings v "
-            "ON v.example_id = e.id AND v.model = ? ORDER BY e.id",
-            (model,),
-        )
+def embedding_state(db: sqlite_utils.Database, model: str) -> Iterator[tuple[int, str, str | None]]:
+    """(example id, text, content hash of its `model` vector or None) for every example, streamed (at
+    100k entries the list held 400,000 texts); write the tables only once it is consumed."""
+    yield from db.execute(
+        "SELECT e.id, e.text, v.content_hash FROM examples e LEFT JOIN embeddings v "
+        "ON v.example_id = e.id AND v.model = ? ORDER BY e.id",
+        (model,),
     )
 
 
