@@ -294,8 +294,14 @@ class Policy:
         refused = [h for h in hosts if not any(r.grants(h) for r in rules)]
         if refused:
             denied = [h.name for h in refused]
-            where = f" from {channel}" if channel and origin == "slack" else f" from the {origin}"
-            listed = ", ".join(denied[:5]) + (f" and {len(denied) - 5} more" if len(denied) > 5 else "")
+            where = (
+                msg("security.authz.from_channel", channel=channel)
+                if channel and origin == "slack"
+                else msg("security.authz.from_origin", origin=origin)
+            )
+            listed: str | Msg = ", ".join(denied[:5])
+            if len(denied) > 5:
+                listed = msg("security.authz.more", hosts=listed, n=len(denied) - 5)
             own = [h.name for h in refused if is_pitstop_host(h)]
             if own:
                 return Decision(
@@ -330,7 +336,7 @@ class Policy:
                 ),
                 retry_after_s=wait,
             )
-        return Decision(True, "allowed by " + ", ".join(used), rule=used[0])
+        return Decision(True, msg("security.authz.allowed", rules=", ".join(used)), rule=used[0])
 
     def _over_hourly(self, user: str, requested: int) -> str | None:
         limit = self.rate.hosts_per_hour

@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pitstop.cli.output import emit_json
+from pitstop.cli.output import emit_json, lang_of
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,7 +27,6 @@ def register(sub: argparse._SubParsersAction) -> None:
         default="auto",
         help="ansible: require ansible-inventory; builtin: Pitstop's own INI/YAML reader (default: auto)",
     )
-    imp.add_argument("--lang", choices=("en", "zh"), default=None, help="language of the messages")
     imp.set_defaults(func=_import)
     show = actions.add_parser(
         "show",
@@ -38,16 +37,15 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--inventory", type=Path, default=None, help="inventory YAML (default $PITSTOP_INVENTORY)"
     )
     show.add_argument("--json", action="store_true", help="machine-readable output")
-    show.add_argument("--lang", choices=("en", "zh"), default=None, help="language of the labels")
     show.set_defaults(func=_show)
     parser.set_defaults(func=lambda args: parser.print_help() or 2)
 
 
 def _import(args: argparse.Namespace) -> int:
     from pitstop.collectors import ansible
-    from pitstop.core.i18n import resolve_lang, t
+    from pitstop.core.i18n import t
 
-    lang = resolve_lang(None, args.lang)
+    lang = lang_of(args)
     use = {"auto": None, "ansible": True, "builtin": False}[args.reader]
     result = ansible.import_inventory(args.file, use_ansible=use)
     for warning in result.warnings:
@@ -162,9 +160,9 @@ def _show(args: argparse.Namespace) -> int:
     from pitstop.collectors import inventory
     from pitstop.core.config import load_settings
     from pitstop.core.errors import UsageError
-    from pitstop.core.i18n import resolve_lang, t
+    from pitstop.core.i18n import t
 
-    lang = resolve_lang(None, args.lang)
+    lang = lang_of(args)
     path = args.inventory or load_settings().inventory_path
     if path is None:
         raise UsageError(t("inventory.none", lang))

@@ -9,6 +9,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "你无权{where}在 {hosts} 上运行检查：{own} 是 Pitstop 所在的主机，策略规则必须显式写出它"
         "（hosts: [{first}]），`*` 或分组不会匹配它",
     ),
+    "security.authz.from_channel": (" from {channel}", "在 {channel} 里"),
+    "security.authz.from_origin": (" from the {origin}", "从 {origin} "),
+    "security.authz.more": ("{hosts} and {n} more", "{hosts} 等（另有 {n} 台）"),
+    "security.authz.allowed": ("allowed by {rules}", "由规则 {rules} 允许"),
     "security.interaction.tampered": (
         "this form's data was altered or was not issued by Pitstop for you, so nothing was done; "
         "open the form again from the bot's message",
