@@ -78,7 +78,8 @@ class Decision:
     """The answer to one request: allowed or not, and a sentence saying why."""
 
     allowed: bool
-    reason: str | Msg  # a Msg renders in the reader's language; str() gives English
+    reason: Msg  # rendered in the reader's language; str() gives English
+
     rule: str | None = None
     retry_after_s: float | None = None
 
@@ -202,7 +203,7 @@ class Policy:
         try:
             return cls.from_data(data or {}, source=str(p), audit_db=audit_db, clock=clock)
         except UsageError as exc:  # a file with the wrong shape: exit 5, like an unreadable one
-            raise BadFile(exc.args[0] if exc.args else str(exc)) from None
+            raise BadFile(exc.message) from None
 
     @classmethod
     def from_data(
@@ -215,7 +216,7 @@ class Policy:
     ) -> Policy:
         """Build a policy from parsed YAML (see the module docstring for the format)."""
         if not isinstance(data, Mapping):
-            raise UsageError(f"{source}: a policy is a YAML mapping with `rules`")
+            raise UsageError(msg("errors.policy.not_mapping", source=source))
         _no_unknown(data, _TOP_KEYS, source)
         rate_raw = data.get("rate_limit") or {}
         _no_unknown(rate_raw, _RATE_KEYS, f"{source}: rate_limit")
@@ -223,13 +224,11 @@ class Policy:
             rate = RateLimit(**{k: (float if k == "per_minute" else int)(v) for k, v in rate_raw.items()})  # type: ignore[arg-type]
             max_hosts = int(data.get("max_hosts", DEFAULT_MAX_HOSTS))
         except (TypeError, ValueError):
-            raise UsageError(f"{source}: max_hosts and rate_limit values must be numbers") from None
+            raise UsageError(msg("errors.policy.not_numbers", source=source)) from None
         if max_hosts < 1 or any(v < 0 for v in (rate.burst, rate.per_minute, rate.hosts_per_hour)):
-            raise UsageError(f"{source}: max_hosts must be at least 1 and rate_limit values at least 0")
+            raise UsageError(msg("errors.policy.bad_numbers", source=source))
         if not isinstance(data.get("groups") or {}, Mapping) or not isinstance(data.get("rules") or [], list):
-            raise UsageError(
-                f"{source}: `groups` is a mapping of group -> members and `rules` a list of rules"
-            )
+            raise UsageError(msg("errors.policy.top_shape", source=source))
         groups = {str(k): _strings(v, f"{source}: group {k}") for k, v in (data.get("groups") or {}).items()}
         rules = tuple(_rule(raw, i, source) for i, raw in enumerate(data.get("rules") or (), start=1))
         audit = Path(audit_db) if audit_db else None
@@ -282,7 +281,7 @@ class Policy:
         charge: bool,
     ) -> Decision:
         if origin not in ORIGINS:
-            return Decision(False, f"unknown request origin {origin!r}")
+            return Decision(False, msg("errors.authz.unknown_origin", origin=origin))
         if not hosts:
             return Decision(False, msg("errors.authz.no_hosts"))
         if len(hosts) > self.max_hosts:
@@ -295,13 +294,14 @@ class Policy:
         if refused:
             denied = [h.name for h in refused]
             where = (
-                msg("security.authz.from_channel", channel=channel)
+                msg("errors.authz.where_channel", channel=channel)
                 if channel and origin == "slack"
-                else msg("security.authz.from_origin", origin=origin)
+                else msg("errors.authz.where_origin", origin=origin)
             )
             listed: str | Msg = ", ".join(denied[:5])
             if len(denied) > 5:
-                listed = msg("security.authz.more", hosts=listed, n=len(denied) - 5)
+                listed = msg("errors.authz.hosts_more", hosts=listed, n=len(denied) - 5)
+
             own = [h.name for h in refused if is_pitstop_host(h)]
             if own:
                 return Decision(
@@ -336,27 +336,31 @@ class Policy:
                 ),
                 retry_after_s=wait,
             )
-        return Decision(True, msg("security.authz.allowed", rules=", ".join(used)), rule=used[0])
+        return Decision(True, msg("errors.authz.allowed", rules=", ".join(used)), rule=used[0])
 
-    def _over_hourly(self, user: str, requested: int) -> str | None:
+    def _over_hourly(self, user: str, requested: int) -> Msg | None:
         limit = self.rate.hosts_per_hour
         if limit <= 0 or self.audit_db is None:
             return None
         done = host_checks_since(self.audit_db, user, datetime.now(UTC) - timedelta(hours=1))
         if done is None or done + requested <= limit:
             return None
-        return (
-            f"hourly limit: you ran {done} host checks in the last hour and at most {limit} are allowed; "
-            "try again later"
-        )
+        return msg("errors.authz.hourly", done=done, limit=limit)
 
 
 def _no_unknown(data: Any, allowed: set[str], where: str) -> None:
     if not isinstance(data, Mapping):
-        raise UsageError(f"{where}: expected a mapping")
+        raise UsageError(msg("errors.shape.mapping", where=where))
     bad = sorted(set(map(str, data)) - allowed)
     if bad:
-        raise UsageError(f"{where}: unknown key(s) {', '.join(bad)} (allowed: {', '.join(sorted(allowed))})")
+        raise UsageError(
+            msg(
+                "errors.policy.unknown_keys",
+                where=where,
+                keys=", ".join(bad),
+                allowed=", ".join(sorted(allowed)),
+            )
+        )
 
 
 def _strings(value: Any, where: str) -> frozenset[str]:
@@ -366,7 +370,7 @@ def _strings(value: Any, where: str) -> frozenset[str]:
         return frozenset({str(value)})
     if isinstance(value, list) and all(isinstance(v, (str, int)) for v in value):
         return frozenset(str(v) for v in value)
-    raise UsageError(f"{where}: expected a name or a list of names")
+    raise UsageError(msg("errors.policy.names", where=where))
 
 
 def _rule(raw: Any, index: int, source: str) -> Rule:
@@ -375,7 +379,7 @@ def _rule(raw: Any, index: int, source: str) -> Rule:
     name = str(raw.get("name") or f"rule {index}")
     origins = _strings(raw.get("origins"), where) or frozenset(ORIGINS)
     if origins - set(ORIGINS):
-        raise UsageError(f"{where}: origins must be among {', '.join(ORIGINS)}")
+        raise UsageError(msg("errors.policy.origins", where=where, origins=", ".join(ORIGINS)))
     names: set[str] = set()
     globs: list[str] = []
     for pattern in _strings(raw.get("hosts"), where):
@@ -385,7 +389,7 @@ def _rule(raw: Any, index: int, source: str) -> Rule:
         try:
             names.update(hostlist.expand(pattern, max_hosts=100_000))
         except PitstopError as exc:
-            raise UsageError(f"{where}: {exc}") from None
+            raise UsageError(msg("errors.policy.hosts", where=where, error=exc.message)) from None
     rule = Rule(
         name=name,
         users=_strings(raw.get("users"), where),
@@ -397,7 +401,7 @@ def _rule(raw: Any, index: int, source: str) -> Rule:
         inventory_groups=_strings(raw.get("inventory_groups"), where),
     )
     if not (rule.users or rule.user_groups or rule.channels):
-        raise UsageError(f"{where}: say who it allows (users, user_groups or channels)")
+        raise UsageError(msg("errors.policy.no_who", where=where))
     if not (rule.host_names or rule.host_globs or rule.inventory_groups):
-        raise UsageError(f"{where}: say where it allows checks (hosts or inventory_groups)")
+        raise UsageError(msg("errors.policy.no_where", where=where))
     return rule

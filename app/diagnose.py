@@ -153,7 +153,7 @@ class HostReport:
             "unread": {c: redact(render(why, lang)) for c, why in self.unread.items()},
             "error": redact(render(self.error, lang)) or None,
             "verdicts": [v.to_json(lang) for v in self.shown],
-            "commands": [command_json(c) for c in self.commands],
+            "commands": [command_json(c, lang) for c in self.commands],
             "duration_s": self.duration_s,
         }
         if self.sweep:
@@ -165,8 +165,8 @@ class HostReport:
         return out
 
 
-def command_json(c: CommandResult) -> dict[str, Any]:
-    """One command as JSON."""
+def command_json(c: CommandResult, lang: str = "en") -> dict[str, Any]:
+    """One command as JSON, its message in `lang`."""
     return {
         "collector": c.collector,
         "argv": list(c.argv),
@@ -174,7 +174,7 @@ def command_json(c: CommandResult) -> dict[str, Any]:
         "exit": c.exit,
         "duration_s": c.duration_s,
         "truncated": c.truncated,
-        "message": redact(c.message),
+        "message": redact(render(c.message, lang)) if c.message else "",
     }
 
 
@@ -315,12 +315,12 @@ async def _run(
         work = runner.run_host(host, collectors, connector=connector, lanes=lanes)
         return await asyncio.wait_for(work, bound)
     except TimeoutError:
-        return runner.HostRun(
-            host.name, "error", f"{host.name}: no result within {bound:.0f}s", duration_s=round(bound, 3)
-        )
+        why = msg("errors.runner.no_result", host=host.name, seconds=f"{bound:.0f}")
+        return runner.HostRun(host.name, "error", why, duration_s=round(bound, 3))
     except Exception as exc:  # noqa: BLE001 - errors are values at the fan-out boundary
         log.exception("diagnose failed on %s", host.name)
-        return runner.HostRun(host.name, "error", f"{host.name}: internal error: {type(exc).__name__}: {exc}")
+        why = msg("errors.runner.internal", host=host.name, kind=type(exc).__name__, error=str(exc))
+        return runner.HostRun(host.name, "error", why)
 
 
 def _candidates(

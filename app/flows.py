@@ -66,7 +66,7 @@ def set_language(services: Services, user: str, choice: str) -> Notice:
     from pitstop.core.i18n import normalize_lang
 
     if choice not in ("auto", "") and normalize_lang(choice) is None:
-        raise UsageError(t("common.lang.choose", services.incidents.user_lang(user) or "en"))
+        raise UsageError(msg("common.lang.choose"))
     chosen = services.incidents.set_user_lang(user, choice or "auto")
     if chosen is None:
         return Notice(t("common.lang.set_auto", "en"), ok=True)
@@ -103,7 +103,7 @@ def details(services: Services, incident: int, pitfall: str, *, user: str) -> De
     lang = reader_lang(services, user, record.lang)
     lines = services.incidents.candidate_details(incident, pitfall)
     if lines is None:
-        raise NotFound(t("flows.details.unknown", lang, pitfall=pitfall, incident=incident))
+        raise NotFound(msg("flows.details.unknown", pitfall=pitfall, incident=incident))
     return DetailsCard(lang, incident, pitfall, title_of(services, pitfall, lang), lines)
 
 
@@ -288,7 +288,8 @@ def outputs_text(report: DiagnoseReport) -> str:
             if result.stderr.strip():
                 lines.append("[stderr] " + result.stderr.rstrip())
             if result.message:
-                lines.append(f"[{result.message}]")
+                lines.append(f"[{render(result.message, report.lang)}]")
+
             lines.append("")
     return "\n".join(lines)
 

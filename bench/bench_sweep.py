@@ -1,6 +1,7 @@
 """`pitstop diagnose` as a user runs it (the whole CLI process) against `pdsh -R ssh`, on lab fleets.
 
     python3 bench/bench_sweep.py --hosts 40,160,500,2000 [--repeat 1] [--fanout 256] [--out FILE]
+        [--profile DIR] [--no-pdsh]
 
 Starts one lab of copies of a scenario (real sshd per host on 127.0.0.x, 250 addresses per port),
 then per size runs, interleaved: `pitstop diagnose <every host> --json` (a full sweep: every
@@ -70,6 +71,10 @@ def _measured(argv: list[str], env: dict[str, str], stdout_path: Path) -> dict:
     }
 
 
+def _load() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+
+
 def _ssh_config(lab, path: Path) -> None:
     lines = []
     for h in lab.hosts:
@@ -108,6 +113,10 @@ def main() -> None:
     parser.add_argument("--fanout", type=int, default=256)
     parser.add_argument("--scenario", default="h100-sxm5-healthy")
     parser.add_argument("--out", type=Path, default=None)
+    parser.add_argument(
+        "--profile", type=Path, default=None, help="also run each size once under cProfile, stats into DIR"
+    )
+    parser.add_argument("--no-pdsh", action="store_true", help="measure Pitstop only (no ratio)")
     args = parser.parse_args()
 
     from pitstop.app.diagnose import needed_collectors
@@ -146,32 +155,40 @@ def main() -> None:
             listed = work / f"hosts-{n}.txt"
             listed.write_text("\n".join(subset) + "\n")
             for rep in range(args.repeat):
-                ours = _measured(
-                    [sys.executable, "-m", "pitstop.cli.main", "diagnose", ",".join(subset), "--json"]
-                    + ["--inventory", str(lab.inventory), "--policy", str(policy), "--db", str(db)]
-                    + ["--max-hosts", str(len(names))],
-                    env,
-                    work / "ours.json",
-                )
+                cli = ["-m", "pitstop.cli.main", "diagnose", ",".join(subset), "--json"]
+                cli += ["--inventory", str(lab.inventory), "--policy", str(policy), "--db", str(db)]
+                cli += ["--max-hosts", str(len(names))]
+                ours = _measured([sys.executable, *cli], env, work / "ours.json")
                 report = json.loads((work / "ours.json").read_text() or "{}")
                 lost = [h["host"] for h in report.get("hosts", []) if h.get("status") != "ok"]
-                theirs = _measured(
-                    ["pdsh", "-R", "ssh", "-f", str(min(n, args.fanout)), "-l", lab.user, "-w", f"^{listed}"]
-                    + [script],
-                    env,
-                    work / "pdsh.txt",
-                )
+                if args.profile and rep == 0:
+                    args.profile.mkdir(parents=True, exist_ok=True)
+                    stats = args.profile / f"diagnose-{n}.prof"
+                    _measured(
+                        [sys.executable, "-m", "cProfile", "-o", str(stats), *cli], env, work / "prof.json"
+                    )
+                theirs = None
+                if not args.no_pdsh:
+                    theirs = _measured(
+                        ["pdsh", "-R", "ssh", "-f", str(min(n, args.fanout)), "-l", lab.user]
+                        + ["-w", f"^{listed}", script],
+                        env,
+                        work / "pdsh.txt",
+                    )
                 last = f"@@{script.split('@@', 2)[1].split()[0]} E {len(cmds) - 1} "
                 reached = {
                     line.split(":", 1)[0]
                     for line in (work / "pdsh.txt").read_text(errors="replace").splitlines()
-                    if last in line
+                    if theirs and last in line
                 }
+                pdsh_lost = n - len(reached) if theirs else "-"
+                pd = theirs or {"wall_s": float("nan"), "cpu_s": float("nan"), "peak_fds": "-"}
                 rows.append(
-                    f"| {n} | {rep + 1} | {ours['wall_s']:.2f} s | {theirs['wall_s']:.2f} s "
-                    f"| {ours['wall_s'] / theirs['wall_s']:.2f} | {ours['cpu_s'] / n * 1000:.1f} ms "
-                    f"| {theirs['cpu_s'] / n * 1000:.1f} ms | {ours['peak_rss_mib']:.0f} MiB "
-                    f"| {ours['peak_fds']} / {theirs['peak_fds']} | {len(lost)} / {n - len(reached)} |"
+                    f"| {n} | {rep + 1} | {ours['wall_s']:.2f} s | {pd['wall_s']:.2f} s "
+                    f"| {ours['wall_s'] / pd['wall_s']:.2f} | {ours['cpu_s'] / n * 1000:.1f} ms "
+                    f"| {pd['cpu_s'] / n * 1000:.1f} ms | {ours['peak_rss_mib']:.0f} MiB "
+                    f"| {ours['peak_fds']} / {pd['peak_fds']} | {len(lost)} / {pdsh_lost} "
+                    f"| {_load()} |"
                 )
                 print(rows[-1], flush=True)
                 if lost:
@@ -198,8 +215,8 @@ def main() -> None:
             f"load average after: {' '.join(load)}; host slots {runner.host_slots(256)}",
             "",
             "| hosts | run | `pitstop diagnose` | `pdsh -R ssh` | ratio | Pitstop CPU/host | pdsh CPU/host "
-            "| Pitstop peak RSS | peak fds (Pitstop / pdsh) | hosts lost (Pitstop / pdsh) |",
-            "|---|---|---|---|---|---|---|---|---|---|",
+            "| Pitstop peak RSS | peak fds (Pitstop / pdsh) | hosts lost (Pitstop / pdsh) | load after |",
+            "|---|---|---|---|---|---|---|---|---|---|---|",
             *rows,
             "",
             *notes,

@@ -24,8 +24,8 @@ from pitstop.app.services import Services
 from pitstop.bot.errors import describe
 from pitstop.bot.render import text as render
 from pitstop.core.errors import UsageError
+from pitstop.core.i18n import msg, t
 from pitstop.core.i18n import render as render_msg
-from pitstop.core.i18n import t
 
 CHANNEL = "console"
 # A blank line followed by one of these does not end a paste: Python prints them between the
@@ -134,7 +134,7 @@ class Console:
             if word in self._commands:
                 return self._commands[word](rest.strip())
             if word.startswith(":"):
-                raise UsageError(t("console.unknown_command", self.lang, word=word))
+                raise UsageError(msg("console.unknown_command", word=word))
             return self._answer(entry)
         except Exception as exc:  # noqa: BLE001 - the console never shows a traceback
             return render.notice_text(Notice(describe(exc, self.lang)))
@@ -174,7 +174,7 @@ class Console:
 
     def _run(self, args: str) -> str:
         if not args:
-            raise UsageError(t("console.which_host", self.lang))
+            raise UsageError(msg("console.which_host"))
         if self.session.thread is None:
             self.session.thread = self._new_thread()
         return self._checks(args.split()[0])
@@ -208,19 +208,19 @@ class Console:
 
     def _incident(self) -> int:
         if self.session.incident is None:
-            raise UsageError(t("console.paste_first", self.lang))
+            raise UsageError(msg("console.paste_first"))
         return self.session.incident
 
     def _cause(self, ref: str) -> str:
         """A cause of the last answer, by its number or its id; anything else is refused."""
-        ref, lang, causes = ref.strip(), self.session.lang, self.session.causes
+        ref, causes = ref.strip(), self.session.causes
         if not ref:
-            raise UsageError(t("console.cause.which", lang))
+            raise UsageError(msg("console.cause.which"))
         if ref.isdigit() and 1 <= int(ref) <= len(causes):
             return causes[int(ref) - 1]
         if ref in causes:
             return ref
-        raise UsageError(t("console.cause.unknown", lang, ref=ref, n=len(causes)))
+        raise UsageError(msg("console.cause.unknown", ref=ref, n=len(causes)))
 
     def _feedback(self, args: str, helpful: bool) -> str:
         notice = flows.feedback(
@@ -256,7 +256,7 @@ class Console:
 
     def _decide(self, decision: Callable[..., DraftCard], args: str) -> str:
         if not args.strip():
-            raise UsageError(t("console.which_draft", self.lang))
+            raise UsageError(msg("console.which_draft"))
         outcome = decision(self.services, args.split()[0], user=self.user).outcome
         return render.notice_text(Notice(render_msg(outcome, self.lang)))
 

@@ -20,7 +20,7 @@ from pitstop.cli.argtypes import COUNT, POSITIVE
 from pitstop.cli.kbargs import add_db_option, open_kb, read_file, read_text
 from pitstop.cli.output import lang_of
 from pitstop.core.errors import UsageError
-from pitstop.core.i18n import normalize_lang, t
+from pitstop.core.i18n import msg, normalize_lang, t
 from pitstop.core.redact import redact
 
 if TYPE_CHECKING:
@@ -111,12 +111,12 @@ def run(args: argparse.Namespace) -> int:
     from pitstop.core.db import open_db
 
     if bool(args.hosts) == bool(args.job):
-        raise UsageError("give HOSTS or --job ID (one of them)")
+        raise UsageError(msg("errors.cli.hosts_or_job"))
     parse_since(args.since)  # a bad --since is refused before the inventory, the policy or a host
     settings = load_settings()
     inventory = inv.load(args.inventory or settings.inventory_path)
     if args.error is not None and args.error_file is not None:
-        raise UsageError("give --error TEXT or --error-file FILE, not both")
+        raise UsageError(msg("errors.cli.error_twice"))
     if args.error_file is not None:
         error_text: str | None = read_file(args.error_file)
     else:

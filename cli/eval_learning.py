@@ -18,6 +18,7 @@ from pathlib import Path
 
 from pitstop.cli.output import emit_json
 from pitstop.core.errors import UsageError
+from pitstop.core.i18n import msg
 
 
 def add_learning(kinds: argparse._SubParsersAction) -> None:
@@ -49,7 +50,7 @@ def _cases(args: argparse.Namespace) -> tuple[list, list]:
         return split_half(load_cases(args.split))
     if len(args.files) == 2 and not args.split:
         return load_cases(args.files[0]), load_cases(args.files[1])
-    raise UsageError("give TRAIN.jsonl TEST.jsonl, or --split FILE.jsonl")
+    raise UsageError(msg("errors.cli.learning_files"))
 
 
 def _write(path: Path, cases: list) -> None:

@@ -14,6 +14,7 @@ from pitstop.cli.argtypes import COUNT, ID, POSITIVE
 from pitstop.cli.kbargs import add_db_option
 from pitstop.cli.output import emit_json, lang_of
 from pitstop.core.errors import UsageError
+from pitstop.core.i18n import msg
 
 if TYPE_CHECKING:
     from pitstop.incidents.store import Incident, Incidents
@@ -251,7 +252,7 @@ def run_expire(args: argparse.Namespace) -> int:
 
     days = args.quiet_days if args.quiet_days is not None else load_settings().incident_quiet_days
     if days <= 0:
-        raise UsageError("--quiet-days must be positive")
+        raise UsageError(msg("errors.cli.quiet_days"))
     n = _store(args).expire(timedelta(days=days))
     print(t("cli.incidents.expired", lang_of(args), n=n, days=f"{days:g}"))
     return 0

@@ -160,16 +160,16 @@ def _show(args: argparse.Namespace) -> int:
     from pitstop.collectors import inventory
     from pitstop.core.config import load_settings
     from pitstop.core.errors import UsageError
-    from pitstop.core.i18n import t
+    from pitstop.core.i18n import msg
 
     lang = lang_of(args)
     path = args.inventory or load_settings().inventory_path
     if path is None:
-        raise UsageError(t("inventory.none", lang))
+        raise UsageError(msg("inventory.none"))
     inv = inventory.load(path)
     hosts = inv.select(args.hosts, max_hosts=100_000) if args.hosts else tuple(inv.hosts.values())
     if not hosts:
-        raise UsageError(t("inventory.empty", lang, source=inv.source))
+        raise UsageError(msg("inventory.empty", source=inv.source))
     described = [describe(inv, h, "en" if args.json else lang) for h in hosts]
     if args.json:
         emit_json("inventory", {"inventory": inv.source, "hosts": described})

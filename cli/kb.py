@@ -9,7 +9,7 @@ from pitstop.cli import kb_learning
 from pitstop.cli.kbargs import add_db_option, open_kb
 from pitstop.cli.output import emit_json, lang_of
 from pitstop.core.errors import NotFound, UsageError
-from pitstop.core.i18n import t
+from pitstop.core.i18n import msg, t
 
 DEFAULT_TAXONOMY = Path(__file__).resolve().parents[2].parent / "shared" / "taxonomy.yaml"
 
@@ -62,10 +62,9 @@ def _taxonomy_slugs(path: Path | None, lang: str) -> tuple[list[str] | None, str
     target = path or DEFAULT_TAXONOMY
     if not target.is_file():
         if path is not None:
-            raise UsageError(f"taxonomy file {path} not found")
+            raise UsageError(msg("errors.kb.no_taxonomy", path=str(path)))
         return None, t("cli.kb.no_taxonomy", lang, path=str(target))
     from pitstop.core.errors import BadFile
-    from pitstop.core.i18n import msg
     from pitstop.core.yamlio import load_yaml_file
 
     what = msg("security.what.taxonomy")
@@ -163,7 +162,7 @@ def run_show(args: argparse.Namespace) -> int:
     try:
         entry = open_kb(args).get(args.id)
     except NotFound:
-        raise NotFound(f"no pitfall '{args.id}' (see `pitstop kb list`)") from None
+        raise NotFound(msg("errors.kb.no_pitfall_listed", id=args.id)) from None
     data = entry.to_dict()
     if args.json:
         emit_json("pitfall", data)
@@ -182,6 +181,7 @@ def run_export(args: argparse.Namespace) -> int:
     if args.learned:
         return kb_learning.run_export_learned(args)
     if not args.json:
-        raise UsageError("give --json (every entry) or --learned (learned examples and approved drafts)")
+        raise UsageError(msg("errors.cli.export_what"))
+
     emit_json("kb-export", {"entries": [p.to_dict() | {"status": p.status} for p in open_kb(args).all()]})
     return 0

@@ -143,12 +143,14 @@ def run_approve(args: argparse.Namespace) -> int:
 def run_edit(args: argparse.Namespace) -> int:
     """Edit a draft's fields."""
     from pitstop.core.errors import UsageError
+    from pitstop.core.i18n import msg
     from pitstop.incidents import drafts
 
     fields = (*drafts.EDITABLE_TEXT, *drafts.EDITABLE_LISTS)
     changes = {name: getattr(args, name) for name in fields if getattr(args, name, None) is not None}
     if not changes:
-        raise UsageError("nothing to change: give at least one --FIELD")
+        raise UsageError(msg("errors.cli.nothing_to_change"))
+
     kb = open_kb(args)
     entry = drafts.edit(kb, kb.db, args.id, changes)
     from pitstop.core.i18n import t

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pitstop.core.errors import UsageError
+from pitstop.core.i18n import msg
 
 if TYPE_CHECKING:
     from pitstop.kb.service import KnowledgeBase
@@ -34,7 +35,7 @@ def read_text(words: list[str]) -> str:
 
     if words == ["-"]:
         if sys.stdin is None:
-            raise UsageError("no standard input to read")
+            raise UsageError(msg("errors.cli.no_stdin"))
         return decode(sys.stdin.buffer.read())
     return " ".join(words)
 
@@ -58,17 +59,17 @@ def read_file(path: Path) -> str:
     try:
         return decode(path.read_bytes())
     except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror}") from None
+        raise UsageError(msg("errors.file.unreadable", path=str(path), reason=str(exc.strerror))) from None
 
 
 def text_of(args: argparse.Namespace) -> str:
     """The error text from TEXT words, `-`, `--file`, or piped stdin when neither is given."""
     if args.file is not None and args.text:
-        raise UsageError("give the error text as TEXT or with --file, not both")
+        raise UsageError(msg("errors.cli.text_twice"))
     if args.file is not None:
         return read_file(args.file)
     if args.text:
         return read_text(args.text)
     if sys.stdin is not None and not sys.stdin.isatty():
         return read_text(["-"])
-    raise UsageError("give the error text: TEXT, - (standard input) or --file FILE")
+    raise UsageError(msg("errors.cli.no_text"))

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from pitstop.cli.argtypes import PORT
 from pitstop.cli.output import lang_of
 from pitstop.core.errors import UsageError
+from pitstop.core.i18n import msg
 
 if TYPE_CHECKING:
     from slack_sdk import WebClient
@@ -54,11 +55,11 @@ def serve(
 ) -> int:
     """Run the bot for `settings` in HTTP or Socket Mode (also used by `pitstop start`)."""
     if not settings.slack_bot_token:
-        raise UsageError("SLACK_BOT_TOKEN is not set (see docs/SLACK.md)")
+        raise UsageError(msg("errors.serve.no_bot_token"))
     if http and not settings.slack_signing_secret:
-        raise UsageError("HTTP mode needs SLACK_SIGNING_SECRET to verify Slack's requests")
+        raise UsageError(msg("errors.serve.no_signing_secret"))
     if not http and not settings.slack_app_token:
-        raise UsageError("Socket Mode needs SLACK_APP_TOKEN (an xapp- token), or use --http")
+        raise UsageError(msg("errors.serve.no_app_token"))
     from pitstop.app.detect import ChannelModes
     from pitstop.app.services import open_services
     from pitstop.bot.app import create_app, make_client
@@ -97,7 +98,6 @@ def check_slack(client: WebClient) -> None:
     from slack_sdk.errors import SlackApiError, SlackClientError
 
     from pitstop.core.errors import Unreachable
-    from pitstop.core.i18n import msg
 
     try:
         client.auth_test()

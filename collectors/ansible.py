@@ -98,27 +98,27 @@ def expand_pattern(pattern: str) -> list[str]:
     body, sep, tail = rest.partition("]")
     bounds = body.split(":")
     if not sep or len(bounds) not in (2, 3):
-        raise UsageError(f"Ansible host range {pattern!r} must be [begin:end] or [begin:end:step]")
+        raise UsageError(msg("errors.ansible.range_shape", pattern=pattern))
     beg, end = bounds[0] or "0", bounds[1]
     try:
         step = int(bounds[2]) if len(bounds) == 3 else 1
     except ValueError:
-        raise UsageError(f"Ansible host range {pattern!r}: step {bounds[2]!r} is not a number") from None
+        raise UsageError(msg("errors.ansible.range_step", pattern=pattern, step=bounds[2])) from None
     if not end or step < 1:
-        raise UsageError(f"Ansible host range {pattern!r} needs an end and a positive step")
+        raise UsageError(msg("errors.ansible.range_end", pattern=pattern))
     width = len(beg) if beg.startswith("0") and len(beg) > 1 else 0
     if width and len(end) != width:
-        raise UsageError(f"Ansible host range {pattern!r}: begin and end must have the same length")
+        raise UsageError(msg("errors.ansible.range_width", pattern=pattern))
     letters = string.ascii_letters
     if beg in letters and end in letters and len(beg) == len(end) == 1:
         if letters.index(beg) > letters.index(end):
-            raise UsageError(f"Ansible host range {pattern!r} must have begin <= end")
+            raise UsageError(msg("errors.ansible.range_order", pattern=pattern))
         items = list(letters[letters.index(beg) : letters.index(end) + 1 : step])
     else:
         try:
             items = [str(n).zfill(width) for n in range(int(beg), int(end) + 1, step)]
         except ValueError:
-            raise UsageError(f"Ansible host range {pattern!r} is neither numeric nor one letter") from None
+            raise UsageError(msg("errors.ansible.range_kind", pattern=pattern)) from None
     return [name for item in items for name in expand_pattern(head + item + tail)]
 
 
@@ -209,7 +209,7 @@ class _Builder:
 
         def walk(name: str, d: int, path: tuple[str, ...]) -> None:
             if name in path:
-                raise UsageError(f"Ansible group {name!r} is its own descendant ({' -> '.join(path)})")
+                raise UsageError(msg("errors.ansible.group_cycle", name=name, path=" -> ".join(path)))
             if depth.get(name, -1) >= d and name != "all":
                 return
             depth[name] = d
@@ -246,11 +246,11 @@ def _vars_files(directory: Path, name: str) -> dict[str, Any]:
         try:
             data = yaml.safe_load(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-            raise UsageError(f"cannot read Ansible variables file {path}: {exc}") from None
+            raise UsageError(msg("errors.ansible.vars_unreadable", path=str(path), error=str(exc))) from None
         if data is None:
             continue
         if not isinstance(data, Mapping):
-            raise UsageError(f"Ansible variables file {path} is not a mapping")
+            raise UsageError(msg("errors.ansible.vars_not_mapping", path=str(path)))
         merged.update(data)
     return merged
 
@@ -275,10 +275,12 @@ def _parse_ini(text: str, where: str) -> _Builder:
         if line.startswith("["):
             m = _SECTION.match(line)
             if not m:
-                raise UsageError(f"{where}:{number}: invalid section {line[:60]!r}")
+                raise UsageError(
+                    msg("errors.ansible.bad_section", where=where, line=number, section=line[:60])
+                )
             section, kind = m.group(1), m.group(2) or "hosts"
             if kind not in ("hosts", "vars", "children"):
-                raise UsageError(f"{where}:{number}: section suffix must be :vars or :children")
+                raise UsageError(msg("errors.ansible.section_suffix", where=where, line=number))
             if kind == "vars":
                 pending_vars.setdefault(section, number)
             else:
@@ -288,13 +290,15 @@ def _parse_ini(text: str, where: str) -> _Builder:
         try:
             tokens = shlex.split(line, comments=True)
         except ValueError as exc:
-            raise UsageError(f"{where}:{number}: {exc}") from None
+            raise UsageError(
+                msg("errors.ansible.unsplittable", where=where, line=number, error=str(exc))
+            ) from None
         if not tokens:
             continue
         if kind == "vars":
             key, sep, value = line.partition("=")
             if not sep:
-                raise UsageError(f"{where}:{number}: expected key=value in [{section}:vars]")
+                raise UsageError(msg("errors.ansible.vars_line", where=where, line=number, section=section))
             b.group(section).vars[key.strip()] = _ini_value(value.strip())
         elif kind == "children":
             b.add_child(section, tokens[0])
@@ -304,12 +308,12 @@ def _parse_ini(text: str, where: str) -> _Builder:
             for token in tokens[1:]:
                 key, sep, value = token.partition("=")
                 if not sep:
-                    raise UsageError(f"{where}:{number}: expected key=value after the host, got {token!r}")
+                    raise UsageError(msg("errors.ansible.host_line", where=where, line=number, token=token))
                 pairs[key] = _ini_value(value)
             b.add_host(tokens[0], section, pairs)
     for group, number in pending_vars.items():
         if group not in declared:
-            raise UsageError(f"{where}:{number}: section [{group}:vars] is for an undefined group")
+            raise UsageError(msg("errors.ansible.vars_undefined", where=where, line=number, group=group))
     return b
 
 
@@ -318,21 +322,21 @@ def _walk_yaml(b: _Builder, name: str, node: Any, where: str) -> None:
     if node is None:
         return
     if not isinstance(node, Mapping):
-        raise UsageError(f"{where}: group {name!r} must be a mapping of hosts, vars and children")
+        raise UsageError(msg("errors.ansible.group_shape", where=where, name=name))
     hosts = node.get("hosts") or {}
     if not isinstance(hosts, Mapping):
-        raise UsageError(f"{where}: hosts of group {name!r} must be a mapping")
+        raise UsageError(msg("errors.ansible.group_hosts", where=where, name=name))
     for pattern, variables in hosts.items():
         if variables is not None and not isinstance(variables, Mapping):
-            raise UsageError(f"{where}: variables of host {pattern!r} must be a mapping")
+            raise UsageError(msg("errors.ansible.host_vars", where=where, pattern=pattern))
         b.add_host(str(pattern), name, variables or {})
     variables = node.get("vars") or {}
     if not isinstance(variables, Mapping):
-        raise UsageError(f"{where}: vars of group {name!r} must be a mapping")
+        raise UsageError(msg("errors.ansible.group_vars", where=where, name=name))
     b.group(name).vars.update(variables)
     children = node.get("children") or {}
     if not isinstance(children, Mapping):
-        raise UsageError(f"{where}: children of group {name!r} must be a mapping")
+        raise UsageError(msg("errors.ansible.group_children", where=where, name=name))
     for child, sub in children.items():
         b.add_child(name, str(child))
         _walk_yaml(b, str(child), sub, where)
@@ -342,11 +346,13 @@ def read_builtin(path: str | Path) -> Model:
     """Read an INI or YAML inventory file (by content) the way Ansible would, without Ansible."""
     p = Path(path)
     if p.is_dir():
-        raise UsageError(f"{p} is a directory: importing an inventory directory needs ansible-core")
+        raise UsageError(msg("errors.ansible.directory", path=str(p)))
     try:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {p}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise UsageError(
+            msg("errors.file.unreadable", path=str(p), reason=str(getattr(exc, "strerror", None) or exc))
+        ) from None
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError:
@@ -391,11 +397,11 @@ def read_with_ansible(path: str | Path, program: str) -> Model:
             )
         except subprocess.TimeoutExpired:
             raise UsageError(
-                f"ansible-inventory did not finish within {ANSIBLE_TIMEOUT_S}s on {path}"
+                msg("errors.ansible.timeout", seconds=ANSIBLE_TIMEOUT_S, path=str(path))
             ) from None
     if done.returncode != 0:
         last = [line for line in done.stderr.splitlines() if line.strip()][-3:]
-        raise UsageError(f"ansible-inventory could not read {path}: {' '.join(last)[:400]}")
+        raise UsageError(msg("errors.ansible.failed", path=str(path), stderr=" ".join(last)[:400]))
     try:
         data = json.loads(done.stdout)
         hostvars = {str(h): dict(v) for h, v in data.get("_meta", {}).get("hostvars", {}).items()}
@@ -405,7 +411,7 @@ def read_with_ansible(path: str | Path, program: str) -> Model:
             if g != "_meta"
         }
     except (ValueError, AttributeError, TypeError):
-        raise UsageError(f"ansible-inventory printed something other than an inventory for {path}") from None
+        raise UsageError(msg("errors.ansible.not_inventory", path=str(path))) from None
     for hosts, _ in groups.values():
         for h in hosts:
             hostvars.setdefault(h, {})
@@ -527,9 +533,10 @@ def import_inventory(path: str | Path, use_ansible: bool | None = None) -> Impor
     """Import an Ansible inventory: through ansible-inventory when installed (or asked), else built in."""
     program = ansible_inventory()
     if use_ansible and not program:
-        raise UsageError("ansible-inventory is not installed (pip install ansible-core)")
+        raise UsageError(msg("errors.ansible.not_installed"))
     if not Path(path).exists():
-        raise UsageError(f"cannot read {path}: no such file")
+        raise UsageError(msg("errors.file.missing", path=str(path)))
+
     if Path(path).is_file():  # binary is refused before either reader (ansible-inventory reads it as empty)
         read_text_file(Path(path), msg("security.what.ansible"))
     use = bool(program) if use_ansible is None else use_ansible

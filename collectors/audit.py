@@ -97,7 +97,7 @@ class AuditLog:
                 float(r.duration_s),
                 _size(r),
                 int(r.truncated),
-                redact(r.message),
+                redact(str(r.message)) if r.message else "",
             )
             for r in results
         ]

@@ -90,6 +90,8 @@ class Facts:
         self._now = now
         self._cache: dict[str, Any] = {}
         self._missing: dict[str, Msg | None] = {}  # every check asks again: the answer never changes
+        self._commands: dict[str, str] = {}
+        self._read: frozenset[str] | None = None
 
     def result(self, collector: str) -> CommandResult | None:
         """The raw result, or None when the collector did not run."""
@@ -97,8 +99,10 @@ class Facts:
 
     def command(self, collector: str) -> str:
         """The command line as run (the collector's name when it did not run)."""
-        result = self._results.get(collector)
-        return display(result.argv) if result and result.argv else collector
+        if collector not in self._commands:
+            result = self._results.get(collector)
+            self._commands[collector] = display(result.argv) if result and result.argv else collector
+        return self._commands[collector]
 
     def missing(self, collector: str) -> Msg | None:
         """Why `get(collector)` has nothing to offer (None when it has)."""
@@ -114,9 +118,11 @@ class Facts:
         """The collectors that have a result."""
         return tuple(self._results)
 
-    def read_commands(self) -> set[str]:
+    def read_commands(self) -> frozenset[str]:
         """The command lines whose output could be read."""
-        return {self.command(c) for c in self._results if self.missing(c) is None}
+        if self._read is None:
+            self._read = frozenset(self.command(c) for c in self._results if self.missing(c) is None)
+        return self._read
 
     def get(self, collector: str) -> Any | None:
         """Parsed facts of one collector, or None (see `missing`)."""

@@ -96,12 +96,12 @@ def _slurm(raw: Any, source: str) -> SlurmSettings | None:
     if raw is None:
         return None
     if not isinstance(raw, Mapping) or not raw.get("controller") or set(raw) - {"controller", "timezone"}:
-        raise UsageError(f"{source}: `slurm` takes {{controller: HOST, timezone: ZONE}}")
+        raise UsageError(msg("errors.inventory.slurm_shape", source=source))
     zone = str(raw.get("timezone") or "UTC")
     try:
         ZoneInfo(zone)
     except (ZoneInfoNotFoundError, ValueError):
-        raise UsageError(f"{source}: slurm.timezone {zone!r} is not a known time zone") from None
+        raise UsageError(msg("errors.inventory.slurm_zone", source=source, zone=zone)) from None
     return SlurmSettings(str(raw["controller"]), zone)
 
 
@@ -149,7 +149,9 @@ class Inventory:
         if not hops or hops == ["none"]:
             return None
         if len(hops) > MAX_HOPS:
-            raise UsageError(f"host {host.name}: more than {MAX_HOPS} jump hosts in {host.jump!r}")
+            raise UsageError(
+                msg("errors.inventory.jump_many", host=host.name, limit=MAX_HOPS, jump=host.jump)
+            )
         last, before = hops[-1], ",".join(hops[:-1]) or None
         if last in self.hosts:
             hop = self.hosts[last]
@@ -157,7 +159,7 @@ class Inventory:
             user, _, rest = last.rpartition("@")
             addr, _, port = rest.partition(":")
             if not addr or (port and not port.isdigit()) or "/" in addr:
-                raise UsageError(f"host {host.name}: bad jump host {last!r}")
+                raise UsageError(msg("errors.inventory.jump_bad", host=host.name, hop=last))
             fields = {"user": user or None, "port": int(port) if port else None}
             hop = _resolve_host(last, addr, fields, {}, self.ssh)
         return replace(hop, jump=before) if before else hop
@@ -168,7 +170,7 @@ class Inventory:
         hop = self.jump_host(host)
         while hop is not None:
             if len(chain) >= MAX_HOPS or any(h.name == hop.name and h.jump == hop.jump for h in chain):
-                raise UsageError(f"host {host.name}: the jump chain loops or is longer than {MAX_HOPS} hops")
+                raise UsageError(msg("errors.inventory.jump_loop", host=host.name, limit=MAX_HOPS))
             chain.insert(0, hop)
             hop = self.jump_host(hop)
         return tuple(chain)
@@ -230,7 +232,7 @@ def _host_entries(raw: Any) -> list[tuple[str, dict[str, Any]]]:
         return [(str(k), dict(v or {})) for k, v in raw.items()]
     if isinstance(raw, list) and all(isinstance(h, Mapping) and "name" in h for h in raw):
         return [(str(h["name"]), dict(h)) for h in raw]
-    raise UsageError("inventory: `hosts` must be a mapping of name -> settings or a list with `name`")
+    raise UsageError(msg("errors.inventory.hosts_shape"))
 
 
 def _ssh_config(data: Mapping[str, Any], source: str, allow_local_commands: bool) -> SshConfig | None:
@@ -241,7 +243,7 @@ def _ssh_config(data: Mapping[str, Any], source: str, allow_local_commands: bool
         return SshConfig.default(allow_local_commands)
     paths = [cfg] if isinstance(cfg, str) else cfg
     if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
-        raise UsageError(f"{source}: `ssh_config` is a file, a list of files, or false")
+        raise UsageError(msg("errors.inventory.ssh_config_shape", source=source))
     return SshConfig.from_paths(paths, allow_local_commands)
 
 
@@ -257,7 +259,7 @@ def build(
     `Match exec` and `ProxyCommand`.
     """
     if not isinstance(data, Mapping):
-        raise UsageError(f"{source}: an inventory is a YAML mapping with a `hosts` key")
+        raise UsageError(msg("errors.inventory.not_mapping", source=source))
     _check_shapes(data, source)
     defaults = dict(data.get("defaults") or {})
     groups_raw = {str(k): dict(v or {}) for k, v in (data.get("groups") or {}).items()}
@@ -267,7 +269,9 @@ def build(
     for g, spec in groups_raw.items():
         bad = set(spec) - _GROUP_KEYS
         if bad:
-            raise UsageError(f"{source}: group {g!r}: unknown field(s) {', '.join(sorted(bad))}")
+            raise UsageError(
+                msg("errors.inventory.group_fields", source=source, group=g, fields=", ".join(sorted(bad)))
+            )
     members: dict[str, list[str]] = {g: [] for g in groups_raw}
     entries = _host_entries(data.get("hosts"))
     if ssh is not None and data.get("ssh_config_hosts", True):
@@ -277,10 +281,12 @@ def build(
     for key, fields in entries:
         bad = set(fields) - _HOST_KEYS
         if bad:
-            raise UsageError(f"{source}: host {key!r}: unknown field(s) {', '.join(sorted(bad))}")
+            raise UsageError(
+                msg("errors.inventory.host_fields", source=source, host=key, fields=", ".join(sorted(bad)))
+            )
         names = hostlist.expand(key, max_hosts=100_000)
         if len(names) > 1 and fields.get("address"):
-            raise UsageError(f"{source}: host range {key!r} cannot share one address; list the hosts")
+            raise UsageError(msg("errors.inventory.range_address", source=source, range=key))
         for name in names:
             host = _make_host(name, fields, defaults, groups_raw, ssh, label)
             hosts[name] = host
@@ -289,7 +295,9 @@ def build(
     for g, spec in groups_raw.items():
         for name in (n for t in _as_tuple(spec.get("hosts")) for n in hostlist.expand(t, 100_000)):
             if name not in hosts:
-                raise UsageError(f"{source}: group {g!r} lists unknown host {name!r}")
+                raise UsageError(
+                    msg("errors.inventory.group_unknown_host", source=source, group=g, host=name)
+                )
             if name not in members[g]:
                 members[g].append(name)
                 hosts[name] = _with_group(hosts[name], g, groups_raw)
@@ -298,8 +306,7 @@ def build(
         wrong = sorted(host.sudo - allowed)
         if wrong:
             raise UsageError(
-                f"{source}: host {host.name!r}: sudo is not allowed for {', '.join(wrong)} "
-                "(only catalog collectors declared sudo_allowed)"
+                msg("errors.inventory.sudo", source=source, host=host.name, collectors=", ".join(wrong))
             )
     timeout = float(data.get("connect_timeout", 10))
     known = data.get("known_hosts")
@@ -345,9 +352,9 @@ def _port(name: str, value: Any) -> int | None:
     try:
         port = int(value)
     except (TypeError, ValueError):
-        raise UsageError(f"host {name!r}: port {value!r} is not a number") from None
+        raise UsageError(msg("errors.inventory.port_nan", host=name, port=value)) from None
     if not 0 < port < 65536:
-        raise UsageError(f"host {name!r}: port {port} is out of range")
+        raise UsageError(msg("errors.inventory.port_range", host=name, port=port))
     return port
 
 
@@ -434,7 +441,7 @@ def _make_host(
     groups = _as_tuple(fields.get("groups")) + _as_tuple(fields.get("tags"))
     transport = str(fields.get("transport") or ("local" if name == LOCAL else "ssh"))
     if transport not in ("ssh", "local"):
-        raise UsageError(f"host {name!r}: transport must be ssh or local, not {transport!r}")
+        raise UsageError(msg("errors.inventory.transport", host=name, transport=transport))
     return replace(
         _resolve_host(name, name, fields, defaults, ssh, label),
         groups=groups,
@@ -462,7 +469,7 @@ def load(path: str | os.PathLike[str] | None, allow_local_commands: bool | None 
     except BadFile:
         raise
     except UsageError as exc:  # a file that has the wrong shape: exit 5, like an unreadable one
-        raise BadFile(exc.args[0] if exc.args else str(exc)) from None
+        raise BadFile(exc.message) from None
 
 
 def _check_shapes(data: Mapping[str, Any], source: str) -> None:

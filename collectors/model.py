@@ -28,7 +28,8 @@ class CommandResult:
     stderr: str = ""
     duration_s: float = 0.0
     truncated: bool = False
-    message: str = ""  # a human sentence for anything but "ok"
+    message: Msg | None = None  # why, for anything but "ok" (rendered in the reader's language)
+
     output_bytes: int | None = None  # bytes the command wrote (stdout + stderr) before any cap
 
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 
 from pitstop.collectors import catalog
 from pitstop.core.errors import PitstopError
+from pitstop.core.i18n import msg
 
 # Shell metacharacters, quotes, globs, control characters: never in an argv element.
 _UNSAFE = re.compile(r"[;&|<>$`\\\n\r\t\x00-\x1f\x7f*?~!{}()'\"#]")
@@ -211,7 +212,7 @@ def check_argv(argv: tuple[str, ...] | list[str]) -> None:
     """Raise PolicyViolation unless `argv` is an allowed read-only command."""
     reason = violation(argv)
     if reason:
-        raise PolicyViolation(f"refused by the read-only policy: {reason}")
+        raise PolicyViolation(msg("errors.policy.read_only", reason=reason))
 
 
 def script_violation(script: str) -> str | None:

@@ -36,7 +36,9 @@ STDERR_CAP = 64 * 1024
 SECOND_PHASE_LANES = 1  # a few small commands (ethtool per interface, a fallback): one channel
 _MISSING = re.compile(r"command not found|^sh: \d+: \S+: not found", re.M)
 _SUDO_REFUSED = re.compile(r"^sudo: (?:a password is required|a terminal is required|sorry,)", re.M)
-LOST = "connection lost while running"
+# A command's message with one of these keys means the connection to its host went away.
+LOST = frozenset({"errors.runner.lost", "errors.runner.lost_because", "errors.runner.no_channel"})
+
 FDS_PER_HOST = 2  # the SSH socket, and room for a jump host's or the local transport's pipes
 FDS_RESERVED = 64  # the database, logs, the check worker's pipes
 
@@ -98,25 +100,27 @@ def lanes_for(host_count: int) -> int:
     return 8 if host_count <= 2 else 4 if host_count <= 8 else 1
 
 
-def _classify(cmd: Command, status: int | None, stderr: str, duration: float) -> tuple[Outcome, str]:
+def _classify(cmd: Command, status: int | None, stderr: str, duration: float) -> tuple[Outcome, Msg | None]:
     if status == 0:
-        return "ok", ""
+        return "ok", None
     if status is None:
-        return "error", "no exit status: the channel closed before the command finished"
+        return "error", msg("errors.runner.no_status")
     if status == 124 or (status == 137 and duration >= cmd.timeout_s):
-        return "timeout", f"timed out after {cmd.timeout_s}s (stopped by the remote timeout)"
+        return "timeout", msg("errors.runner.timed_out", seconds=cmd.timeout_s)
     if status == 127 or _MISSING.search(stderr):
-        return "missing", f"{cmd.argv[0]} is not installed on this host"
+        return "missing", msg("errors.runner.missing", tool=cmd.argv[0])
     if cmd.sudo and _SUDO_REFUSED.search(stderr):
-        return "refused", "sudo -n refused: this user may not run it without a password (docs/SECURITY.md)"
+        return "refused", msg("errors.runner.sudo_refused")
     first = next((line.strip() for line in stderr.splitlines() if line.strip()), "")
-    return "nonzero", f"exited with status {status}" + (f": {first[:200]}" if first else "")
+    if first:
+        return "nonzero", msg("errors.runner.exited_said", status=status, stderr=first[:200])
+    return "nonzero", msg("errors.runner.exited", status=status)
 
 
 def _result(
     cmd: Command,
     outcome: Outcome,
-    message: str,
+    message: Msg | None,
     status: int | None = None,
     stdout: str = "",
     stderr: str = "",
@@ -196,15 +200,18 @@ async def _run_lane(session: Session, cmds: Sequence[Command]) -> list[CommandRe
         if i in out.status:
             outcome, message = _classify(cmd, out.status[i], text["stderr"], duration)
             if stdout.truncated:
-                message = (
-                    message + "; " if message else ""
-                ) + f"output truncated: kept the last {len(stdout.data)} of {stdout.total} bytes"
+                cut = msg("errors.runner.truncated", kept=len(stdout.data), total=stdout.total)
+                message = msg("errors.runner.joined", parts=[message, cut]) if message else cut
             results.append(_result(cmd, outcome, message, out.status[i], duration=duration, **text))
         elif i == hung:
-            why = f"no answer after {duration:.0f}s: the remote timeout could not stop it (stuck in D state?)"
+            why = msg("errors.runner.stuck", seconds=f"{duration:.0f}")
             results.append(_result(cmd, "timeout", why, duration=duration, **text))
         elif i in began:
-            why = f"{LOST}: {failure}" if failure else LOST
+            why = (
+                msg("errors.runner.lost_because", error=str(failure))
+                if failure
+                else msg("errors.runner.lost")
+            )
             results.append(_result(cmd, "error", why, duration=duration, **text))
         else:
             results.append(None)
@@ -243,11 +250,11 @@ async def _run_commands(
     for group, outcome in zip(groups, outcomes, strict=True):
         if isinstance(outcome, policy.PolicyViolation):
             for c in group:
-                done[id(c)] = _result(c, "refused", str(outcome))
+                done[id(c)] = _result(c, "refused", outcome.message)
             continue
         if isinstance(outcome, BaseException):
             for c in group:
-                done[id(c)] = _result(c, "error", f"could not open a channel: {outcome}")
+                done[id(c)] = _result(c, "error", msg("errors.runner.no_channel", error=str(outcome)))
             continue
         for c, r in zip(group, outcome, strict=True):
             if r is None:
@@ -259,11 +266,11 @@ async def _run_commands(
         try:
             again = await _run_lane(session, retry)
         except Exception as exc:  # noqa: BLE001 - a dead connection is a per-command error
-            again = [_result(c, "error", f"could not open a channel: {exc}") for c in retry]
+            again = [_result(c, "error", msg("errors.runner.no_channel", error=str(exc))) for c in retry]
         stalled = all(r is None for r in again)
         for c, r in zip(retry, again, strict=True):
             if r is not None or stalled:
-                done[id(c)] = r or _result(c, "error", "not run: its channel did not start in time")
+                done[id(c)] = r or _result(c, "error", msg("errors.runner.channel_late"))
         retry = [c for c, r in zip(retry, again, strict=True) if r is None and not stalled]
     return [done[id(c)] for c in cmds], channels
 
@@ -277,7 +284,11 @@ def _render_all(
         try:
             cmds.append(catalog.render(c, (params or {}).get(c.name), sudo=c.name in sudo))
         except (catalog.ProbeMissing, ValueError) as exc:
-            failed.append(CommandResult(c.name, c.argv, "error", message=str(exc)))
+            failed.append(
+                CommandResult(
+                    c.name, c.argv, "error", message=msg("errors.runner.not_rendered", error=str(exc))
+                )
+            )
     return cmds, failed
 
 
@@ -301,7 +312,7 @@ def _second_phase(
             if not values:
                 skipped.append(
                     CommandResult(
-                        c.name, c.argv, "error", message=f"not run: no valid value from {c.param.source}"
+                        c.name, c.argv, "error", message=msg("errors.runner.no_value", source=c.param.source)
                     )
                 )
             cmds.extend(catalog.render(c, v, sudo=c.name in sudo) for v in values)
@@ -320,7 +331,14 @@ def merge(name: str, results: Sequence[CommandResult]) -> CommandResult:
         stdout="\n".join(blocks),
         duration_s=round(sum(r.duration_s for r in results), 3),
         truncated=any(r.truncated for r in results),
-        message="; ".join(f"{r.argv[-1]}: {r.message}" for r in results if r.message),
+        message=msg(
+            "errors.runner.joined",
+            parts=[
+                msg("errors.runner.of_item", item=r.argv[-1], message=r.message) for r in results if r.message
+            ],
+        )
+        if any(r.message for r in results)
+        else None,
     )
 
 
@@ -360,12 +378,12 @@ async def run_host(
     grouped: dict[str, list[CommandResult]] = {}
     for r in every:
         grouped.setdefault(r.collector, []).append(r)
-    lost = [r for r in every if r.message.startswith(LOST) or r.message.startswith("could not open")]
+    lost = [r.message for r in every if r.message is not None and r.message.key in LOST]
     status: HostStatus = "error" if lost else "ok"
     return HostRun(
         host=host.name,
         status=status,
-        error=f"{lost[0].message}; results gathered before that are kept" if lost else "",
+        error=msg("errors.runner.lost_kept", error=lost[0]) if lost else "",
         results={name: merge(name, rs) for name, rs in grouped.items()},
         commands=tuple(ran + ran2),
         duration_s=round(time.monotonic() - start, 3),

@@ -148,7 +148,8 @@ class SshConfig:
             if cfg.has_match_final():
                 cfg = _load(self.paths, alias, overrides, True, self.allow_local_commands)
         except (ConfigParseError, OSError, ValueError) as exc:
-            raise UsageError(f"ssh config: {exc}") from None
+            raise UsageError(msg("errors.sshconfig.unreadable", error=str(exc))) from None
+
         get = cfg.get
         jump = get("ProxyJump")
         command = get("ProxyCommand")

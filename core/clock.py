@@ -42,9 +42,8 @@ def parse_since(text: str | datetime | None, now: datetime | None = None) -> dat
     try:
         when = datetime.fromisoformat(text.strip())
     except ValueError:
-        raise UsageError(
-            f"--since {text!r}: use a duration like 7d, 24h, 90m or an ISO date like 2026-11-01"
-        ) from None
+        raise UsageError(msg("errors.cli.since", value=text)) from None
+
     return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
 
 

@@ -91,5 +91,6 @@ def inserted_id(cursor: sqlite3.Cursor) -> int:
     """The rowid an INSERT just made (sqlite3 types `lastrowid` as optional; after an INSERT it is set)."""
     rowid = cursor.lastrowid
     if rowid is None:
-        raise BadDatabase("SQLite reported no row id for an insert")
+        raise BadDatabase(msg("errors.db.no_rowid"))
+
     return rowid

@@ -2,11 +2,14 @@
 
 An error's message is a catalogue `Msg` (`core/messages/errors.py` and each area's messages),
 rendered in the reader's language where it is shown: `exc.render(lang)`; `str(exc)` is English.
+Only a `Msg` is accepted (mypy rejects a plain string, and tests/architecture/test_error_messages.py
+a raise built from a string literal, f-string or concatenation): text from elsewhere (a tool's own
+error, an OS error) travels as one of the message's parameters.
 """
 
 from __future__ import annotations
 
-from pitstop.core.i18n import Msg, render
+from pitstop.core.i18n import Msg
 
 
 class PitstopError(Exception):
@@ -14,7 +17,7 @@ class PitstopError(Exception):
 
     exit_code = 1
 
-    def __init__(self, message: Msg | str = "", *args: object) -> None:
+    def __init__(self, message: Msg, *args: object) -> None:
         super().__init__(message, *args)
         self.message = message
 
@@ -22,8 +25,8 @@ class PitstopError(Exception):
         return self.render("en")
 
     def render(self, lang: str) -> str:
-        """The message in `lang` (a plain-string message, such as a tool's own error text, as it is)."""
-        return render(self.message, lang)
+        """The message in `lang`."""
+        return self.message.render(lang)
 
 
 class UsageError(PitstopError):

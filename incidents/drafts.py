@@ -169,7 +169,8 @@ def _merge(kb: KnowledgeBase, db: sqlite_utils.Database, draft: Draft, user: str
     """Add the proposal's incident text and symptom lines to the target entry (skipping ones it has)."""
     target = draft.target_id
     if target is None:  # a merge proposal always names the entry it would grow
-        raise UsageError(f"'{draft.id}' names no entry to merge into")
+        raise UsageError(msg("errors.drafts.no_target", id=draft.id))
+
     new = draft.body.get("new_cause", {})
     texts = [t for t in (str(draft.body.get("error_text", "")).strip(), *new.get("symptoms", ())) if t]
     have = {

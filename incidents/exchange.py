@@ -87,15 +87,19 @@ def read_bundle(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise UsageError(
+            msg("errors.file.unreadable", path=str(path), reason=str(exc.strerror or exc))
+        ) from None
     except ValueError as exc:
-        raise UsageError(f"{path} is not JSON: {exc}") from None
+        raise UsageError(msg("errors.bundle.not_json", path=str(path), error=str(exc))) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise UsageError(f"{path} is not a Pitstop learned bundle (made by `pitstop kb export --learned`)")
+        raise UsageError(msg("errors.bundle.not_bundle", path=str(path)))
     if data.get("version") != VERSION:
-        raise UsageError(f"{path} has bundle version {data.get('version')!r}; this Pitstop reads {VERSION}")
+        raise UsageError(
+            msg("errors.bundle.version", path=str(path), version=data.get("version"), reads=VERSION)
+        )
     if not isinstance(data.get("entries"), list) or not isinstance(data.get("examples"), list):
-        raise UsageError(f"{path} lacks the 'entries' and 'examples' lists")
+        raise UsageError(msg("errors.bundle.lists", path=str(path)))
     return data
 
 
@@ -112,7 +116,7 @@ def import_learned(
         )
     ]
     if problems:
-        raise UsageError("the bundle holds invalid entries:\n  " + "\n  ".join(problems))
+        raise UsageError(msg("errors.bundle.invalid", problems="\n  ".join(problems)))
     added = known = 0
     now = stamp(clock())
     for data in bundle["entries"]:

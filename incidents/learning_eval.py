@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pitstop.core.errors import NotFound, UsageError
+from pitstop.core.i18n import msg
 from pitstop.incidents.model import NewCause
 from pitstop.incidents.store import Incidents
 from pitstop.kb.evaluate import RANK_DEPTH, Case, Metrics, Ranked, Report, evaluate
@@ -73,7 +74,7 @@ def split_half(cases: Sequence[Case]) -> tuple[list[Case], list[Case]]:
 def _new_cause(case: Case) -> NewCause:
     data = case.new_cause
     if not data or not data.get("title") or not data.get("what"):
-        raise UsageError(f"TRAIN case {case.id}: '{case.slugs[0]}' needs a new_cause with a title and what")
+        raise UsageError(msg("errors.learning.new_cause", id=case.id, slug=case.slugs[0]))
     return NewCause(
         str(data["title"]),
         str(data["what"]),

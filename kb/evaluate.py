@@ -195,9 +195,9 @@ def load_cases(path: Path) -> list[Case]:
                 )
             )
         except (ValueError, KeyError, TypeError) as exc:
-            raise BadFile(f"{path}:{number}: not a case line ({exc})") from None
+            raise BadFile(msg("errors.eval.bad_line", path=str(path), line=number, error=str(exc))) from None
     if not cases:
-        raise BadFile(f"{path} holds no cases")
+        raise BadFile(msg("errors.eval.no_cases", path=str(path)))
     return cases
 
 
@@ -218,7 +218,8 @@ def evaluate(
             results.append(CaseResult(case, found.ids[:RANK_DEPTH], found.confident, found.confidence))
             continue
         if confident is None and case.off_topic:
-            raise UsageError("off-topic cases (no slugs) need the answer's confidence to be judged")
+            raise UsageError(msg("errors.eval.off_topic"))
+
         judged = confident(case.query) if confident and case.off_topic else False
         results.append(CaseResult(case, tuple(found)[:RANK_DEPTH], confident=judged))
     return Report(mode, tuple(results))

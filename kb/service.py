@@ -116,11 +116,11 @@ class KnowledgeBase:
     def build(self, force: bool = False) -> SyncReport:
         """Load the bundled entry files into SQLite if they changed (always with `force`)."""
         if self.entries_dir is None:
-            raise UsageError("this knowledge base was opened without bundled entry files")
+            raise UsageError(msg("errors.kb.no_entry_files"))
         try:
             report = sync_entries(self._db(), self.entries_dir, force=force)
         except ValueError as exc:
-            raise UsageError(str(exc)) from None
+            raise UsageError(msg("errors.kb.bad_entries", error=str(exc))) from None
         self.last_sync = report
         if not report.skipped:
             self._invalidate()
@@ -262,9 +262,10 @@ class KnowledgeBase:
 
         text = text.strip()
         if not text:
-            raise UsageError("an example needs some text")
+            raise UsageError(msg("errors.kb.example_empty"))
         if source not in EXAMPLE_SOURCES or source == "curated":
-            raise UsageError(f"example source must be 'incident' or 'import', not '{source}'")
+            raise UsageError(msg("errors.kb.example_source", source=source))
+
         self.get(pitfall_id)
         index = self._get_index()
         view = dense_view(text)  # exactly what a build would embed for this text

@@ -24,6 +24,7 @@ from typing import Any
 
 import yaml
 
+from pitstop.core.i18n import msg
 from pitstop.lab import bastion, keys, timeshift
 from pitstop.lab.scenario import SCENARIO_FILES, Scenario
 from pitstop.lab.sshd import LabError, SshdSpec, find_sshd, free_port, start_all, stop_pids
@@ -153,7 +154,7 @@ def _shadow_locked(user: str) -> bool:
 def _run(argv: list[str]) -> None:
     result = subprocess.run(argv, capture_output=True, text=True, check=False)
     if result.returncode != 0:
-        raise LabError(f"{' '.join(argv)} failed: {result.stderr.strip()}")
+        raise LabError(msg("errors.lab.command_failed", command=" ".join(argv), stderr=result.stderr.strip()))
 
 
 def _make_host_root(state_dir: Path, user: str) -> Path:
@@ -217,7 +218,7 @@ def _pick_port(count: int, first: int) -> int:
     for base in range(first, first + 500):
         if base + ports <= 65535 and free_port(endpoint(i, base) for i in range(count)):
             return base
-    raise LabError(f"no free port range from {first} for {count} lab hosts on 127.0.0.x")
+    raise LabError(msg("errors.lab.no_ports", first=first, count=count))
 
 
 def _host_names(scenarios: Sequence[Scenario], copies: int) -> list[tuple[str, Scenario]]:
@@ -241,13 +242,13 @@ def up(
     `with_bastion` adds the bastion chain of lab/bastion.py (three more sshd, in the ssh config only).
     """
     if not scenarios:
-        raise LabError("no scenarios to start")
+        raise LabError(msg("errors.lab.no_scenarios"))
     if copies < 1:
-        raise LabError("--copies must be at least 1")
+        raise LabError(msg("errors.lab.copies"))
     sshd = find_sshd()
     state_dir = (state_dir or default_state_dir()).resolve()
     if (state_dir / "state.json").is_file():
-        raise LabError(f"a lab is already running from {state_dir}; stop it with `pitstop lab down`")
+        raise LabError(msg("errors.lab.running", path=str(state_dir)))
     state_dir.mkdir(parents=True, exist_ok=True)
     user = _lab_user()
     root = _make_host_root(state_dir, user)
@@ -415,7 +416,7 @@ def load(state_dir: Path | None = None) -> Fleet:
     try:
         state = json.loads((state_dir / "state.json").read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise LabError(f"no lab is running from {state_dir} (start one with `pitstop lab up`)") from None
+        raise LabError(msg("errors.lab.not_running", path=str(state_dir))) from None
     hosts = tuple(LabHost(**h) for h in state.pop("hosts"))
     chain = tuple(LabHost(**h) for h in state.pop("chain", []))
     paths = {k: Path(v) for k, v in state.items() if k != "user"}

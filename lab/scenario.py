@@ -20,6 +20,7 @@ import yaml
 from pitstop.collectors.catalog import CATALOG
 from pitstop.core import yamlio
 from pitstop.core.errors import UsageError
+from pitstop.core.i18n import msg
 
 SCENARIOS_DIR = Path(__file__).parent / "scenarios"
 
@@ -65,14 +66,14 @@ def _read_yaml(path: Path) -> Any:
     try:
         return yamlio.safe_load(path.read_text(encoding="utf-8"))
     except yaml.YAMLError as exc:
-        raise UsageError(f"{path}: not valid YAML ({exc})") from None
+        raise UsageError(msg("errors.shape.not_yaml", path=str(path), error=str(exc))) from None
 
 
 def _as_mapping(value: Any, where: str) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise UsageError(f"{where}: expected a mapping")
+        raise UsageError(msg("errors.shape.mapping", where=where))
     return value
 
 
@@ -80,13 +81,13 @@ def _as_names(value: Any, where: str) -> tuple[str, ...]:
     if value is None:
         return ()
     if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
-        raise UsageError(f"{where}: expected a list of names")
+        raise UsageError(msg("errors.shape.names", where=where))
     return tuple(value)
 
 
 def _check_collector(name: str, where: str) -> str:
     if name not in COLLECTORS:
-        raise UsageError(f"{where}: unknown collector {name!r}")
+        raise UsageError(msg("errors.scenario.collector", where=where, name=name))
     return name
 
 
@@ -96,42 +97,44 @@ def parse_faults(data: Any, where: str = "faults.yaml") -> tuple[Fault, ...]:
     faults: list[Fault] = []
     for kind, spec in data.items():
         if kind not in FAULT_KINDS:
-            raise UsageError(f"{where}: unknown fault {kind!r} (known: {', '.join(FAULT_KINDS)})")
+            raise UsageError(
+                msg("errors.scenario.fault", where=where, kind=kind, known=", ".join(FAULT_KINDS))
+            )
         if kind in ("hang", "garbage"):
             faults += [Fault(_check_collector(c, where), kind) for c in _as_names(spec, f"{where}: {kind}")]
             continue
         for collector, value in _as_mapping(spec, f"{where}: {kind}").items():
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                raise UsageError(f"{where}: {kind}.{collector} must be a non-negative integer")
+                raise UsageError(msg("errors.scenario.count", where=where, kind=kind, collector=collector))
             faults.append(Fault(_check_collector(collector, where), kind, value))
     return tuple(faults)
 
 
 def _output_files(path: Path, seen: tuple[Path, ...]) -> dict[str, Path]:
     if path in seen:
-        raise UsageError(f"{path}: 'base' chain loops back to itself")
+        raise UsageError(msg("errors.scenario.base_loop", path=str(path)))
     host = _as_mapping(_read_yaml(path / "host.yaml"), f"{path}/host.yaml")
     unknown = set(host) - HOST_FIELDS
     if unknown:
-        raise UsageError(f"{path}/host.yaml: unknown field(s) {', '.join(sorted(unknown))}")
+        raise UsageError(msg("errors.scenario.fields", path=str(path), fields=", ".join(sorted(unknown))))
     files: dict[str, Path] = {}
     if host.get("base"):
         found = [
             d / str(host["base"]) for d in (path.parent, SCENARIOS_DIR) if (d / str(host["base"])).is_dir()
         ]
         if not found:
-            raise UsageError(f"{path}/host.yaml: no base scenario {host['base']!r} beside it or shipped")
+            raise UsageError(msg("errors.scenario.no_base", path=str(path), base=host["base"]))
         base = found[0]
         files = _output_files(base, seen + (path,))
     for name in _as_names(host.get("absent"), f"{path}/host.yaml: absent"):
         if name not in OUTPUT_FILES:
-            raise UsageError(f"{path}/host.yaml: absent names unknown file {name!r}")
+            raise UsageError(msg("errors.scenario.absent", path=str(path), name=name))
         files.pop(name, None)
     for item in sorted(path.iterdir()):
         if item.name in OUTPUT_FILES:
             files[item.name] = item
         elif item.name not in CONTROL_FILES:
-            raise UsageError(f"{item}: unknown scenario file (see docs/LAB.md for the names)")
+            raise UsageError(msg("errors.scenario.file", path=str(item)))
     return files
 
 
@@ -139,7 +142,7 @@ def load_scenario(path: str | Path) -> Scenario:
     """Load and validate the scenario in directory `path`; raise UsageError naming any problem."""
     path = Path(path).resolve()
     if not path.is_dir():
-        raise UsageError(f"scenario {path} is not a directory")
+        raise UsageError(msg("errors.scenario.not_dir", path=str(path)))
     files = _output_files(path, ())
     host = _as_mapping(_read_yaml(path / "host.yaml"), f"{path}/host.yaml")
     expect = _as_mapping(_read_yaml(path / "expect.yaml"), f"{path}/expect.yaml")
@@ -147,7 +150,7 @@ def load_scenario(path: str | Path) -> Scenario:
     ruled_out = _as_names(expect.get("ruled_out"), f"{path}/expect.yaml: ruled_out")
     both = set(confirmed) & set(ruled_out)
     if both:
-        raise UsageError(f"{path}/expect.yaml: both confirmed and ruled out: {', '.join(sorted(both))}")
+        raise UsageError(msg("errors.scenario.both", path=str(path), ids=", ".join(sorted(both))))
     return Scenario(
         name=path.name,
         path=path,
@@ -171,5 +174,5 @@ def load_all(paths: Iterable[str | Path]) -> list[Scenario]:
     names = [s.name for s in scenarios]
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
-        raise UsageError(f"scenario names must be unique (they are host names): {', '.join(duplicates)}")
+        raise UsageError(msg("errors.scenario.duplicates", names=", ".join(duplicates)))
     return scenarios

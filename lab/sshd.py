@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pitstop.core.errors import PitstopError
+from pitstop.core.i18n import Msg, msg
 
-INSTALL_HINT = "install OpenSSH's server first: apt-get install openssh-server"
 SSHD_CANDIDATES = ("/usr/sbin/sshd", "/usr/local/sbin/sshd")
 PRIVSEP_DIR = Path("/run/sshd")  # Debian's sshd refuses to start as root without it
 
@@ -59,7 +59,7 @@ def find_sshd() -> str:
     """The sshd binary, or LabError saying how to install it."""
     found = shutil.which("sshd") or next((p for p in SSHD_CANDIDATES if os.access(p, os.X_OK)), None)
     if not found:
-        raise LabError(f"sshd not found; {INSTALL_HINT}")
+        raise LabError(msg("errors.lab.no_sshd"))
     return found
 
 
@@ -137,22 +137,27 @@ def start_all(specs: list[SshdSpec], sshd: str, timeout_s: float = 20.0) -> dict
             start_new_session=True,
         )
     pending = {spec.name: spec for spec in specs}
-    failures = []
+    failures: list[Msg] = []
+
     deadline = time.monotonic() + timeout_s
     while pending and time.monotonic() < deadline:
         for name, spec in list(pending.items()):
             if procs[name].poll() is not None:
                 log = spec.log_path.read_text(errors="replace").strip() if spec.log_path.is_file() else ""
-                failures.append(f"{name}: {log or f'sshd exited with status {procs[name].returncode}'}")
+                failures.append(
+                    msg("errors.lab.sshd_log", name=name, log=log)
+                    if log
+                    else msg("errors.lab.sshd_exited", name=name, status=procs[name].returncode)
+                )
                 del pending[name]
             elif spec.pid_path.is_file() and spec.pid_path.read_text().strip() == str(procs[name].pid):
                 del pending[name]
         if pending:
             time.sleep(0.01)
-    failures += [f"{name}: not listening after {timeout_s:.0f}s" for name in pending]
+    failures += [msg("errors.lab.sshd_silent", name=name, seconds=f"{timeout_s:.0f}") for name in pending]
     if failures:
         stop_pids(p.pid for p in procs.values())
-        raise LabError(f"lab sshd failed to start: {'; '.join(failures)}")
+        raise LabError(msg("errors.lab.sshd_failed", failures=failures))
     return {name: proc.pid for name, proc in procs.items()}
 
 

@@ -97,14 +97,16 @@ async def resolve(job_id: str, inventory: Inventory, connector: Connector | None
     acct = _wanted(parse_sacct(sacct.stdout).jobs, job_id) if sacct and sacct.outcome == "ok" else []
     records = [r for r in live if r.nodelist] or [r for r in acct if r.nodelist] or live or acct
     if not records:
-        said = "; ".join(
-            dict.fromkeys(
-                (r.stderr.strip().splitlines() or [r.message or "no record"])[0]
-                for r in (scontrol, sacct)
-                if r
-            )
-        )
-        raise NotFound(msg("fleet.job.not_found", job=job_id, host=host.name, said=said[:300]))
+        said = [
+            msg("errors.runner.tool_said", text=r.stderr.strip().splitlines()[0][:300])
+            if r.stderr.strip()
+            else r.message or msg("errors.runner.no_record")
+            for r in (scontrol, sacct)
+            if r
+        ]
+        parts = list(dict.fromkeys(said)) or [msg("errors.runner.no_record")]
+        raise NotFound(msg("fleet.job.not_found", job=job_id, host=host.name, said=parts))
+
     starts = [t for r in records if (t := _when(r.start, zone))]
     ends = [_when(r.end, zone) for r in records]
     states = list(dict.fromkeys(r.state for r in records if r.state))

@@ -9,7 +9,6 @@ from pitstop.collectors.parsers import smi_error
 from pitstop.collectors.parsers._text import clean_lines, is_unknown, to_bool, to_float, to_int
 from pitstop.collectors.parsers.gpu import Gpu, GpuProcess
 
-_KV = re.compile(r"^(?P<key>[^:]+?)\s*:(?:\s+(?P<val>.*))?$")
 _GPU_HEADER = re.compile(r"^GPU\s+(?P<bus>[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-7])\s*$")
 _REASON_NAMES = {
     "idle": "gpu_idle",
@@ -24,18 +23,23 @@ _REASON_NAMES = {
 }
 
 
-@dataclass
+@dataclass(slots=True)
 class _Node:
     key: str
     value: str | None
     line: str
     indent: int
     children: list[_Node] = field(default_factory=list)
+    _first: dict[str, int] | None = None  # lower-case key -> index of its first child, built on first use
 
     def find(self, *keys: str) -> _Node | None:
         """The first child whose key matches one of `keys` (case-insensitive)."""
-        wanted = {k.lower() for k in keys}
-        return next((c for c in self.children if c.key.lower() in wanted), None)
+        if self._first is None:
+            self._first = {}
+            for i, child in enumerate(self.children):
+                self._first.setdefault(child.key.lower(), i)
+        found = [self._first[k] for k in map(str.lower, keys) if k in self._first]
+        return self.children[min(found)] if found else None
 
     def get(self, *path: str) -> _Node | None:
         node: _Node | None = self
@@ -60,17 +64,17 @@ def _tree(text: str) -> _Node:
     root = _Node("", None, "", -1)
     stack = [root]
     for raw in clean_lines(text):
-        line = raw.expandtabs(8)
-        stripped = line.strip()
+        line = raw.expandtabs(8) if "\t" in raw else raw
+        stripped = line.lstrip()
         if not stripped or stripped.startswith("[...]") or stripped.startswith("="):
             continue
-        indent = len(line) - len(line.lstrip())
-        header = _GPU_HEADER.match(stripped)
-        match = None if header else _KV.match(stripped)
+        indent = len(line) - len(stripped)
+        header = _GPU_HEADER.match(stripped) if stripped.startswith("GPU") else None
+        key, colon, value = stripped.partition(":")  # "Key   : value" (a value needs a blank first)
         if header:
             node = _Node("GPU", header.group("bus"), raw, indent)
-        elif match:
-            node = _Node(match.group("key"), (match.group("val") or "").strip(), raw, indent)
+        elif colon and (not value or value[0].isspace()):
+            node = _Node(key.rstrip(), value.strip(), raw, indent)
         else:
             node = _Node(stripped, None, raw, indent)
         while stack[-1].indent >= indent and len(stack) > 1:

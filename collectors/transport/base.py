@@ -14,10 +14,11 @@ Sink = Callable[[bytes], None]
 class HostUnavailable(Exception):
     """A host could not be used at all; `status` is the HostStatus to report, the message says why.
 
-    `message` may be a catalogue `Msg` (kept, rendered in the reader's language); `str()` is English.
+    `message` is a catalogue `Msg` (kept, rendered in the reader's language); `str()` is English.
     """
 
-    def __init__(self, status: HostStatus, message: str | Msg) -> None:
+    def __init__(self, status: HostStatus, message: Msg) -> None:
+
         super().__init__(str(message))
         self.status = status
         self.message = message

@@ -184,7 +184,8 @@ class Connector:
             self.inventory.jump_chain(host)  # loops and over-long chains are refused before connecting
             jump = self.inventory.jump_host(host)
         except PitstopError as exc:
-            raise HostUnavailable("error", str(exc)) from None
+            raise HostUnavailable("error", exc.message) from None
+
         if host.proxy_command and not self.inventory.allow_local_commands:
             raise HostUnavailable(
                 "error", msg("ssh.proxy_command_skipped", host=host.name, command=host.proxy_command[:80])

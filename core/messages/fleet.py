@@ -60,7 +60,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "fleet.job.no_controller": (
         "no Slurm controller is configured: add `slurm: {{controller: HOST}}` to the inventory",
-        "未配置 Slurm 控制节点：请在 inventory 中加入 `slurm: {{controller: HOST}}`",
+        "未配置 Slurm 控制节点：请在主机清单里加入 `slurm: {{controller: HOST}}`",
     ),
     "fleet.job.unreachable": (
         "could not ask Slurm on {host}: {error}",
@@ -76,7 +76,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "fleet.job.outside_inventory": (
         "{n} node(s) of the job are not in the inventory and were not checked: {hosts}",
-        "作业中有 {n} 个节点不在 inventory 中，未检查：{hosts}",
+        "作业中有 {n} 个节点不在主机清单里，未检查：{hosts}",
     ),
     "fleet.job.header": (
         "Slurm job {job} {name}({state}) on {n} node(s) {nodes}; logs read {span}",

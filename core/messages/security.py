@@ -6,13 +6,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "security.authz.self_host": (
         "you may not run checks on {hosts}{where}: {own} is the Pitstop host itself, which a policy rule "
         "must name explicitly (hosts: [{first}]), never through `*` or a group",
-        "你无权{where}在 {hosts} 上运行检查：{own} 是 Pitstop 所在的主机，策略规则必须显式写出它"
+        "你不能{where}对 {hosts} 运行检查：{own} 是 Pitstop 所在的主机，策略规则必须显式写出它"
         "（hosts: [{first}]），`*` 或分组不会匹配它",
     ),
-    "security.authz.from_channel": (" from {channel}", "在 {channel} 里"),
-    "security.authz.from_origin": (" from the {origin}", "从 {origin} "),
-    "security.authz.more": ("{hosts} and {n} more", "{hosts} 等（另有 {n} 台）"),
-    "security.authz.allowed": ("allowed by {rules}", "由规则 {rules} 允许"),
     "security.interaction.tampered": (
         "this form's data was altered or was not issued by Pitstop for you, so nothing was done; "
         "open the form again from the bot's message",
@@ -108,7 +104,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "security.shape.other": ("another kind of value", "其他类型的值"),
     "security.arg.channels": (
         "--channels: {item!r} is not MODE or CHANNEL=MODE (MODE: auto or mention), e.g. 'mention,C0123=auto'",
-        "--channels：{item!r} 不是 MODE 或 CHANNEL=MODE（MODE 为 auto 或 mention），如 'mention,C1=auto'",
+        "--channels：{item!r} 不是 MODE 或 CHANNEL=MODE（MODE 为 `auto` 或 `mention`），如 'mention,C1=auto'",
     ),
     "security.slack.unreachable": (
         "cannot reach Slack at {url}: {reason}; check the network, a proxy, or SLACK_API_URL",

@@ -55,7 +55,7 @@ def test_exact_output_and_framing(fakebin: Path) -> None:
     assert r.results["uname"].outcome == "ok" and r.results["uname"].exit == 0
     df = r.results["df"]
     assert (df.outcome, df.exit, df.stdout) == ("nonzero", 1, "Filesystem Size\n")
-    assert "Permission denied" in df.message and "Permission denied" in df.stderr
+    assert "Permission denied" in str(df.message) and "Permission denied" in df.stderr
 
 
 def test_invalid_utf8_is_replaced(fakebin: Path) -> None:
@@ -69,21 +69,21 @@ def test_huge_output_keeps_the_tail(fakebin: Path) -> None:
     assert r.stdout.endswith("THE END\n") and r.stdout.startswith("filler line")
     assert len(r.stdout) <= catalog.BY_NAME["lscpu"].output_cap
     assert r.output_bytes == 50_000_000 + 1 + len("THE END\n")
-    assert "kept the last" in r.message
+    assert "kept the last" in str(r.message)
 
 
 def test_missing_tool_is_not_installed(fakebin: Path) -> None:
     r = run(["ibstat", "nvidia_smi"]).results
     for name in ("ibstat", "nvidia_smi"):
         assert r[name].outcome == "missing" and r[name].exit == 127
-        assert "not installed" in r[name].message
+        assert "not installed" in str(r[name].message)
 
 
 def test_remote_timeout_stops_a_hang_and_keeps_partial_output(fakebin: Path) -> None:
     r = run(["numactl", "cpupower", "uname"], lanes=1)
     for name in ("numactl", "cpupower"):
         assert r.results[name].outcome == "timeout" and r.results[name].exit == 124
-        assert "timed out after 1s" in r.results[name].message
+        assert "timed out after 1s" in str(r.results[name].message)
     assert r.results["cpupower"].stdout == "first\n"
     assert r.results["uname"].outcome == "ok"  # the lane went on after the hang
 
@@ -121,14 +121,14 @@ def test_stuck_command_is_abandoned_and_the_rest_retried(
     r = run(["numactl", "cpupower", "uname"], lanes=1)
     for name in ("numactl", "cpupower"):  # both stuck: each abandons a channel; uname still runs
         stuck = r.results[name]
-        assert stuck.outcome == "timeout" and stuck.exit is None and "could not stop it" in stuck.message
+        assert stuck.outcome == "timeout" and stuck.exit is None and "could not stop it" in str(stuck.message)
     assert r.results["uname"].outcome == "ok" and r.channels == 3
 
 
 def test_refused_script_never_runs(fakebin: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(catalog.BY_NAME, "uname", replace(catalog.BY_NAME["uname"], argv=("uname", "-a;id")))
     r = run(["uname"])
-    assert r.results["uname"].outcome == "refused" and "read-only policy" in r.results["uname"].message
+    assert r.results["uname"].outcome == "refused" and "read-only policy" in str(r.results["uname"].message)
 
 
 def test_nonce_in_output_cannot_forge_markers(fakebin: Path) -> None:
@@ -165,4 +165,4 @@ def test_sudo_only_when_the_operator_allows_it(fakebin: Path, monkeypatch: pytes
     assert run(["lspci"]).results["lspci"].stdout == "pci devices\n"  # not listed: no sudo
     monkeypatch.setenv("DENY", "1")
     denied = asyncio.run(runner.run_host(allowed, ["lspci"])).results["lspci"]
-    assert denied.outcome == "refused" and "sudo -n refused" in denied.message
+    assert denied.outcome == "refused" and "sudo -n refused" in str(denied.message)

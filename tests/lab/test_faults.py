@@ -179,19 +179,19 @@ def test_changed_host_key_names_the_presented_fingerprint(fault_run: FaultRun) -
 
 def test_hang_huge_garbage_exit_missing(fault_run: FaultRun, lab_fleet: fleet.Fleet) -> None:
     hang = fault_run.command("fault-mixed", "driver_version")
-    assert hang.outcome == "timeout" and "timed out" in hang.message
+    assert hang.outcome == "timeout" and "timed out" in str(hang.message)
     huge = fault_run.command("fault-mixed", "kernel_log")
     journal = (lab_fleet.host_root / "scenarios" / "fault-mixed" / "journalctl-k.txt").read_text()
     assert huge.outcome == "ok" and huge.truncated and huge.stdout.endswith(journal)
-    assert len(huge.stdout.encode()) <= 8 * 1024 * 1024 and "truncated" in huge.message
+    assert len(huge.stdout.encode()) <= 8 * 1024 * 1024 and "truncated" in str(huge.message)
     garbage = fault_run.command("fault-mixed", "nvidia_smi")
     assert garbage.outcome == "ok" and "\ufffd" in garbage.stdout
     assert "NVIDIA-SMI 535.161.08" in garbage.stdout
     sel = fault_run.command("fault-mixed", "ipmi_sel")
-    assert (sel.outcome, sel.exit) == ("nonzero", 1) and "status 1" in sel.message
+    assert (sel.outcome, sel.exit) == ("nonzero", 1) and "status 1" in str(sel.message)
     for name in ("storcli", "docker_info"):
         missing = fault_run.command("fault-mixed", name)
-        assert missing.outcome == "missing" and "not installed" in missing.message
+        assert missing.outcome == "missing" and "not installed" in str(missing.message)
     assert fault_run.command("fault-mixed", "cpupower").outcome == "ok"  # slow, but within its timeout
 
 
