@@ -140,7 +140,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{n} 台实验主机已启动；会话以 {user} 身份运行",
     ),
     "cli.lab.inventory": ("inventory:   {path}", "主机清单：{path}"),
-    "cli.lab.known_hosts": ("known_hosts: {path}", "known_hosts：{path}"),
+    "cli.lab.known_hosts": ("known_hosts: {path}", "已知主机密钥文件（known_hosts）：{path}"),
     "cli.lab.policy": (
         "policy:      {path} (lets {user} check these hosts from the CLI and the console)",
         "授权策略：{path}（允许 {user} 从命令行和控制台检查这些主机）",
@@ -179,6 +179,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cli.eval.miss": (
         "  {case} want {want} ({where}); got {got}",
         "  {case} 应为 {want}（{where}）；实际为 {got}",
+    ),
+    "cli.learning.train": (
+        "TRAIN {train} case(s) resolved ({learned} learned, {skipped} skipped: cause unknown);"
+        " TEST {test} case(s)",
+        "训练集：解决了 {train} 个案例（学到 {learned} 个，跳过 {skipped} 个：原因未知）；"
+        "测试集：{test} 个案例",
+    ),
+    "cli.learning.before": ("before", "学习前"),
+    "cli.learning.after": ("after", "学习后"),
+    "cli.learning.change": ("R@1 change: {points} points", "R@1 变化：{points} 个百分点"),
+    "cli.learning.new_causes": (
+        "new causes: {drafts} draft(s) created; found in the top 3 for {found}/{n} of their TEST cases"
+        " ({r3}), first for {r1}",
+        "新原因：建了 {drafts} 个草稿；在它们的测试案例中有 {found}/{n} 个排进前 3 名（{r3}），"
+        "排第一的比例为 {r1}",
     ),
     "cli.error": ("pitstop: {message}", "pitstop：{message}"),
     "cli.interrupted": ("interrupted", "已中断"),
