@@ -47,6 +47,9 @@ CANDIDATES = 5
 WORKER_FROM_HOSTS = 64  # from this many hosts the checks run in a worker process (the second core):
 # starting it costs about as much CPU as checking 60 hosts inline
 KEEP_OUTPUTS_HOSTS = 16  # above this many hosts a command's output is released once it is checked
+# (and a sweep keeps evidence only for what it shows: its confirmed verdicts)
+CHECK_BACKLOG = 64  # hosts whose outputs wait for the check worker, beyond those being collected:
+# when checks fall behind, no new host starts, so memory stays bounded by outputs in flight
 log = logging.getLogger(__name__)
 
 
@@ -306,6 +309,13 @@ def _released(commands: tuple[CommandResult, ...]) -> tuple[CommandResult, ...]:
     return tuple(replace(c, stdout="", stderr="") for c in commands)
 
 
+def _lean(verdicts: tuple[Verdict, ...]) -> tuple[Verdict, ...]:
+    """A large sweep's verdicts as kept: evidence only on confirmed ones, the only ones a sweep shows
+    (about 200 KiB per host otherwise); the rest keep their verdict, reason and commands (counts,
+    evidence status)."""
+    return tuple(v if v.verdict == "confirmed" else replace(v, evidence=()) for v in verdicts)
+
+
 async def _run(
     host: Host, collectors: Sequence[str], lanes: int, connector: Connector, bound: float
 ) -> runner.HostRun:
@@ -363,7 +373,9 @@ async def diagnose(
     lanes = runner.lanes_for(len(hosts))
     bound = host_bound(lanes, collectors, connector.timeout)
     audit = AuditLog(db) if db is not None else None
-    gate = asyncio.Semaphore(runner.host_slots(max(1, concurrency)))
+    slots = runner.host_slots(max(1, concurrency))
+    gate = asyncio.Semaphore(slots)
+    backlog = asyncio.Semaphore(slots + CHECK_BACKLOG)  # started and not yet checked
     check = _Checker(pitfalls, len(hosts)) if collectors else None
     keep_outputs = len(hosts) <= KEEP_OUTPUTS_HOSTS
     reports: dict[str, HostReport] = {}
@@ -373,19 +385,23 @@ async def diagnose(
         ctx = CheckContext(
             host=host.name, expectations=dict(host.expect), since=since, now=now, until=request.until
         )
-        async with gate:
-            run = await _run(host, collectors, lanes, connector, bound)
-        if audit is not None and run.commands:
-            audit.record(request.requester, request.origin, host.name, run.commands)
-        verdicts: tuple[Verdict, ...] = ()
-        if check is not None and (run.status == "ok" or run.results):
-            verdicts, profile = await check(run.results, ctx, host.name)
-            if profile is not None:
-                profiles[host.name] = profile
-        elif not collectors:
-            verdicts = tuple(evaluate(p, run.results, ctx) for p in pitfalls)
-        commands = run.commands if keep_outputs else _released(run.commands)
-        report = HostReport(host.name, run.status, run.error, verdicts, commands, run.duration_s, sweep)
+        async with backlog:
+            async with gate:
+                run = await _run(host, collectors, lanes, connector, bound)
+            if audit is not None and run.commands:
+                audit.record(request.requester, request.origin, host.name, run.commands)
+            verdicts: tuple[Verdict, ...] = ()
+            if check is not None and (run.status == "ok" or run.results):
+                verdicts, profile = await check(run.results, ctx, host.name)
+                if profile is not None:
+                    profiles[host.name] = profile
+            elif not collectors:
+                verdicts = tuple(evaluate(p, run.results, ctx) for p in pitfalls)
+            if sweep and not keep_outputs:
+                verdicts = _lean(verdicts)
+            commands = run.commands if keep_outputs else _released(run.commands)
+            report = HostReport(host.name, run.status, run.error, verdicts, commands, run.duration_s, sweep)
+            del run  # its outputs are gone before another host may start
         reports[host.name] = report
         if progress is not None:
             try:

@@ -22,7 +22,8 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -42,6 +43,7 @@ RETENTION = timedelta(hours=1)  # longer than Slack's retries (about 5 minutes) 
 LEASE = timedelta(hours=1)  # a row running longer than this on another host is taken back
 MAX_ATTEMPTS = 5
 BACKOFF_S = (2, 10, 30, 120)  # before the 2nd, 3rd, ... attempt of a row whose work raised
+MAX_HOLD_S = 2.0  # the longest a worker waits for acknowledgements before it starts its next row
 
 
 class QueueFull(PitstopError):
@@ -63,6 +65,18 @@ class Entry:
     def retry(self) -> bool:
         """True when an earlier attempt may already have done part of the work."""
         return self.attempts > 1
+
+
+@dataclass
+class _Put:
+    """One put waiting for its commit, and what the commit said."""
+
+    kind: str
+    key: str
+    payload_json: str
+    written: bool = False
+    row_id: int | None = None
+    error: BaseException | None = None
 
 
 _LIVE: set[str] = set()  # the owner names of this process's Outbox instances
@@ -102,6 +116,9 @@ class Outbox:
         self._capacity = capacity
         self._owner = _owner_id()
         self._local = threading.local()
+        self._queue: list[_Put] = []  # puts waiting for the next commit
+        self._queue_lock = threading.Lock()
+        self._committer = threading.Lock()  # held by the thread committing a batch of puts
 
     @property
     def db(self) -> sqlite_utils.Database:
@@ -117,23 +134,53 @@ class Outbox:
     def put(self, kind: str, key: str, payload: Mapping[str, Any]) -> int | None:
         """Store one delivery's work (strings redacted); None when `key` is already stored.
 
-        QueueFull when `capacity` rows wait; old finished rows are deleted on the way.
+        QueueFull when `capacity` rows wait; old finished rows are deleted on the way. Returns once the
+        row is committed. Puts that arrive while one is being written are committed together in the
+        next transaction (group commit): under a burst, one commit stores every waiting request
+        instead of each queueing for the database on its own.
         """
+        item = _Put(kind, key, json.dumps(redact_data(payload), ensure_ascii=False))
+        with self._queue_lock:
+            self._queue.append(item)
+        with self._committer:
+            if not item.written:  # no earlier committer took it: commit everything waiting
+                with self._queue_lock:
+                    batch, self._queue = self._queue, []
+                self._commit(batch)
+        if item.error is not None:
+            raise item.error
+        return item.row_id
+
+    def _commit(self, batch: list[_Put]) -> None:
+        """Write `batch` in one immediate transaction; each item gets its row id, None or its error."""
         now = self._now()
-        with immediate(self.db):
-            self.db.execute(
-                "DELETE FROM outbox WHERE state IN ('done', 'failed') AND finished_at < ?",
-                [stamp(self._clock() - RETENTION, millis=True)],
-            )
-            if self.db.execute("SELECT 1 FROM outbox WHERE key = ?", [key]).fetchone():
-                return None
-            if self.unfinished() >= self._capacity:
-                raise QueueFull(msg("queue.full"))
-            cursor = self.db.execute(
-                "INSERT INTO outbox (kind, key, payload_json, created_at, due_at) VALUES (?, ?, ?, ?, ?)",
-                [kind, key, json.dumps(redact_data(payload), ensure_ascii=False), now, now],
-            )
-        return int(cursor.lastrowid or 0)
+        try:
+            with immediate(self.db):
+                self.db.execute(
+                    "DELETE FROM outbox WHERE state IN ('done', 'failed') AND finished_at < ?",
+                    [stamp(self._clock() - RETENTION, millis=True)],
+                )
+                waiting = self.unfinished()
+                for item in batch:
+                    if self.db.execute("SELECT 1 FROM outbox WHERE key = ?", [item.key]).fetchone():
+                        continue
+                    if waiting >= self._capacity:
+                        item.error = QueueFull(msg("queue.full"))
+                        continue
+                    cursor = self.db.execute(
+                        "INSERT INTO outbox (kind, key, payload_json, created_at, due_at)"
+                        " VALUES (?, ?, ?, ?, ?)",
+                        [item.kind, item.key, item.payload_json, now, now],
+                    )
+                    item.row_id, waiting = int(cursor.lastrowid or 0), waiting + 1
+        except BaseException as exc:  # rolled back: nothing of the batch is stored
+            for item in batch:
+                item.row_id, item.error = None, exc
+            if not isinstance(exc, Exception):
+                raise
+        finally:
+            for item in batch:
+                item.written = True
 
     def claim(self) -> Entry | None:
         """Take the oldest due pending row for this process (one immediate transaction); None if none."""
@@ -155,11 +202,12 @@ class Outbox:
 
     def done(self, entry_id: int) -> None:
         """The work is finished: keep the key (deduplication), drop the payload."""
-        self.db.execute(
-            "UPDATE outbox SET state = 'done', payload_json = '{}', error = NULL, finished_at = ?"
-            " WHERE id = ?",
-            [self._now(), entry_id],
-        )
+        with immediate(self.db):
+            self.db.execute(
+                "UPDATE outbox SET state = 'done', payload_json = '{}', error = NULL, finished_at = ?"
+                " WHERE id = ?",
+                [self._now(), entry_id],
+            )
 
     def failed(self, entry_id: int, error: str) -> None:
         """The work raised: pending again after a pause, or `failed` after the last attempt."""
@@ -210,17 +258,24 @@ class Workers:
     `start(handlers)` first takes back what a dead process left running, so a restarted bot
     finishes everything that was acknowledged. `wake()` after a `put` starts the work at once;
     without it a thread looks again every `poll_s` (rows put by another process, retries).
+    While a request is being acknowledged (`hold()`), no thread starts a new row, for at most
+    `max_hold_s`: answering work would otherwise take the CPU and the GIL from the acknowledgements of
+    a burst, which Slack times out after 3 s (a row already started runs on).
     """
 
-    def __init__(self, outbox: Outbox, workers: int = 4, *, poll_s: float = 1.0) -> None:
+    def __init__(
+        self, outbox: Outbox, workers: int = 4, *, poll_s: float = 1.0, max_hold_s: float = MAX_HOLD_S
+    ) -> None:
         self.outbox = outbox
         self._count = workers
         self._poll_s = poll_s
+        self._max_hold_s = max_hold_s
         self._handlers: Mapping[str, Handler] = {}
         self._threads: list[threading.Thread] = []
         self._cond = threading.Condition()
         self._signal = 0  # bumped by wake(): a thread that saw no row waits only if nothing changed
         self._busy = 0
+        self._held = 0  # requests being acknowledged (hold())
         self._stopping = False
 
     def start(self, handlers: Mapping[str, Handler]) -> int:
@@ -240,15 +295,30 @@ class Workers:
         self.wake()
         return True
 
+    @contextmanager
+    def hold(self) -> Iterator[None]:
+        """While inside, threads start no new row (for up to `max_hold_s`): acknowledgements run first."""
+        with self._cond:
+            self._held += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._held -= 1
+                if not self._held:
+                    self._cond.notify_all()
+
     def wake(self) -> None:
         """New work was put: let a waiting thread claim it now."""
         with self._cond:
             self._signal += 1
-            self._cond.notify_all()
+            if not self._held:  # else the last hold() to end wakes them (a burst wakes no one per put)
+                self._cond.notify_all()
 
     def _loop(self) -> None:
         while True:
             with self._cond:
+                self._cond.wait_for(lambda: not self._held or self._stopping, self._max_hold_s)
                 if self._stopping:
                     return
                 seen = self._signal

@@ -94,7 +94,7 @@ def add_synthetic_entries(
     rows: list[tuple[int, str, bytes]] = []
     with conn.conn:
         conn.execute("BEGIN IMMEDIATE")
-        for eid, text, have in store.embedding_state(conn, model):
+        for eid, text, have in list(store.embedding_state(conn, model)):  # written to below
             base = by_text.get(re.sub(r" \(?SYN\d{6}\)?$", "", text))
             view = dense_view(text)
             if have is not None or base is None or view is None:

@@ -7,7 +7,9 @@ on a copy of `--db` (a KB database; a fresh one is embedded first, slowly). Each
 `--events` app_mention events, genuinely signed, each on its own new TCP connection, all at once
 from one asyncio client; then it waits for every answer. Reported per round: ack latency p50/p99/max
 (connect to HTTP response), acks that were not 200 or never came (dropped), events never answered,
-and answers per second (burst start to the last chat.postMessage). `--checkout` runs the server of
+answers per second (burst start to the last chat.postMessage), and the server process's CPU time from
+the burst's start to its last ack, per event (the GIL makes the acks share about one core, so this
+times the events is the least an idle machine needs to acknowledge the burst). `--checkout` runs the server of
 another source tree (for instance main before a change) with this same client. Load averages are
 printed beside the figures: the machine may be shared.
 """
@@ -73,6 +75,12 @@ async def burst(url: str, requests: list[tuple[bytes, dict[str, str]]]) -> list[
         return await asyncio.gather(*(one(body, headers) for body, headers in requests))
 
 
+def _cpu_s(pid: int) -> float:
+    """User plus system CPU seconds of process `pid` so far (all its threads)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def run(db: Path, events: int, rounds: int, checkout: Path) -> list[dict[str, object]]:
     """Start the server, warm it with one event, then `rounds` bursts of `events`; one dict per round."""
     recorder = Recorder()
@@ -91,8 +99,10 @@ def run(db: Path, events: int, rounds: int, checkout: Path) -> list[dict[str, ob
             before = len(recorder.of("chat.postMessage"))
             requests = [signed_mention(n, round_no) for n in range(1, events + 1)]
             load = os.getloadavg()[0]
+            cpu = _cpu_s(served.proc.pid)
             began = time.monotonic()
             acks = asyncio.run(burst(url, requests))
+            cpu = _cpu_s(served.proc.pid) - cpu
             answered = recorder.wait_for("chat.postMessage", before + events, 600)[before:]
             ok = [a for a in acks if a is not None]
             threads = {call.body.get("thread_ts") for call in answered}
@@ -107,6 +117,7 @@ def run(db: Path, events: int, rounds: int, checkout: Path) -> list[dict[str, ob
                     "p99_ms": round(percentile(ok, 99) * 1000),
                     "max_ms": round(max(ok) * 1000),
                     "answers_per_s": round(events / (max(c.at for c in answered) - began), 1),
+                    "server_cpu_per_ack_ms": round(cpu / events * 1000, 2),
                     "load_before": round(load, 2),
                     "load_after": round(os.getloadavg()[0], 2),
                 }
@@ -127,12 +138,16 @@ def main() -> int:
     args = parser.parse_args()
     rows = run(args.db, args.events, args.rounds, args.checkout.resolve())
     print(f"server: {args.checkout.resolve()}")
-    print("| round | acked / sent | dropped | answered | ack p50 | ack p99 | ack max | answers/s | load |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print(
+        "| round | acked / sent | dropped | answered | ack p50 | ack p99 | ack max | server CPU per ack "
+        "| answers/s | load |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(
             f"| {r['round']} | {r['acked']} / {r['events']} | {r['dropped']} | {r['answered']} "
-            f"| {r['p50_ms']} ms | {r['p99_ms']} ms | {r['max_ms']} ms | {r['answers_per_s']} "
+            f"| {r['p50_ms']} ms | {r['p99_ms']} ms | {r['max_ms']} ms | {r['server_cpu_per_ack_ms']} ms "
+            f"| {r['answers_per_s']} "
             f"| {r['load_before']} -> {r['load_after']} |"
         )
     return 0 if all(r["dropped"] == 0 and r["answered"] == r["events"] for r in rows) else 1

@@ -176,11 +176,8 @@ def main() -> None:
                         work / "pdsh.txt",
                     )
                 last = f"@@{script.split('@@', 2)[1].split()[0]} E {len(cmds) - 1} "
-                reached = {
-                    line.split(":", 1)[0]
-                    for line in (work / "pdsh.txt").read_text(errors="replace").splitlines()
-                    if theirs and last in line
-                }
+                printed = (work / "pdsh.txt").read_text(errors="replace") if theirs else ""
+                reached = {line.split(":", 1)[0] for line in printed.splitlines() if last in line}
                 pdsh_lost = n - len(reached) if theirs else "-"
                 pd = theirs or {"wall_s": float("nan"), "cpu_s": float("nan"), "peak_fds": "-"}
                 rows.append(

@@ -8,7 +8,9 @@ request has fully arrived; only then does a worker thread run Bolt's `app.dispat
 - at most `max_connections` are open at once: one more is answered 503 and closed at accept time;
 - the listen backlog is `BACKLOG` (the kernel caps it at net.core.somaxconn), so a burst of new
   connections waits in the kernel instead of having SYNs dropped and retried a second later;
-- `/health` is answered on the loop itself, never behind busy workers.
+- `/health` is answered on the loop itself, never behind busy workers;
+- while a request is being answered, `hold()` (the outbox workers' `Workers.hold`) keeps answering
+  work from starting, so a burst's acknowledgements get the CPU first.
 """
 
 from __future__ import annotations
@@ -18,8 +20,9 @@ import contextlib
 import json
 import socket
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from aiohttp import web
@@ -50,8 +53,10 @@ class HttpServer:
         deadline_s: float = DEADLINE_S,
         max_connections: int = MAX_CONNECTIONS,
         workers: int = WORKERS,
+        hold: Callable[[], AbstractContextManager[object]] = nullcontext,
     ) -> None:
         self.app = app
+        self._hold = hold
         self.deadline_s = deadline_s
         self.max_connections = max_connections
         self._workers = workers
@@ -127,9 +132,10 @@ class HttpServer:
             return web.Response(status=408, headers={"Connection": "close"})
         headers: dict[str, str | Sequence[str]] = dict(request.headers.items())
         loop = asyncio.get_running_loop()
-        status, out_headers, payload = await loop.run_in_executor(
-            pool, _dispatch, self.app, body, request.query_string, headers
-        )
+        with self._hold():
+            status, out_headers, payload = await loop.run_in_executor(
+                pool, _dispatch, self.app, body, request.query_string, headers
+            )
         return web.Response(status=status, headers=CIMultiDict(out_headers), body=payload)
 
     async def _read_body(self, request: web.BaseRequest) -> str | None:
@@ -188,6 +194,12 @@ class _Refuse(asyncio.Protocol):
         self._timer.cancel()
 
 
-def make_server(app: App, host: str = "0.0.0.0", port: int = 3000) -> HttpServer:
-    """A server (bound, not yet serving) that hands POST /slack/events to `app` and answers GET /health."""
-    return HttpServer(app, host, port)
+def make_server(
+    app: App,
+    host: str = "0.0.0.0",
+    port: int = 3000,
+    hold: Callable[[], AbstractContextManager[object]] = nullcontext,
+) -> HttpServer:
+    """A server (bound, not yet serving) that hands POST /slack/events to `app` and answers GET /health;
+    `hold` is entered around each request (`Workers.hold`: answering work waits for acknowledgements)."""
+    return HttpServer(app, host, port, hold=hold)

@@ -45,7 +45,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     up.add_argument(
         "--copies", type=COUNT, default=1, help="start N hosts per scenario (<scenario>-001, ...)"
     )
-    up.add_argument("--port", type=PORT, default=2222, help="first port to try (default 2222)")
+    up.add_argument(
+        "--port", type=PORT, default=None, help="first port to try (default $PITSTOP_LAB_PORT, else 2222)"
+    )
     up.add_argument(
         "--bastion",
         action="store_true",

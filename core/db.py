@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -75,16 +76,37 @@ def private_dir(directory: Path) -> None:
     os.chmod(directory, 0o700)
 
 
+_WRITERS: dict[str, threading.RLock] = {}  # database file -> this process's writer lock
+_WRITERS_LOCK = threading.Lock()
+
+
+def _writer(db: sqlite_utils.Database) -> threading.RLock:
+    """The lock this process's write transactions on `db`'s file take (a private one for :memory:)."""
+    row = db.execute("PRAGMA database_list").fetchone()
+    name = row[2] if row else ""
+    if not name:  # an in-memory database is this connection's alone
+        return threading.RLock()
+    with _WRITERS_LOCK:
+        return _WRITERS.setdefault(name, threading.RLock())
+
+
 @contextmanager
 def immediate(db: sqlite_utils.Database) -> Iterator[None]:
-    """One write transaction taken up front (BEGIN IMMEDIATE), committed or rolled back as a whole."""
-    db.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-    except BaseException:
-        db.execute("ROLLBACK")
-        raise
-    db.execute("COMMIT")
+    """One write transaction taken up front (BEGIN IMMEDIATE), committed or rolled back as a whole.
+
+    Threads of this process queue for the database on a lock first: one waiting on SQLite's own lock
+    polls it from its busy handler, sleeping up to 100 ms between tries, so under a burst of writers
+    (Slack's acknowledgements, the outbox's workers) the lock sat free while they slept and a write
+    waited seconds (bench/slack_RESULTS.md). Other processes still meet SQLite's lock and busy timeout.
+    """
+    with _writer(db):
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
 
 
 def inserted_id(cursor: sqlite3.Cursor) -> int:

@@ -161,7 +161,7 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 def clean_text(text: str) -> str:
     """`text` with lone UTF-16 surrogates (from JSON escapes or undecodable bytes) replaced by U+FFFD;
     a proper pair becomes its character. Anything else is returned as it is."""
-    if not _SURROGATE.search(text):
+    if text.isascii() or not _SURROGATE.search(text):  # isascii: one C pass, no regex over a long paste
         return text
     return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 

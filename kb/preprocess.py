@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
+
+import re2
 
 from pitstop.core.errors import UsageError
 from pitstop.core.i18n import detect_lang, msg
@@ -160,15 +163,31 @@ def is_error_line(line: str) -> bool:
     return False
 
 
+@cache
+def _error_words() -> re2.Set:
+    """ERROR_WORDS as one RE2 set of literals: which of them occur in a text, in one linear pass."""
+    options = re2.Options()
+    options.literal = True
+    options.log_errors = False
+    words = re2.Set.SearchSet(options)
+    for word in ERROR_WORDS:
+        words.Add(word)
+    words.Compile()
+    return words
+
+
 def _error_lines(text: str) -> list[str]:
     """The error-bearing lines of a long text in order, searching backwards from the end.
 
     Plain substring search (str.rfind) instead of a regex: 20x faster on a 10 MB log. Occurrences
     inside other words are skipped but counted, so that pip noise cannot make the search walk the log.
+    Only the words the text contains are searched: one pass of an RE2 set over the text finds them,
+    where each absent word's rfind would read the whole text (most of a 1 MB log's preparation).
     """
     low = text.translate(ASCII_LOWER)
     starts: set[int] = set()
-    for word in ERROR_WORDS:
+    for index in sorted(_error_words().Match(low) or ()):
+        word = ERROR_WORDS[index]
         end, found, seen = len(low), 0, 0
         while found < LINES_PER_WORD and seen < 4 * LINES_PER_WORD:
             pos = low.rfind(word, 0, end)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import math
 import threading
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -160,34 +160,24 @@ class Signature:
 
 @dataclass(frozen=True)
 class Catalog:
-    """The searchable entries and their compiled signatures."""
+    """The searchable entries, their compiled signatures and what each signature matches."""
 
     pitfalls: Mapping[str, Pitfall]
     signatures: tuple[Signature, ...]
     admitted: frozenset[str] = frozenset()  # admission keys of `signatures` (kb.signatures.admission_key)
+    # Per signature: (example texts of its own entry it matches, those of all searchable entries), as
+    # stored by kb.specificity (`weigh` fills it in).
+    hits: tuple[tuple[int, int], ...] = ()
     _words: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
-    _specificity: dict[int, float] = field(default_factory=dict, repr=False)
-    _texts: dict[str, Sequence[str]] = field(default_factory=dict, repr=False)
 
-    def specificity(self, index: int, texts: Callable[[], Mapping[str, Sequence[str]]]) -> float:
+    def specificity(self, index: int) -> float:
         """How much a hit of signature `index` says about its own entry: the square root of the share of
         the example texts it matches that belong to that entry (one extra own match as a prior). A
         symptom several causes share ("couldn't communicate with the NVIDIA driver", a workaround such
-        as NCCL_P2P_DISABLE=1) thereby counts less than an error only its cause prints. Computed on the
-        signature's first hit, over every entry's examples (curated, mined and learned)."""
-        found = self._specificity.get(index)
-        if found is None:
-            if not self._texts:
-                self._texts.update(texts())
-            sig = self.signatures[index]
-            own = others = 0
-            for pid, lines in self._texts.items():
-                if pid not in self.pitfalls:
-                    continue
-                hits = sum(1 for line in lines if sig.regex.search(line) is not None)
-                own, others = (own + hits, others) if pid == sig.pitfall_id else (own, others + hits)
-            found = self._specificity[index] = math.sqrt((own + 1) / (own + others + 1))
-        return found
+        as NCCL_P2P_DISABLE=1) thereby counts less than an error only its cause prints. The counts cover
+        every searchable entry's examples (curated, mined and learned) and are kept in SQLite."""
+        own, total = self.hits[index]
+        return math.sqrt((own + 1) / (total + 1))
 
     def words_of(self, pitfall_id: str) -> frozenset[str]:
         """The word-index terms of an entry's text (computed on first use: only top results need them)."""
@@ -203,17 +193,36 @@ class Catalog:
 
         Patterns whose admission key is in `admitted` passed the probes before and are not probed again.
         """
-        compiled, keys = [], set()
-        for pitfall in pitfalls:
-            for pattern in pitfall.signatures:
-                key = signatures.admission_key(pattern)
-                try:
-                    regex = signatures.compile_signature(pattern, key in admitted)
-                except signatures.UnsafePattern:
-                    continue
-                compiled.append(Signature(pitfall.id, pattern, regex))
-                keys.add(key)
-        return cls({p.id: p for p in pitfalls}, tuple(compiled), frozenset(keys))
+        compiled, keys = _compile(((p.id, p.signatures) for p in pitfalls), admitted)
+        return cls({p.id: p for p in pitfalls}, compiled, keys)
+
+    @classmethod
+    def from_store(
+        cls, db: Callable[[], sqlite_utils.Database], admitted: Collection[str] = frozenset()
+    ) -> Catalog:
+        """The searchable entries in SQLite, as `from_pitfalls`, reading only their ids and signatures
+        now: an entry is parsed when a query shows it (`store.StoredEntries`), so 100,000 entries do not
+        sit in memory as objects."""
+        ids, pairs = store.searchable_signatures(db())
+        compiled, keys = _compile(pairs, admitted)
+        return cls(store.StoredEntries(ids, db), compiled, keys)
+
+
+def _compile(
+    entries: Iterable[tuple[str, Sequence[str]]], admitted: Collection[str]
+) -> tuple[tuple[Signature, ...], frozenset[str]]:
+    """The compiled signatures of (entry id, patterns) pairs and their admission keys."""
+    compiled, keys = [], set()
+    for pitfall_id, patterns in entries:
+        for pattern in patterns:
+            key = signatures.admission_key(pattern)
+            try:
+                regex = signatures.compile_signature(pattern, key in admitted)
+            except signatures.UnsafePattern:
+                continue
+            compiled.append(Signature(pitfall_id, pattern, regex))
+            keys.add(key)
+    return tuple(compiled), frozenset(keys)
 
 
 def _coverage(text: str, matches: Sequence[signatures.Match]) -> int:
@@ -370,7 +379,7 @@ class Retriever:
         for index, found in hits:
             sig = catalog.signatures[index]
             spans.setdefault(sig.pitfall_id, []).append((found, sig.pattern))
-            specific = catalog.specificity(index, lambda: store.entry_texts(self._db()))
+            specific = catalog.specificity(index)
             weight[sig.pitfall_id] = max(weight.get(sig.pitfall_id, 0.0), specific)
         covered = {
             pid: _coverage(prepared.raw, [m for m, _ in found]) * weight[pid] for pid, found in spans.items()

@@ -19,7 +19,7 @@ import sqlite_utils
 from pitstop.core.db import open_db
 from pitstop.core.errors import NotFound, UsageError
 from pitstop.core.i18n import msg
-from pitstop.kb import store
+from pitstop.kb import specificity, store
 from pitstop.kb.embed import Embedder
 from pitstop.kb.feedback import FeedbackAdjuster
 from pitstop.kb.glossary import VERSION as GLOSSARY_VERSION
@@ -124,6 +124,7 @@ class KnowledgeBase:
         self.last_sync = report
         if not report.skipped:
             self._invalidate()
+            self._get_catalog()  # what the signatures match is stored now, not at the first query
         return report
 
     def _invalidate(self) -> None:
@@ -136,9 +137,10 @@ class KnowledgeBase:
             if self._catalog is None:
                 db = self._db()
                 known = store.admitted_signatures(db)
-                self._catalog = Catalog.from_pitfalls(store.load_pitfalls(db), known)
-                if not known.issuperset(self._catalog.admitted):
-                    store.record_admitted(db, self._catalog.admitted)
+                catalog = Catalog.from_store(self._db, known)
+                if not known.issuperset(catalog.admitted):
+                    store.record_admitted(db, catalog.admitted)
+                self._catalog = specificity.weigh(db, catalog)
             return self._catalog
 
     def _get_index(self) -> VectorIndex:
@@ -286,6 +288,7 @@ class KnowledgeBase:
         with self._lock:
             index.add(ids, added, self._fingerprint())
             index.save(self.index_path)
+            self._catalog = specificity.weigh(db, self._get_catalog())  # the new text's matches
         return example_id
 
     def upsert_pitfall(
@@ -295,7 +298,9 @@ class KnowledgeBase:
 
         Its title, summary and symptoms become curated examples; `examples` are extra texts stored
         with `source` unless already present. Status 'rejected' removes it from search. The index
-        is refreshed from SQLite on the next query (only new text is embedded).
+        and the stored signature matches (kb.specificity) are refreshed from SQLite on the next query
+        (only new text is embedded, only new signatures and texts are matched), so an import of many
+        entries pays once.
         """
         db = self._db()
         with self._lock, db.conn:

@@ -37,8 +37,13 @@ PROBE_VERSION = 1  # bump when _probes() changes: every recorded admission is th
 
 _RE2_OPTIONS = re2.Options()
 _RE2_OPTIONS.log_errors = False  # RE2 would print each refusal on stderr
+_SET_OPTIONS = re2.Options()
+_SET_OPTIONS.log_errors = False
+_SET_OPTIONS.max_mem = 64 << 20  # a set's automaton must never run out of memory: it would miss matches
+MIN_LITERAL = 3  # how telling a literal must be to prefilter on: an ASCII character counts 1, others 3
 _REPEATS = (sre_parse.MAX_REPEAT, sre_parse.MIN_REPEAT)
 _WORD = re.compile(r"[A-Za-z]{3,}")  # literal words of a pattern, for probe texts
+_POSIX_CLASS = re.compile(r"\[:\^?[a-z]+:\]")
 
 
 class Match(Protocol):
@@ -222,3 +227,97 @@ def first_matches(
         if hit is not None:
             found.append((index, hit))
     return found, False
+
+
+def _weight(literal: str) -> int:
+    return sum(1 if c.isascii() else 3 for c in literal)
+
+
+def _best(requirements: list[frozenset[str]]) -> frozenset[str] | None:
+    """The most telling of several requirements (its shortest literal the longest)."""
+    return max(requirements, key=lambda r: min(map(_weight, r)), default=None)
+
+
+def _requirements(items: Any) -> list[frozenset[str]]:
+    """Sets of literals such that every match of the parsed `items` contains one of each set.
+
+    Only what a match cannot skip counts: literal runs, groups, repeats of at least one, and an
+    alternation whose every branch has a requirement (their union). Lookarounds are left out."""
+    found: list[frozenset[str]] = []
+    run = ""
+
+    def close() -> None:
+        if _weight(run) >= MIN_LITERAL:
+            found.append(frozenset([run]))
+
+    for op, arg in items:
+        if op is sre_parse.LITERAL:
+            run += chr(arg)
+            continue
+        close()
+        run = ""
+        if op is sre_parse.SUBPATTERN:
+            found += _requirements(arg[3])
+        elif op in _REPEATS and arg[0] >= 1:
+            found += _requirements(arg[2])
+        elif op is sre_parse.BRANCH:
+            branches = [_best(_requirements(branch)) for branch in arg[1]]
+            if all(branches):
+                found.append(frozenset().union(*branches))  # type: ignore[arg-type]
+    close()
+    return found
+
+
+def literals_of(pattern: str) -> list[frozenset[str]]:
+    """Casefolded literal sets a text must contain one of each of to match `pattern` (empty: no
+    prefilter). POSIX classes (`[[:digit:]]`) parse differently in Python's parser, so they get none."""
+    if _POSIX_CLASS.search(pattern):
+        return []
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            parsed = sre_parse.parse(pattern, re.I | re.M)
+    except (re.error, OverflowError, RecursionError):
+        return []
+    return [frozenset(lit.casefold() for lit in req) for req in _requirements(parsed)]
+
+
+class Scanner:
+    """Which of many signatures match a text, without searching each one on every text.
+
+    Every signature's literals (`literals_of`) go into one RE2 set, matched once on the casefolded
+    text; a signature is searched (its own `Compiled.search`, as a paste is) only where each of its
+    literal sets has a member in the text, and one without literals always. The result is exactly
+    that of searching every signature (tests/kb/test_specificity.py compares them)."""
+
+    def __init__(self, compiled: Sequence[Compiled]) -> None:
+        self._compiled = list(compiled)
+        self._literals: list[str] = []
+        ids: dict[str, int] = {}
+        self._needs: list[list[frozenset[int]]] = []
+        self._by_literal: dict[int, list[int]] = {}
+        self._always: list[int] = []
+        for position, sig in enumerate(self._compiled):
+            telling = sorted(literals_of(sig.pattern), key=lambda req: -min(map(_weight, req)))
+            needs = [frozenset(ids.setdefault(lit, len(ids)) for lit in req) for req in telling]
+            self._needs.append(needs)
+            if not needs:
+                self._always.append(position)
+            for lit in needs[0] if needs else ():
+                self._by_literal.setdefault(lit, []).append(position)
+        self._literals = list(ids)
+        self._set = re2.Set.SearchSet(_SET_OPTIONS)
+        for literal in self._literals:
+            self._set.Add(re2.escape(literal))
+        if self._literals:
+            self._set.Compile()
+
+    def matching(self, text: str) -> list[int]:
+        """Positions (in the signatures given) of those that match `text`, ascending."""
+        found = set(self._set.Match(text.casefold()) or ()) if self._literals else set()
+        candidates = set(self._always)
+        for literal in found:
+            for position in self._by_literal.get(literal, ()):
+                if all(need & found for need in self._needs[position]):
+                    candidates.add(position)
+        return sorted(p for p in candidates if self._compiled[p].search(text) is not None)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -238,19 +238,57 @@ def load_pitfalls(db: sqlite_utils.Database, statuses: Sequence[str] = SEARCHABL
     return [Pitfall.from_dict({**json.loads(body), "status": status}) for body, status in rows]
 
 
+def searchable_signatures(
+    db: sqlite_utils.Database,
+) -> tuple[frozenset[str], list[tuple[str, tuple[str, ...]]]]:
+    """Ids of the searchable entries, and (id, signature patterns) of those with any, by id, without
+    parsing the entries."""
+    marks = ",".join("?" * len(SEARCHABLE))
+    rows = db.execute(
+        f"SELECT id, json_extract(body_json, '$.signatures') FROM pitfalls WHERE status IN ({marks}) "
+        "ORDER BY id",
+        SEARCHABLE,
+    ).fetchall()
+    pairs = [(pid, tuple(map(str, json.loads(found)))) for pid, found in rows if found not in (None, "[]")]
+    return frozenset(pid for pid, _ in rows), pairs
+
+
+class StoredEntries(Mapping[str, Pitfall]):
+    """Entries by id, each parsed from SQLite when first looked up (a query shows about ten)."""
+
+    KEEP = 10_000  # parsed entries kept; past it the cache starts again
+
+    def __init__(self, ids: frozenset[str], db: Callable[[], sqlite_utils.Database]) -> None:
+        self._ids = ids
+        self._db = db
+        self._parsed: dict[str, Pitfall] = {}
+
+    def __getitem__(self, pitfall_id: str) -> Pitfall:
+        found = self._parsed.get(pitfall_id)
+        if found is None:
+            loaded = load_pitfall(self._db(), pitfall_id) if pitfall_id in self._ids else None
+            if loaded is None:
+                raise KeyError(pitfall_id)
+            if len(self._parsed) >= self.KEEP:
+                self._parsed = {}
+            found = self._parsed[pitfall_id] = loaded[0]
+        return found
+
+    def __contains__(self, pitfall_id: object) -> bool:
+        return pitfall_id in self._ids
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(self._ids))
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+
 def pitfall_ids(db: sqlite_utils.Database, statuses: Sequence[str] = SEARCHABLE) -> set[str]:
     """Ids of the entries with the given statuses."""
     marks = ",".join("?" * len(statuses))
     rows = db.execute(f"SELECT id FROM pitfalls WHERE status IN ({marks})", tuple(statuses))
     return {row[0] for row in rows}
-
-
-def entry_texts(db: sqlite_utils.Database) -> dict[str, list[str]]:
-    """Every entry's example texts (title, summary, symptoms, mined, learned) by entry id."""
-    texts: dict[str, list[str]] = {}
-    for pid, text in db.execute("SELECT pitfall_id, text FROM examples ORDER BY id"):
-        texts.setdefault(pid, []).append(text)
-    return texts
 
 
 def examples_by_id(db: sqlite_utils.Database, ids: Iterable[int]) -> dict[int, ExampleRow]:
@@ -266,14 +304,13 @@ def examples_by_id(db: sqlite_utils.Database, ids: Iterable[int]) -> dict[int, E
     return {r[0]: ExampleRow(*r) for r in rows}
 
 
-def embedding_state(db: sqlite_utils.Database, model: str) -> list[tuple[int, str, str | None]]:
-    """(example id, text, content hash of its `model` vector or None) for every example."""
-    return list(
-        db.execute(
-            "SELECT e.id, e.text, v.content_hash FROM examples e LEFT JOIN embeddings v "
-            "ON v.example_id = e.id AND v.model = ? ORDER BY e.id",
-            (model,),
-        )
+def embedding_state(db: sqlite_utils.Database, model: str) -> Iterator[tuple[int, str, str | None]]:
+    """(example id, text, content hash of its `model` vector or None) for every example, streamed (at
+    100k entries the list held 400,000 texts); write the tables only once it is consumed."""
+    yield from db.execute(
+        "SELECT e.id, e.text, v.content_hash FROM examples e LEFT JOIN embeddings v "
+        "ON v.example_id = e.id AND v.model = ? ORDER BY e.id",
+        (model,),
     )
 
 

@@ -67,6 +67,7 @@ FAKE_TOOLS = (
 LAB_USER = "pitstop-lab"
 LAB_HOME = Path("/var/lib/pitstop-lab")
 DEFAULT_PORT = 2222
+PORT_ENV = "PITSTOP_LAB_PORT"  # overrides DEFAULT_PORT: the test suite gives each of its processes a range
 ADDRESSES = tuple(f"127.0.0.{n}" for n in range(2, 252))  # loopback only; more hosts take more ports
 SYSTEM_PATH = "/usr/local/bin:/usr/bin:/bin"
 
@@ -113,6 +114,16 @@ def default_state_dir() -> Path:
     """`$PITSTOP_HOME/lab` when PITSTOP_HOME is set, else `./.lab`."""
     home = os.environ.get("PITSTOP_HOME")
     return Path(home) / "lab" if home else Path(".lab")
+
+
+def default_port() -> int:
+    """The first port a lab tries: `$PITSTOP_LAB_PORT` when set, else DEFAULT_PORT."""
+    value = os.environ.get(PORT_ENV, "").strip()
+    if not value:
+        return DEFAULT_PORT
+    if not value.isdigit() or not 0 < int(value) < 65536:
+        raise LabError(msg("errors.lab.port_env", name=PORT_ENV, value=value))
+    return int(value)
 
 
 def _lab_user() -> str:
@@ -232,11 +243,13 @@ def up(
     state_dir: Path | None = None,
     copies: int = 1,
     inventory: Path | None = None,
-    port: int = DEFAULT_PORT,
+    port: int | None = None,
     now: datetime | None = None,
     with_bastion: bool = False,
 ) -> Fleet:
     """Start one sshd per scenario (times `copies`) and write keys, known_hosts and the inventory.
+
+    Ports are tried from `port` (default: `default_port()`) upwards until every host can bind.
 
     The scenarios' timestamps are moved so that each one's newest lies just before `now` (default: now).
     `with_bastion` adds the bastion chain of lab/bastion.py (three more sshd, in the ssh config only).
@@ -261,7 +274,7 @@ def up(
             sshd,
             copies,
             inventory,
-            port,
+            default_port() if port is None else port,
             now or datetime.now(UTC),
             with_bastion,
         )

@@ -25,6 +25,7 @@ from pitstop.migrations import (  # noqa: E402  (the modules register on `migrat
     m010_verdict_reason_msg,  # noqa: F401
     m011_slack_requests,  # noqa: F401
     m012_resolution_learned_msg,  # noqa: F401
+    m013_signature_hits,  # noqa: F401
 )
 
 __all__ = ["migrations"]

@@ -55,3 +55,11 @@ def test_no_document_keeps_merge_conflict_markers() -> None:
         if re.match(r"(<{7}|>{7})( |$)|={7}$", line)
     ]
     assert marked == []
+
+
+def test_ci_runs_the_readmes_test_command() -> None:
+    """`.ci/run` installs and then runs the README's test line exactly (after ruff and mypy)."""
+    line = next(s for s in README.splitlines() if s.startswith(".ci/install && ") and "pytest" in s)
+    command = line.removeprefix(".ci/install && ").split("  #")[0].strip()
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert ".ci/install" in ci and ci[-1] == command

@@ -531,6 +531,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "no free port range from {first} for {count} lab hosts on 127.0.0.x",
         "从端口 {first} 起找不到能容纳 {count} 台实验主机的空闲端口段（127.0.0.x）",
     ),
+    "errors.lab.port_env": (
+        "{name}={value!r} is not a TCP port (1-65535)",
+        "{name}={value!r} 不是 TCP 端口（1-65535）",
+    ),
     "errors.lab.no_scenarios": ("no scenarios to start", "没有可启动的场景"),
     "errors.lab.copies": ("--copies must be at least 1", "--copies 至少为 1"),
     "errors.lab.running": (

@@ -16,14 +16,15 @@ from pitstop.kb.embed import Embedder
 from pitstop.kb.glossary import dense_view
 from pitstop.kb.onnx_embed import OnnxEmbedder
 from pitstop.kb.service import KnowledgeBase
+from tests.bot.conftest import copy_kb
 
-# Embedding the bundled KB through the export takes seconds alone, minutes on a loaded shared machine.
-pytestmark = pytest.mark.timeout(1200)
+# The dev queries through both paths take seconds alone, minutes on a loaded shared machine.
+pytestmark = [pytest.mark.timeout(1200), pytest.mark.xdist_group("torch")]  # tests/kb/test_embed.py
 
 
 @pytest.fixture(scope="module")
-def onnx() -> OnnxEmbedder:
-    embedder = onnx_embed.default_embedder()  # exports once per install (a shared cache)
+def onnx(embedder: OnnxEmbedder | Embedder) -> OnnxEmbedder:
+    """The session's embedder, default_embedder()'s choice: it exports once per install (a shared cache)."""
     assert isinstance(embedder, OnnxEmbedder), "the export failed: the torch fallback was chosen"
     return embedder
 
@@ -34,11 +35,10 @@ def torch_fp32() -> Embedder:
 
 
 @pytest.fixture(scope="module")
-def onnx_db(tmp_path_factory: pytest.TempPathFactory, onnx: OnnxEmbedder) -> Path:
-    """The bundled KB with vectors from the export (the fp32 model name)."""
-    db = tmp_path_factory.mktemp("onnx") / "kb.db"
-    KnowledgeBase.open(db, embedder=onnx).warm()
-    return db
+def onnx_db(tmp_path_factory: pytest.TempPathFactory, kb_path: Path, onnx: OnnxEmbedder) -> Path:
+    """The bundled KB with vectors from the export (the fp32 model name): the session's KB, which the
+    `onnx` embedder built."""
+    return copy_kb(kb_path, tmp_path_factory.mktemp("onnx") / "kb.db")
 
 
 @pytest.fixture(scope="module")

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from pitstop.core.db import open_db
 from pitstop.core.errors import UsageError
+from pitstop.kb import specificity, store
 from pitstop.kb.evaluate import Case, Ranked, evaluate, load_cases
 from pitstop.kb.retrieve import Catalog, Retriever
 from pitstop.kb.schema import Pitfall
@@ -115,33 +118,40 @@ def _entry(pitfall_id: str, signatures: tuple[str, ...]) -> Pitfall:
 
 
 def test_signature_rank_follows_the_most_specific_match_not_the_count():
-    catalog = Catalog.from_pitfalls(
-        [
-            _entry("broad", (r"NCCL", r"WARN", r"NCCL WARN")),
-            _entry("specific", (r"Got completion from peer with error 12",)),
-        ]
-    )
     db = open_db(":memory:")
+    catalog = specificity.weigh(
+        db,
+        Catalog.from_pitfalls(
+            [
+                _entry("broad", (r"NCCL", r"WARN", r"NCCL WARN")),
+                _entry("specific", (r"Got completion from peer with error 12",)),
+            ]
+        ),
+    )
     retriever = Retriever(lambda: db, lambda: catalog, lambda: None, None)
     ranked = retriever.ask("NCCL WARN NET/IB : Got completion from peer with error 12", mode="signature")
     assert [m.id for m in ranked.results] == ["specific", "broad"]
 
 
-def test_a_signature_shared_with_other_causes_examples_counts_less():
-    catalog = Catalog.from_pitfalls(
-        [
-            _entry("module-not-loaded", (r"couldn.t communicate with the NVIDIA driver",)),
-            _entry("dkms-not-built", (r"DKMS build failed for kernel",)),
-            _entry("secure-boot", ()),
-        ]
-    )
+def test_a_signature_shared_with_other_causes_examples_counts_less(tmp_path):
     seen = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."
     texts = {
-        "module-not-loaded": [seen, "nvidia.ko is not loaded"],
-        "dkms-not-built": [seen, "DKMS build failed for kernel 6.8.0-45", seen],
-        "secure-boot": [seen, "Key was rejected by service"],
+        "module-not-loaded": (seen, "nvidia.ko is not loaded"),
+        "dkms-not-built": (seen, "DKMS build failed for kernel 6.8.0-45"),
+        "secure-boot": (seen, "Key was rejected by service"),
     }
-    shared, own = catalog.specificity(0, lambda: texts), catalog.specificity(1, lambda: texts)
+    signatures = {
+        "module-not-loaded": (r"couldn.t communicate with the NVIDIA driver",),
+        "dkms-not-built": (r"DKMS build failed for kernel",),
+        "secure-boot": (),
+    }
+    db = open_db(tmp_path / "kb.db")
+    entries = [replace(_entry(pid, signatures[pid]), symptoms=texts[pid]) for pid in texts]
+    for pitfall in entries:
+        store.upsert_pitfall(db, pitfall)
+    store.add_example(db, "dkms-not-built", seen, "incident", None)  # a second time in its texts
+    catalog = specificity.weigh(db, Catalog.from_pitfalls(entries))
+    shared, own = catalog.specificity(0), catalog.specificity(1)  # module-not-loaded's, dkms-not-built's
     assert own == 1.0  # only its own entry's texts show it
     assert shared == pytest.approx(((1 + 1) / (1 + 1 + 3)) ** 0.5)  # 1 own match, 3 elsewhere
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -39,8 +38,7 @@ def lab_fleet(tmp_path_factory: pytest.TempPathFactory) -> Iterator[fleet.Fleet]
         pytest.skip(str(exc))
     state_dir = tmp_path_factory.mktemp("lab")
     paths = [*shipped_scenarios(), *sorted(p for p in FAULT_SCENARIOS.iterdir() if p.is_dir())]
-    # a port range per test process, so parallel sessions on one machine rarely collide
-    lab = fleet.up(load_all(paths), state_dir, port=20000 + (os.getpid() % 4000) * 10)
+    lab = fleet.up(load_all(paths), state_dir)  # from this process's ports (tests/conftest.py)
     atexit.register(_down_quietly, state_dir)
     try:
         yield lab
@@ -71,7 +69,7 @@ def job_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[fleet.Fleet]:
         pytest.skip(str(exc))
     state = tmp_path_factory.mktemp("joblab")
     scenarios = load_all(SCENARIOS_DIR / n for n in ("h100-sxm5-healthy", "job-odd-node", "slurm-controller"))
-    lab = fleet.up(scenarios, state, copies=7, port=24000 + (os.getpid() % 3000) * 10)
+    lab = fleet.up(scenarios, state, copies=7)
     atexit.register(_down_quietly, state)
     try:
         yield lab

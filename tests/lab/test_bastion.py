@@ -4,7 +4,6 @@ two real sshd jump hosts, with strict host keys at every hop."""
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
 import subprocess
 from collections.abc import Iterator
@@ -34,12 +33,7 @@ def chain_lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[fleet.Fleet]
     except LabError as exc:
         pytest.skip(str(exc))
     state = tmp_path_factory.mktemp("chainlab")
-    lab = fleet.up(
-        load_all([SCENARIOS_DIR / "h100-sxm5-healthy"]),
-        state,
-        port=40000 + (os.getpid() % 2000) * 10,
-        with_bastion=True,
-    )
+    lab = fleet.up(load_all([SCENARIOS_DIR / "h100-sxm5-healthy"]), state, with_bastion=True)
     try:
         yield lab
     finally:

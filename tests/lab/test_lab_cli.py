@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from pitstop.lab import fleet
 from pitstop.lab.scenario import SCENARIOS_DIR
 from pitstop.lab.sshd import LabError, find_sshd
 
@@ -41,7 +42,7 @@ def alive(pid: int) -> bool:
 
 
 def test_up_copies_audit_down(state_dir: Path, tmp_path: Path) -> None:
-    port = str(30000 + (os.getpid() % 3000) * 10)
+    port = fleet.default_port() + 50  # inside this process's range (tests/conftest.py)
     out = tmp_path / "inv.yaml"
     up = pitstop(
         "lab",
@@ -54,7 +55,7 @@ def test_up_copies_audit_down(state_dir: Path, tmp_path: Path) -> None:
         "--inventory",
         str(out),
         "--port",
-        port,
+        str(port),
     )
     assert up.returncode == 0, up.stderr
     assert "3 lab hosts up" in up.stdout and "torch-cpu-only-003" in up.stdout
@@ -62,6 +63,7 @@ def test_up_copies_audit_down(state_dir: Path, tmp_path: Path) -> None:
     hosts = {h["name"]: h for h in inventory["hosts"]}
     assert sorted(hosts) == ["torch-cpu-only-001", "torch-cpu-only-002", "torch-cpu-only-003"]
     h = hosts["torch-cpu-only-002"]
+    assert h["port"] >= port  # --port is the first port tried
     ssh = [
         "ssh",
         "-F",
@@ -105,10 +107,7 @@ def test_up_copies_audit_down(state_dir: Path, tmp_path: Path) -> None:
 
 def test_the_printed_diagnose_command_is_allowed_and_confirms(state_dir: Path, tmp_path: Path) -> None:
     """`lab up` writes a lab-only policy and prints a command that works as pasted (issue 6 default-deny)."""
-    port = str(32000 + (os.getpid() % 3000) * 10)
-    up = pitstop(
-        "lab", "--state-dir", str(state_dir), "up", str(SCENARIOS_DIR / "raid-writethrough"), "--port", port
-    )
+    up = pitstop("lab", "--state-dir", str(state_dir), "up", str(SCENARIOS_DIR / "raid-writethrough"))
     assert up.returncode == 0, up.stderr
     hint = next(line for line in up.stdout.splitlines() if line.startswith("try: "))[len("try: ") :]
     assert "PITSTOP_POLICY=" in hint and hint.endswith("pitstop diagnose raid-writethrough")

@@ -8,6 +8,7 @@ time windows: `lab up` moved the scenarios' dates to the present (lab/timeshift.
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +17,7 @@ from pitstop.collectors.inventory import Inventory
 from pitstop.kb.service import KnowledgeBase
 from pitstop.lab.fleet import Fleet
 from pitstop.lab.scenario import load_scenario, shipped_scenarios
+from tests.bot.conftest import copy_kb
 
 pytestmark = [pytest.mark.lab, pytest.mark.slow]
 SCENARIOS = {s.name: s for s in map(load_scenario, shipped_scenarios())}
@@ -23,9 +25,9 @@ SCENARIOS = {s.name: s for s in map(load_scenario, shipped_scenarios())}
 
 @pytest.fixture(scope="module")
 def sweep(
-    lab_fleet: Fleet, lab_inventory: Inventory, tmp_path_factory: pytest.TempPathFactory
+    lab_fleet: Fleet, lab_inventory: Inventory, kb_path: Path, tmp_path_factory: pytest.TempPathFactory
 ) -> dict[str, dg.HostReport]:
-    kb = KnowledgeBase.open(tmp_path_factory.mktemp("kb") / "pitstop.db")
+    kb = KnowledgeBase.open(copy_kb(kb_path, tmp_path_factory.mktemp("kb") / "pitstop.db"))
     request = dg.DiagnoseRequest(hosts=",".join(SCENARIOS))
     report = asyncio.run(dg.diagnose(request, inventory=lab_inventory, kb=kb))
     return {h.host: h for h in report.hosts}

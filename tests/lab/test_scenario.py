@@ -9,7 +9,7 @@ import yaml
 
 from pitstop.collectors import catalog
 from pitstop.core.errors import UsageError
-from pitstop.lab.fleet import FAKE_TOOLS, endpoint
+from pitstop.lab.fleet import DEFAULT_PORT, FAKE_TOOLS, PORT_ENV, default_port, endpoint
 from pitstop.lab.scenario import (
     COLLECTORS,
     Fault,
@@ -18,6 +18,7 @@ from pitstop.lab.scenario import (
     parse_faults,
     shipped_scenarios,
 )
+from pitstop.lab.sshd import LabError
 
 
 def make(root: Path, name: str, files: dict[str, str]) -> Path:
@@ -110,3 +111,14 @@ def test_endpoints_stay_on_loopback_and_add_ports_beyond_250_hosts() -> None:
     assert points[0] == ("127.0.0.2", 2222) and points[249] == ("127.0.0.251", 2222)
     assert points[250] == ("127.0.0.2", 2223) and points[599] == ("127.0.0.101", 2224)
     assert all(a.startswith("127.0.0.") and 2 <= int(a.rsplit(".", 1)[1]) <= 251 for a, _ in points)
+
+
+def test_the_first_port_comes_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv(PORT_ENV, "31400")  # what tests/conftest.py sets for each test process
+    assert default_port() == 31400
+    monkeypatch.delenv(PORT_ENV)
+    assert default_port() == DEFAULT_PORT == 2222
+    for bad in ("0", "70000", "22x"):
+        monkeypatch.setenv(PORT_ENV, bad)
+        with pytest.raises(LabError, match=f"{PORT_ENV}='{bad}' is not a TCP port"):
+            default_port()

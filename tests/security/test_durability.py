@@ -111,6 +111,7 @@ def assert_consistent(db_path: Path, acks: Acks) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("sigkill")  # never beside test_outbox_sigkill.py: one worker runs both
 def test_sigkill_during_writes_loses_nothing_acknowledged(
     kb_path: Path, embedder: Any, tmp_path: Path, monkeypatch, capsys
 ) -> None:

@@ -239,3 +239,55 @@ def test_workers_do_each_row_once_retry_failures_and_finish_what_a_restart_finds
     assert sorted(done) == sorted({*(f"k{n}" for n in range(30)), "left-before-start", "flaky"})
     assert len(done) == len(set(done)) and box.unfinished() == 0
     assert {r[3] for r in rows(path) if r[1] == "flaky"} == {2}
+
+
+def test_puts_from_many_threads_are_committed_together_and_each_once(tmp_path: Path) -> None:
+    path = tmp_path / "p.db"
+    box = Outbox(path, capacity=150)
+    assert box.unfinished() == 0  # the database exists, migrated, before the threads open it
+    results: dict[str, list[object]] = {}
+    lock = threading.Lock()
+    start = threading.Barrier(16, timeout=120)
+
+    def putter(t: int) -> None:
+        other = open_db(path)  # another connection: a put's row is committed by the time put returns
+        start.wait()
+        for n in range(20):
+            key = f"k{(t * 20 + n) % 200}"  # 320 puts of 200 keys: 120 duplicates
+            try:
+                got: object = box.put("answer", key, {"t": t, "n": n})
+            except QueueFull:
+                got = "full"
+            if isinstance(got, int):
+                assert other.execute("SELECT key FROM outbox WHERE id = ?", [got]).fetchone() == (key,)
+            with lock:
+                results.setdefault(key, []).append(got)
+
+    threads = [threading.Thread(target=putter, args=(t,)) for t in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    stored = [got for outcomes in results.values() for got in outcomes if isinstance(got, int)]
+    assert len(stored) == len(set(stored)) == 150 == len(rows(path))  # capacity reached, never passed
+    for key, outcomes in results.items():
+        ids = [got for got in outcomes if isinstance(got, int)]
+        assert len(ids) <= 1, key  # a key is stored once; its other puts say duplicate (None) or full
+        if ids:  # once full, the queue stays full here (nothing finishes): a stored key met no refusal
+            assert "full" not in outcomes, key
+    assert sum(o == "full" for outcomes in results.values() for o in outcomes) >= 50
+
+
+def test_a_hold_keeps_workers_from_starting_rows_until_it_ends(tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "p.db")
+    done: list[str] = []
+    workers = Workers(box, 2, poll_s=600, max_hold_s=600)  # they wake only when told
+    workers.start({"answer": lambda entry: done.append(entry.key)})
+    assert workers.wait_idle(30)  # both found nothing and wait
+    with workers.hold():
+        assert workers.put("answer", "a", {})
+        assert not workers.wait_idle(0.5)  # stored and woken, but held
+        assert done == [] and box.unfinished() == 1
+    assert workers.wait_idle(30)
+    workers.close()
+    assert done == ["a"]

@@ -13,6 +13,7 @@ from tests.security import burst
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("sigkill")  # never beside test_durability.py: one worker runs both
 @pytest.mark.timeout(900)  # three bot starts, each loading the embedding model
 def test_sigkill_during_a_burst_and_mid_work_loses_and_doubles_nothing(kb_path, tmp_path, recorder, capsys):
     seed = int(os.environ.get("PITSTOP_SEED") or random.randrange(1_000_000))

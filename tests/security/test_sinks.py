@@ -155,6 +155,8 @@ def test_faiss_cache_files_are_private(kb_path, embedder, tmp_path) -> None:
     from pitstop.kb.service import KnowledgeBase
 
     path = tmp_path / "k.db"
+    with sqlite3.connect(kb_path) as src, sqlite3.connect(path) as dst:
+        src.backup(dst)  # the database alone: opening it writes the faiss cache
     KnowledgeBase.open(path, embedder=embedder).warm()
     for name in ("k.db.faiss", "k.db.faiss.json"):
         assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600, name
