@@ -78,6 +78,17 @@ def reader_lang(services: Services, user: str, paste_lang: str) -> str:
     return services.incidents.user_lang(user) or paste_lang
 
 
+def incident_reader_lang(services: Services, user: str, incident: int | None) -> str:
+    """The language `user` chose, else that of the incident's paste (English with no such incident)."""
+    chosen = services.incidents.user_lang(user)
+    if chosen or incident is None:
+        return chosen or "en"
+    try:
+        return services.incidents.get(incident).lang
+    except NotFound:
+        return "en"
+
+
 def home(services: Services, user: str, days: int) -> HomeCard:
     """`user`'s App Home tab: in the language they chose (English when they follow the paste)."""
     chosen = services.incidents.user_lang(user)
@@ -187,6 +198,7 @@ def diagnose(
             hosts=[h.name for h in hosts],
             verdicts=[(h.host, v) for h in report.hosts for v in h.shown],
             text=error_text,
+            lang=detect_lang(error_text) if error_text else lang,
         )
     card = diagnosis_card(report, target, lang, iid, lambda pitfall: title_of(services, pitfall, lang))
     text = render_text(report, lang)

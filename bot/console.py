@@ -52,10 +52,14 @@ class Session:
 class Console:
     """Reads pastes and commands, calls `app.flows`, prints `bot.render.text`."""
 
-    def __init__(self, services: Services, out: TextIO, user: str | None = None) -> None:
+    def __init__(
+        self, services: Services, out: TextIO, user: str | None = None, lang: str | None = None
+    ) -> None:
         self.services = services
         self.out = out
         self.user = user or getpass.getuser()
+        if lang:  # `pitstop --lang X console` is `:lang X` typed first (stored for this user)
+            flows.set_language(services, self.user, lang)
         self.session = Session()
         self._epoch = f"{time.time():.0f}"
         self._commands: dict[str, Callable[[str], str]] = {

@@ -35,22 +35,24 @@ def run(args: argparse.Namespace) -> int:
         settings = replace(settings, inventory_path=args.inventory)
     if args.policy:
         settings = replace(settings, policy_path=args.policy)
-    return console(settings)
+    return console(settings, lang=getattr(args, "lang", None))
 
 
-def console(settings: Settings, policy: Policy | None = None) -> int:
-    """Run the console for `settings` on stdin/stdout (also used by `pitstop start`)."""
+def console(settings: Settings, policy: Policy | None = None, lang: str | None = None) -> int:
+    """Run the console for `settings` on stdin/stdout (also used by `pitstop start`); `lang` (`--lang`)
+    is stored as the user's choice, as `:lang` would."""
     from pitstop.app.services import open_services
     from pitstop.bot.console import Console
+    from pitstop.core.i18n import resolve_lang, t
 
     interactive = sys.stdin.isatty()
     if interactive:
-        print("Loading the knowledge base…", flush=True)
+        print(t("cli.console.loading", resolve_lang(None, lang)), flush=True)
     if hasattr(sys.stdin, "reconfigure"):
         sys.stdin.reconfigure(errors="strict")  # binary input fails loudly below, not as lone surrogates
     services = open_services(settings, policy=policy)
     try:
-        shell = Console(services, sys.stdout)
+        shell = Console(services, sys.stdout, lang=lang)
         if interactive and sys.stdout.isatty():
             shell.interactive(history=str(settings.db_path.parent / "console_history"))
         else:

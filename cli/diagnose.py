@@ -11,13 +11,16 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from dataclasses import replace
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pitstop.cli.argtypes import COUNT, POSITIVE
 from pitstop.cli.kbargs import add_db_option, open_kb, read_file, read_text
+from pitstop.cli.output import lang_of
 from pitstop.core.errors import UsageError
-from pitstop.core.i18n import msg
+from pitstop.core.i18n import msg, normalize_lang, t
 from pitstop.core.redact import redact
 
 if TYPE_CHECKING:
@@ -139,7 +142,8 @@ def run(args: argparse.Namespace) -> int:
     )
     db = open_db(args.db or settings.db_path)
     kb = open_kb(args)
-    progress = None if args.json or not sys.stderr.isatty() else _progress
+    lang = lang_of(args, error_text)
+    progress = None if args.json or not sys.stderr.isatty() else partial(_progress, lang)
     connector = Connector(inventory, connect_timeout=args.connect_timeout)
 
     async def go() -> DiagnoseReport:
@@ -168,6 +172,8 @@ def run(args: argparse.Namespace) -> int:
         )
 
     report = asyncio.run(go())
+    if normalize_lang(getattr(args, "lang", None)):  # `--lang en|zh` over the language of the paste
+        report = replace(report, lang=lang)
     if args.json:
         print(report_json(report))
     else:
@@ -186,9 +192,10 @@ def _user() -> str:
         return "unknown"
 
 
-def _progress(report: HostReport, done: int, total: int) -> None:
+def _progress(lang: str, report: HostReport, done: int, total: int) -> None:
+    status = t("cli.diagnose.ok" if report.status == "ok" else f"fleet.status.{report.status}", lang)
     print(
-        f"\r[{done}/{total}] {report.host}: {report.status}\033[K",
+        f"\r[{done}/{total}] {t('cli.diagnose.progress', lang, host=report.host, status=status)}\033[K",
         end="" if done < total else "\n",
         file=sys.stderr,
         flush=True,

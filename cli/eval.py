@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from pitstop.cli.eval_learning import add_learning
 from pitstop.cli.kbargs import MODES, add_db_option, open_kb
-from pitstop.cli.output import emit_json
+from pitstop.cli.output import emit_json, lang_of
 
 if TYPE_CHECKING:
     from pitstop.kb.evaluate import Report
@@ -76,7 +76,7 @@ def run_retrieval(args: argparse.Namespace) -> int:
             data["modes"] = {r.mode: {k: v for k, v in r.to_json().items() if k != "cases"} for r in reports}
         emit_json("eval", data)
     else:
-        print(render(reports))
+        print(render(reports, lang_of(args)))
     return 0
 
 
@@ -90,45 +90,41 @@ def _cells(report: Report, group: str) -> str:
     return f" {m.recall_at_1:>6.3f} {m.recall_at_3:>6.3f} {m.mrr:>6.3f}"
 
 
-def render(reports: list[Report]) -> str:
+def render(reports: list[Report], lang: str = "en") -> str:
     """One row per group (all, each language, each origin), each mode's R@1/R@3/MRR side by side,
-    then the not-in-KB share, "high" precision and the first mode's misses."""
+    then the not-in-KB share, "high" precision and the first mode's misses, in `lang`."""
+    from pitstop.core.i18n import t
+
     first = reports[0]
     groups = ["all", *first.by_lang(), *(g for g in first.by_origin() if g not in first.by_lang())]
-    header = f"{'group':11} {'n':>4}" + f" {'R@1':>6} {'R@3':>6} {'MRR':>6}" * len(reports)
+    header = f"{t('cli.eval.group', lang):11} {'n':>4}" + f" {'R@1':>6} {'R@3':>6} {'MRR':>6}" * len(reports)
     lines = [header]
     for group in groups:
         n = first.overall.n if group == "all" else {**first.by_lang(), **first.by_origin()}[group].n
         lines.append(f"{group:11} {n:>4}" + "".join(_cells(r, group) for r in reports))
     if first.off_topic.n:
-        lines.append(
-            "not in KB, answered 'no confident match': "
-            + ", ".join(
-                f"{r.mode} {r.off_topic.correct}/{r.off_topic.n} ({r.off_topic.accuracy:.3f})"
-                for r in reports
-            )
+        shares = ", ".join(
+            f"{r.mode} {r.off_topic.correct}/{r.off_topic.n} ({r.off_topic.accuracy:.3f})" for r in reports
         )
-    lines.append("columns: " + " | ".join(f"{r.mode} R@1 R@3 MRR" for r in reports))
+        lines.append(t("cli.eval.off_topic", lang, shares=shares))
+    lines.append(t("cli.eval.columns", lang, columns=" | ".join(f"{r.mode} R@1 R@3 MRR" for r in reports)))
     right, answered = first.high_precision
     if any(r.results and r.results[0].confidence != ALWAYS for r in reports):
         lines.append(
-            f"'high' answers right: {right}/{answered} ({right / answered:.3f})"
+            t("cli.eval.high", lang, right=right, answered=answered, share=f"{right / answered:.3f}")
             if answered
-            else "'high' answers right: none answered 'high'"
+            else t("cli.eval.high_none", lang)
         )
     misses = reports[0].misses()
-    lines.append(f"\n{reports[0].mode} misses (not in the top 3; off-topic but confident): {len(misses)}")
+    lines.append("\n" + t("cli.eval.misses", lang, mode=reports[0].mode, n=len(misses)))
     for miss in misses:
+        case = f"{miss.case.id} [{miss.case.lang}]"
         if miss.case.off_topic:
-            lines.append(
-                f"  {miss.case.id} [{miss.case.lang}] off-topic, answered confidently: {miss.ranked[0]}"
-            )
+            lines.append(t("cli.eval.miss_off_topic", lang, case=case, got=miss.ranked[0]))
             continue
-        where = f"rank {miss.rank}" if miss.rank else "not in top 10"
-        lines.append(
-            f"  {miss.case.id} [{miss.case.lang}] want {', '.join(miss.case.slugs)} ({where}); "
-            f"got {', '.join(miss.ranked[:3])}"
-        )
+        where = t("cli.eval.rank", lang, rank=miss.rank) if miss.rank else t("cli.eval.not_ranked", lang)
+        want, got = ", ".join(miss.case.slugs), ", ".join(miss.ranked[:3])
+        lines.append(t("cli.eval.miss", lang, case=case, want=want, where=where, got=got))
     return "\n".join(lines)
 
 

@@ -16,7 +16,7 @@ import json
 import tempfile
 from pathlib import Path
 
-from pitstop.cli.output import emit_json
+from pitstop.cli.output import emit_json, lang_of
 from pitstop.core.errors import UsageError
 from pitstop.core.i18n import msg
 
@@ -92,19 +92,35 @@ def run_learning(args: argparse.Namespace) -> int:
     if args.json:
         emit_json("eval-learning", report.to_json())
         return 0
+    from pitstop.core.i18n import t
+
+    lang = lang_of(args)
+    skipped = len(report.skipped)
     print(
-        f"TRAIN {report.train} case(s) resolved ({report.learned} learned, {len(report.skipped)} skipped:"
-        f" cause unknown); TEST {report.before.n} case(s)"
+        t(
+            "cli.learning.train",
+            lang,
+            train=report.train,
+            learned=report.learned,
+            skipped=skipped,
+            test=report.before.n,
+        )
     )
-    for name, m in (("before", report.before), ("after", report.after)):
-        print(f"{name:7} R@1 {m.recall_at_1:.3f}  R@3 {m.recall_at_3:.3f}  MRR {m.mrr:.3f}")
+    for key, m in (("cli.learning.before", report.before), ("cli.learning.after", report.after)):
+        print(f"{t(key, lang):7} R@1 {m.recall_at_1:.3f}  R@3 {m.recall_at_3:.3f}  MRR {m.mrr:.3f}")
     delta = report.after.recall_at_1 - report.before.recall_at_1
-    print(f"R@1 change: {delta * 100:+.1f} points")
+    print(t("cli.learning.change", lang, points=f"{delta * 100:+.1f}"))
     fresh = report.new_causes
     if fresh.n:
         print(
-            f"new causes: {len(report.drafts)} draft(s) created; found in the top 3 for"
-            f" {fresh.recall_at_3 * fresh.n:.0f}/{fresh.n} of their TEST cases ({fresh.recall_at_3:.3f}),"
-            f" first for {fresh.recall_at_1:.3f}"
+            t(
+                "cli.learning.new_causes",
+                lang,
+                drafts=len(report.drafts),
+                found=f"{fresh.recall_at_3 * fresh.n:.0f}",
+                n=fresh.n,
+                r3=f"{fresh.recall_at_3:.3f}",
+                r1=f"{fresh.recall_at_1:.3f}",
+            )
         )
     return 0

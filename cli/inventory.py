@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pitstop.cli.output import emit_json
+from pitstop.cli.output import emit_json, lang_of
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -43,9 +43,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _import(args: argparse.Namespace) -> int:
     from pitstop.collectors import ansible
-    from pitstop.core.i18n import resolve_lang, t
+    from pitstop.core.i18n import t
 
-    lang = resolve_lang(None, args.lang)
+    lang = lang_of(args)
     use = {"auto": None, "ansible": True, "builtin": False}[args.reader]
     result = ansible.import_inventory(args.file, use_ansible=use)
     for warning in result.warnings:
@@ -160,9 +160,9 @@ def _show(args: argparse.Namespace) -> int:
     from pitstop.collectors import inventory
     from pitstop.core.config import load_settings
     from pitstop.core.errors import UsageError
-    from pitstop.core.i18n import msg, resolve_lang
+    from pitstop.core.i18n import msg
 
-    lang = resolve_lang(None, args.lang)
+    lang = lang_of(args)
     path = args.inventory or load_settings().inventory_path
     if path is None:
         raise UsageError(msg("inventory.none"))

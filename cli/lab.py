@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from pitstop.cli.argtypes import COUNT, PORT
+from pitstop.cli.output import lang_of
+from pitstop.core.i18n import t
 
 if TYPE_CHECKING:
     from pitstop.lab.fleet import Fleet
@@ -95,25 +97,27 @@ def _up(args: argparse.Namespace) -> int:
     )
     user = getpass.getuser()
     policy = write_lab_policy(lab, user)
+    lang = lang_of(args)
     for host in lab.hosts:
-        print(f"{host.name:<28} {host.address}:{host.port}  scenario {host.scenario}")
+        where = f"{host.address}:{host.port}"
+        print(t("cli.lab.host", lang, name=f"{host.name:<28}", where=where, scenario=host.scenario))
     if lab.chain and lab.ssh_config:  # the jump chain is defined in the lab's ssh config
         from pitstop.lab import bastion
 
-        print(bastion.describe(lab.ssh_config).render("en"))
-    print(f"{len(lab.hosts)} lab hosts up; sessions run as {lab.user}")
-    print(f"inventory:   {lab.inventory}")
-    print(f"known_hosts: {lab.known_hosts}")
-    print(f"policy:      {policy} (lets {user} check these hosts from the CLI and the console)")
+        print(bastion.describe(lab.ssh_config).render(lang))
+    print(t("cli.lab.up", lang, n=len(lab.hosts), user=lab.user))
+    print(t("cli.lab.inventory", lang, path=str(lab.inventory)))
+    print(t("cli.lab.known_hosts", lang, path=str(lab.known_hosts)))
+    print(t("cli.lab.policy", lang, path=str(policy), user=user))
     env = f"PITSTOP_INVENTORY={shlex.quote(str(lab.inventory))} PITSTOP_POLICY={shlex.quote(str(policy))}"
-    print(f"try: {env} pitstop diagnose {lab.hosts[0].name}")
+    print(t("cli.lab.try", lang, command=f"{env} pitstop diagnose {lab.hosts[0].name}"))
     return 0
 
 
 def _down(args: argparse.Namespace) -> int:
     from pitstop.lab import fleet
 
-    print(f"{fleet.down(args.state_dir)} lab hosts stopped")
+    print(t("cli.lab.down", lang_of(args), n=fleet.down(args.state_dir)))
     return 0
 
 
@@ -131,5 +135,6 @@ def _list(args: argparse.Namespace) -> int:
 
     for path in shipped_scenarios():
         scenario = load_scenario(path)
-        print(f"{scenario.name:<28} confirmed: {', '.join(scenario.confirmed) or '-'}")
+        confirmed = ", ".join(scenario.confirmed) or "-"
+        print(t("cli.lab.scenario", lang_of(args), name=f"{scenario.name:<28}", confirmed=confirmed))
     return 0

@@ -10,7 +10,7 @@ import argparse
 from pathlib import Path
 
 from pitstop.cli.kbargs import add_db_option
-from pitstop.cli.output import emit_json
+from pitstop.cli.output import emit_json, lang_of
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -75,5 +75,9 @@ def run(args: argparse.Namespace) -> int:
             },
         )
     else:
-        print(f"{'allowed' if decision.allowed else 'refused'}: {decision.reason}")
+        from pitstop.core.i18n import render, t
+
+        lang = lang_of(args)
+        key = "cli.policy.allowed" if decision.allowed else "cli.policy.refused"
+        print(t(key, lang, reason=render(decision.reason, lang)))
     return 0 if decision.allowed else NotAllowed.exit_code

@@ -7,6 +7,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from pitstop.cli.argtypes import PORT
+from pitstop.cli.output import lang_of
 from pitstop.core.errors import UsageError
 from pitstop.core.i18n import msg
 
@@ -38,11 +39,19 @@ def run(args: argparse.Namespace) -> int:
 
     settings = load_settings()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    return serve(settings, http=args.http, host=args.host, port=args.port, channels=args.channels)
+    return serve(
+        settings, http=args.http, host=args.host, port=args.port, channels=args.channels, lang=lang_of(args)
+    )
 
 
 def serve(
-    settings: Settings, *, http: bool, host: str = "0.0.0.0", port: int = 3000, channels: str | None = None
+    settings: Settings,
+    *,
+    http: bool,
+    host: str = "0.0.0.0",
+    port: int = 3000,
+    channels: str | None = None,
+    lang: str = "en",
 ) -> int:
     """Run the bot for `settings` in HTTP or Socket Mode (also used by `pitstop start`)."""
     if not settings.slack_bot_token:
@@ -58,7 +67,9 @@ def serve(
     ChannelModes.parse(channels)  # a bad --channels is refused before anything loads
     client = make_client(settings)
     check_slack(client)  # so is an unreachable Slack or a refused token
-    print("Loading the knowledge base…", flush=True)
+    from pitstop.core.i18n import t
+
+    print(t("cli.console.loading", lang), flush=True)
     services = open_services(settings, channel_modes=channels)
     app = create_app(settings, services, client=client)
     try:
@@ -66,12 +77,13 @@ def serve(
             from pitstop.bot.http import make_server
 
             server = make_server(app, host, port, hold=services.jobs.hold)
-            print(f"Pitstop listening on http://{host}:{server.server_address[1]}/slack/events", flush=True)
+            url = f"http://{host}:{server.server_address[1]}/slack/events"
+            print(t("cli.serve.listening", lang, url=url), flush=True)
             server.serve_forever()
         else:
             from slack_bolt.adapter.socket_mode import SocketModeHandler
 
-            print("Pitstop connecting to Slack in Socket Mode…", flush=True)
+            print(t("cli.serve.socket_mode", lang), flush=True)
             SocketModeHandler(app, settings.slack_app_token).start()
     except KeyboardInterrupt:
         pass

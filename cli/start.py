@@ -13,6 +13,7 @@ import getpass
 from dataclasses import replace
 
 from pitstop.cli.argtypes import PORT
+from pitstop.cli.output import lang_of
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,17 +28,19 @@ def run(args: argparse.Namespace) -> int:
     from pitstop.cli.console import console
     from pitstop.cli.serve import serve
     from pitstop.core.config import load_settings
+    from pitstop.core.i18n import t
 
     settings = load_settings()
     if settings.has_slack_tokens:
-        return serve(settings, http=not settings.slack_app_token, port=args.port)
+        return serve(settings, http=not settings.slack_app_token, port=args.port, lang=lang_of(args))
     from pitstop.app.authz import Policy
     from pitstop.cli.lab import write_lab_policy
     from pitstop.lab import fleet
     from pitstop.lab.scenario import load_all, shipped_scenarios
     from pitstop.lab.sshd import LabError
 
-    print("No Slack tokens set: starting the lab fleet and the console (see docs/SLACK.md for Slack).")
+    lang = lang_of(args)
+    print(t("cli.start.no_slack", lang))
     started = False
     try:
         try:
@@ -45,19 +48,19 @@ def run(args: argparse.Namespace) -> int:
         except LabError:
             lab = fleet.up(load_all(shipped_scenarios()), with_bastion=True)
             started = True
-        print(f"{len(lab.hosts)} lab hosts on 127.0.0.x, e.g. " + ", ".join(h.name for h in lab.hosts[:4]))
+        print(t("cli.start.hosts", lang, n=len(lab.hosts), names=", ".join(h.name for h in lab.hosts[:4])))
         if lab.chain and lab.ssh_config:  # the jump chain is defined in the lab's ssh config
             from pitstop.lab import bastion
 
-            print(bastion.describe(lab.ssh_config).render("en"))
-            print(bastion.check(lab.inventory).render("en"))
+            print(bastion.describe(lab.ssh_config).render(lang))
+            print(bastion.check(lab.inventory).render(lang))
         settings = replace(settings, inventory_path=lab.inventory)
         policy = Policy.load(write_lab_policy(lab, getpass.getuser()))
     except LabError as exc:
-        print(f"The lab could not start ({exc}); the console runs without hosts to check.")
+        print(t("cli.start.no_lab", lang, error=exc.render(lang)))
         policy = None
     try:
-        return console(settings, policy=policy)
+        return console(settings, policy=policy, lang=getattr(args, "lang", None))
     finally:
         if started:
             fleet.down()

@@ -6,7 +6,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from pitstop.cli.kbargs import add_db_option
-from pitstop.cli.output import emit_json
+from pitstop.cli.output import emit_json, lang_of
 
 if TYPE_CHECKING:
     from pitstop.incidents.stats import Stats
@@ -31,13 +31,18 @@ def run(args: argparse.Namespace) -> int:
     now = utc_now()
     since = parse_since(args.since, now) if args.since else None
     settings = load_settings()
+    lang = lang_of(args)
     figures = compute(
-        open_db(args.db or settings.db_path), since=since, now=now, quiet_days=settings.incident_quiet_days
+        open_db(args.db or settings.db_path),
+        since=since,
+        now=now,
+        quiet_days=settings.incident_quiet_days,
+        lang="en" if args.json else lang,
     )
     if args.json:
         emit_json("stats", figures.to_json())
     else:
-        print(render(figures, getattr(args, "lang", None) or "en"))
+        print(render(figures, lang))
     return 0
 
 

@@ -66,10 +66,18 @@ class Stats:
         return {**data, **lists, "counted": dict(COUNTED)}
 
 
+TITLE_ZH = "nullif(p.title_zh, ''), "  # a Chinese reader's title, where the entry has one
+
+
 def compute(
-    db: sqlite_utils.Database, *, since: datetime | None, now: datetime, quiet_days: float = 7.0
+    db: sqlite_utils.Database,
+    *,
+    since: datetime | None,
+    now: datetime,
+    quiet_days: float = 7.0,
+    lang: str = "en",
 ) -> Stats:
-    """Figures for incidents opened (and resolutions made) since `since`.
+    """Figures for incidents opened (and resolutions made) since `since`; causes titled in `lang`.
 
     An open incident quiet for longer than `quiet_days` counts as expired even before
     `Incidents.expire` has closed it, so the figures do not depend on when that last ran.
@@ -86,7 +94,8 @@ def compute(
         [quiet, quiet, start],
     ).fetchone()
     causes = db.execute(
-        "SELECT r.cause_id, coalesce(p.title, r.cause_id), count(*) AS n FROM resolutions r"
+        f"SELECT r.cause_id, coalesce({TITLE_ZH if lang == 'zh' else ''}p.title, r.cause_id), count(*) AS n"
+        " FROM resolutions r"
         " LEFT JOIN pitfalls p ON p.id = r.cause_id WHERE r.resolved_at >= ?"
         " GROUP BY r.cause_id ORDER BY n DESC, r.cause_id LIMIT ?",
         [start, TOP],

@@ -197,13 +197,15 @@ class Incidents:
         hosts: Iterable[str],
         verdicts: Iterable[tuple[str, Verdict]],
         text: str | None = None,
+        lang: str | None = None,
     ) -> int:
-        """Open or update the thread's incident with a diagnosis: (host, verdict) pairs, stored redacted."""
+        """Open or update the thread's incident with a diagnosis: (host, verdict) pairs, stored redacted;
+        `lang` is a new incident's language (its error text's)."""
         found = list(verdicts)
         names = [str(h) for h in hosts] + [host for host, _ in found]
         now = stamp(self.clock())
         with immediate(self.db):
-            iid = self._upsert(channel, thread_ts, user, now, text=text, hosts=names)
+            iid = self._upsert(channel, thread_ts, user, now, text=text, lang=lang, hosts=names)
             for host, verdict in found:
                 self._store_verdict(iid, host, verdict, now)
         return iid

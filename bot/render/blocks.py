@@ -118,10 +118,19 @@ def answer_message(card: AnswerCard) -> SlackMessage:
     if not card.causes:
         return SlackMessage(fallback, (section(escape(t("answer.none", lang))),))
     blocks: list[Block] = [section(f"*{escape(t('answer.heading', lang))}*")]
+    notes = [
+        key
+        for key, on in (("answer.no_confident", not card.confident), ("answer.truncated", card.truncated))
+        if on
+    ]
+    if notes:  # the notes the text answer opens with
+        blocks.append(context("\n".join(escape(t(key, lang)) for key in notes)))
     for cause in card.causes:
         head = f"*{cause.rank}. {clean(cause.title)}*  _{escape(cause.confidence)}_"
         if cause.draft:
             head += f"  :construction: _{escape(t('answer.flag.draft', lang))}_"
+        if cause.benign:
+            head += f"  _{escape(t('answer.flag.benign', lang))}_"
         lines = [head]
         if cause.summary:
             lines.append(clean(clip(" ".join(cause.summary.split()), SUMMARY_CHARS)))

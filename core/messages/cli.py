@@ -116,6 +116,85 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cli.kb.draft": ("draft ", "草稿 "),
     "cli.kb.count": ("{n} entries", "共 {n} 个条目"),
     "cli.kb.none": ("  (none)", "  （无）"),
+    "cli.console.loading": ("Loading the knowledge base…", "正在加载知识库…"),
+    "cli.start.no_slack": (
+        "No Slack tokens set: starting the lab fleet and the console (see docs/SLACK.md for Slack).",
+        "没有设置 Slack 令牌：启动实验机群和控制台（接入 Slack 见 docs/SLACK.md）。",
+    ),
+    "cli.start.hosts": (
+        "{n} lab hosts on 127.0.0.x, e.g. {names}",
+        "127.0.0.x 上有 {n} 台实验主机，例如 {names}",
+    ),
+    "cli.start.no_lab": (
+        "The lab could not start ({error}); the console runs without hosts to check.",
+        "实验机群无法启动（{error}）；控制台照常运行，但没有可检查的主机。",
+    ),
+    "cli.serve.listening": ("Pitstop listening on {url}", "Pitstop 正在监听 {url}"),
+    "cli.serve.socket_mode": (
+        "Pitstop connecting to Slack in Socket Mode…",
+        "Pitstop 正在以 Socket Mode 连接 Slack…",
+    ),
+    "cli.lab.host": ("{name} {where}  scenario {scenario}", "{name} {where}  场景 {scenario}"),
+    "cli.lab.up": (
+        "{n} lab hosts up; sessions run as {user}",
+        "{n} 台实验主机已启动；会话以 {user} 身份运行",
+    ),
+    "cli.lab.inventory": ("inventory:   {path}", "主机清单：{path}"),
+    "cli.lab.known_hosts": ("known_hosts: {path}", "已知主机密钥文件（known_hosts）：{path}"),
+    "cli.lab.policy": (
+        "policy:      {path} (lets {user} check these hosts from the CLI and the console)",
+        "授权策略：{path}（允许 {user} 从命令行和控制台检查这些主机）",
+    ),
+    "cli.lab.try": ("try: {command}", "试试：{command}"),
+    "cli.lab.down": ("{n} lab hosts stopped", "已停止 {n} 台实验主机"),
+    "cli.lab.scenario": ("{name} confirmed: {confirmed}", "{name} 会确认：{confirmed}"),
+    "cli.policy.allowed": ("allowed: {reason}", "允许：{reason}"),
+    "cli.policy.refused": ("refused: {reason}", "拒绝：{reason}"),
+    "cli.diagnose.progress": ("{host}: {status}", "{host}：{status}"),
+    "cli.diagnose.ok": ("checked", "已检查"),
+    "cli.eval.group": ("group", "分组"),
+    "cli.eval.off_topic": (
+        "not in KB, answered 'no confident match': {shares}",
+        "知识库里没有的问题，回答为“没有可信的匹配”的比例：{shares}",
+    ),
+    "cli.eval.columns": ("columns: {columns}", "各列：{columns}"),
+    "cli.eval.high": (
+        "'high' answers right: {right}/{answered} ({share})",
+        "“高置信度”回答的正确率：{right}/{answered}（{share}）",
+    ),
+    "cli.eval.high_none": (
+        "'high' answers right: none answered 'high'",
+        "“高置信度”回答的正确率：没有回答是高置信度的",
+    ),
+    "cli.eval.misses": (
+        "{mode} misses (not in the top 3; off-topic but confident): {n}",
+        "{mode} 未命中（不在前 3 名；或知识库外的问题却回答得很自信）：{n} 个",
+    ),
+    "cli.eval.miss_off_topic": (
+        "  {case} off-topic, answered confidently: {got}",
+        "  {case} 知识库外的问题，却自信地回答了：{got}",
+    ),
+    "cli.eval.rank": ("rank {rank}", "排第 {rank}"),
+    "cli.eval.not_ranked": ("not in top 10", "不在前 10 名"),
+    "cli.eval.miss": (
+        "  {case} want {want} ({where}); got {got}",
+        "  {case} 应为 {want}（{where}）；实际为 {got}",
+    ),
+    "cli.learning.train": (
+        "TRAIN {train} case(s) resolved ({learned} learned, {skipped} skipped: cause unknown);"
+        " TEST {test} case(s)",
+        "训练集：解决了 {train} 个案例（学到 {learned} 个，跳过 {skipped} 个：原因未知）；"
+        "测试集：{test} 个案例",
+    ),
+    "cli.learning.before": ("before", "学习前"),
+    "cli.learning.after": ("after", "学习后"),
+    "cli.learning.change": ("R@1 change: {points} points", "R@1 变化：{points} 个百分点"),
+    "cli.learning.new_causes": (
+        "new causes: {drafts} draft(s) created; found in the top 3 for {found}/{n} of their TEST cases"
+        " ({r3}), first for {r1}",
+        "新原因：建了 {drafts} 个草稿；在它们的测试案例中有 {found}/{n} 个排进前 3 名（{r3}），"
+        "排第一的比例为 {r1}",
+    ),
     "cli.error": ("pitstop: {message}", "pitstop：{message}"),
     "cli.interrupted": ("interrupted", "已中断"),
 }

@@ -185,7 +185,15 @@ def test_chinese_paste_is_answered_in_chinese_with_a_host_picker(bot, shared_dir
     group = json.loads(
         bot.send(suggest_in_message(block["block_id"], ids.ACTION_PICK_HOST, "a100"), content_type=form)[1]
     )
-    assert group["options"][0]["text"]["text"] == "a100 (2 hosts)"
+    assert group["options"][0]["text"]["text"] == "a100（2 台主机）"  # the language of the paste
+    bot.services.incidents.set_user_lang("W222", "en")  # a reader who chose English on App Home
+    chosen = json.loads(
+        bot.send(
+            suggest_in_message(block["block_id"], ids.ACTION_PICK_HOST, "a100", user="W222"),
+            content_type=form,
+        )[1]
+    )
+    assert chosen["options"][0]["text"]["text"] == "a100 (2 hosts)"
 
 
 def test_mention_only_channel_ignores_pastes_but_answers_mentions(serve_app, shared_dir):

@@ -121,6 +121,11 @@ def test_one_answer_text_for_the_cli_the_console_and_slack_fallback():
     console = text.answer_text(card)
     assert console.startswith(shared + "\n") and "[:run gpu-node-3]" in console[len(shared) :]
     assert blocks.answer_message(card).text == shared  # nothing to escape here
+    slack = all_text({"blocks": list(blocks.answer_message(card).blocks)})  # not the fallback text
+    for line in (*lines[1:3], "draft, not yet reviewed", "benign"):
+        assert line in slack, line
+    confident = all_text({"blocks": list(blocks.answer_message(AnswerCard("en", (details,), 3)).blocks)})
+    assert lines[1] not in confident and lines[2] not in confident
     assert render.answer_text(AnswerCard("zh", (), None)).startswith("知识库里没有")
 
 
