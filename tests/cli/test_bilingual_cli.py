@@ -27,7 +27,10 @@ from pitstop.kb.service import KnowledgeBase
 from tests.bot.conftest import copy_kb
 from tests.bot.test_bilingual import ENDONYM, english_prose
 
-pytestmark = pytest.mark.timeout(900)  # the shared KB is built once per session (minutes when loaded)
+pytestmark = [
+    pytest.mark.timeout(900),  # the shared KB is built once per session (minutes when loaded)
+    pytest.mark.xdist_group("bilingual_cli"),  # one worker runs both languages, then the checker's test
+]
 
 PASTES = {
     "en": "NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus",
