@@ -6,6 +6,7 @@ import argparse
 import shutil
 
 from pitstop.cli.argtypes import COUNT
+from pitstop.cli.helptext import h
 from pitstop.cli.kbargs import MODES, add_db_option, add_text_options, open_kb, text_of
 from pitstop.cli.output import emit_json
 from pitstop.core.redact import redact_data
@@ -15,14 +16,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     """Add the `ask` sub-command."""
     parser = sub.add_parser(
         "ask",
-        help="find known root causes for an error message or log",
-        description="Find the known root causes that fit an error message or log, best first, and say why.",
+        help=h("ask.ask"),
+        description=h("ask.ask.description"),
     )
     add_text_options(parser)
-    parser.add_argument(
-        "--json", action="store_true", help="print the answer as JSON (pitstop.ask/1, docs/JSON.md)"
-    )
-    parser.add_argument("--top", type=COUNT, default=5, metavar="N", help="how many causes (default 5)")
+    parser.add_argument("--json", action="store_true", help=h("ask.json"))
+    parser.add_argument("--top", type=COUNT, default=5, metavar="N", help=h("ask.top"))
     parser.add_argument("--mode", choices=MODES, default="hybrid", help=argparse.SUPPRESS)
     add_db_option(parser)
     parser.set_defaults(func=run)

@@ -5,21 +5,20 @@ from __future__ import annotations
 import argparse
 
 from pitstop.cli.argtypes import COUNT
+from pitstop.cli.helptext import h
 from pitstop.cli.kbargs import add_db_option
 from pitstop.cli.output import emit_json, emit_jsonl
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `audit` sub-command."""
-    parser = sub.add_parser("audit", help="list the remote commands Pitstop ran, who asked and what happened")
-    parser.add_argument("--since", default=None, metavar="DURATION", help="24h, 90m, 2d or an ISO date")
-    parser.add_argument("--user", default=None, help="only this requester")
-    parser.add_argument("--host", default=None, help="only this host")
-    parser.add_argument(
-        "--limit", type=COUNT, default=1000, help="at most N rows, newest first (default 1000)"
-    )
-    parser.add_argument("--json", action="store_true", help="print one JSON document (docs/JSON.md)")
-    parser.add_argument("--jsonl", action="store_true", help="print one JSON document per row, for streaming")
+    parser = sub.add_parser("audit", help=h("audit.audit"))
+    parser.add_argument("--since", default=None, metavar="DURATION", help=h("audit.since"))
+    parser.add_argument("--user", default=None, help=h("audit.user"))
+    parser.add_argument("--host", default=None, help=h("audit.host"))
+    parser.add_argument("--limit", type=COUNT, default=1000, help=h("audit.limit"))
+    parser.add_argument("--json", action="store_true", help=h("audit.json"))
+    parser.add_argument("--jsonl", action="store_true", help=h("audit.jsonl"))
     add_db_option(parser)
     parser.set_defaults(func=run)
 

@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pitstop.cli.helptext import h
+
 if TYPE_CHECKING:
     from pitstop.app.authz import Policy
     from pitstop.core.config import Settings
@@ -14,13 +16,9 @@ if TYPE_CHECKING:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `pitstop console`."""
-    parser = sub.add_parser("console", help="talk to Pitstop in the terminal, as in Slack (reads stdin)")
-    parser.add_argument(
-        "--inventory", type=Path, default=None, help="inventory YAML (default $PITSTOP_INVENTORY)"
-    )
-    parser.add_argument(
-        "--policy", type=Path, default=None, help="authorization policy (default $PITSTOP_POLICY)"
-    )
+    parser = sub.add_parser("console", help=h("console.console"))
+    parser.add_argument("--inventory", type=Path, default=None, help=h("console.inventory"))
+    parser.add_argument("--policy", type=Path, default=None, help=h("console.policy"))
     parser.set_defaults(func=run)
 
 

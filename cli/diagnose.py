@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pitstop.cli.argtypes import COUNT, POSITIVE
+from pitstop.cli.helptext import h
 from pitstop.cli.kbargs import add_db_option, open_kb, read_file, read_text
 from pitstop.cli.output import lang_of
 from pitstop.core.errors import UsageError
@@ -27,67 +28,53 @@ if TYPE_CHECKING:
     from pitstop.app.diagnose import DiagnoseReport, HostReport
     from pitstop.collectors.inventory import Host
 
-EXIT_HELP = (
-    "exit status: 0 nothing confirmed and every host checked; 10 a cause confirmed; "
-    "11 nothing confirmed but some host could not be checked; 12 a cause confirmed and some host "
-    "could not be checked; 2 usage; 3 unknown host, group or job; 4 refused by policy; 5 a bad inventory, "
-    "policy or error file; 6 an unusable database"
-)
-
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `diagnose` sub-command."""
     parser = sub.add_parser(
         "diagnose",
-        help="run read-only checks on hosts and give a verdict per cause",
-        description="Run read-only collectors on HOSTS (names, @groups, gpu[01-16]) and judge each cause.",
-        epilog=EXIT_HELP,
+        help=h("diagnose.diagnose"),
+        description=h("diagnose.diagnose.description"),
+        epilog=h("diagnose.diagnose.epilog"),
     )
-    parser.add_argument(
-        "hosts", metavar="HOSTS", nargs="?", default=None, help="host names, groups or host-list expressions"
-    )
+    parser.add_argument("hosts", metavar="HOSTS", nargs="?", default=None, help=h("diagnose.hosts"))
     parser.add_argument(
         "--job",
         metavar="ID",
         default=None,
-        help="diagnose the nodes of this Slurm job (123456, array task 123_4, step 123.0) over its time "
-        "span; asks the inventory's slurm.controller with scontrol and sacct",
+        help=h("diagnose.job"),
     )
     parser.add_argument(
         "--error",
         metavar="TEXT",
         default=None,
-        help="the pasted error, one argument (quote it; '-' reads stdin); without it, a full sweep",
+        help=h("diagnose.error"),
     )
     parser.add_argument(
-        "--error-file", type=Path, default=None, metavar="FILE", help="read the pasted error from FILE"
+        "--error-file", type=Path, default=None, metavar="FILE", help=h("diagnose.error_file")
     )
     parser.add_argument(
         "--since",
         default=None,
         metavar="DURATION",
-        help="kernel-log window: 24h, 90m, 2d or an ISO date (default: this boot)",
+        help=h("diagnose.since"),
     )
-    parser.add_argument(
-        "--inventory", type=Path, default=None, help="inventory YAML (default $PITSTOP_INVENTORY)"
-    )
+    parser.add_argument("--inventory", type=Path, default=None, help=h("console.inventory"))
     parser.add_argument(
         "--connect-timeout",
         type=POSITIVE,
         default=None,
         metavar="S",
-        help="seconds to reach each host (default: the inventory's, else 10)",
+        help=h("diagnose.connect_timeout"),
     )
     parser.add_argument(
         "--policy",
         type=Path,
         default=None,
-        help="authorization policy YAML (default $PITSTOP_POLICY); without one nothing runs",
+        help=h("diagnose.policy"),
     )
-    parser.add_argument("--max-hosts", type=COUNT, default=1024, metavar="N", help="refuse larger host lists")
-    parser.add_argument(
-        "--json", action="store_true", help="print the report as JSON (pitstop.diagnose/1, docs/JSON.md)"
-    )
+    parser.add_argument("--max-hosts", type=COUNT, default=1024, metavar="N", help=h("diagnose.max_hosts"))
+    parser.add_argument("--json", action="store_true", help=h("diagnose.json"))
     add_db_option(parser)
     parser.set_defaults(func=run)
 

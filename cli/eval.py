@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pitstop.cli.eval_learning import add_learning
+from pitstop.cli.helptext import h
 from pitstop.cli.kbargs import MODES, add_db_option, open_kb
 from pitstop.cli.output import emit_json, lang_of
 
@@ -27,27 +28,23 @@ if TYPE_CHECKING:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `eval` and one sub-command per evaluation."""
-    parser = sub.add_parser("eval", help="measure retrieval (and later learning) on labelled cases")
+    parser = sub.add_parser("eval", help=h("eval.eval"))
     kinds = parser.add_subparsers(dest="eval_kind", metavar="KIND", required=True)
     for _name, add in EVALUATIONS:
         add(kinds)
 
 
 def _add_retrieval(kinds: argparse._SubParsersAction) -> None:
-    parser = kinds.add_parser("retrieval", help="recall@1, recall@3 and MRR of `ask` on a JSONL case file")
-    parser.add_argument(
-        "file", type=Path, metavar="FILE.jsonl", help="labelled cases, one JSON object a line"
-    )
-    parser.add_argument("--json", action="store_true", help="print JSON (with every case's top 10 ids)")
+    parser = kinds.add_parser("retrieval", help=h("eval.retrieval"))
+    parser.add_argument("file", type=Path, metavar="FILE.jsonl", help=h("eval.file"))
+    parser.add_argument("--json", action="store_true", help=h("eval.json"))
     parser.add_argument(
         "--mode",
         choices=(*MODES, "all"),
         default="hybrid",
-        help="retrieval mode, or 'all' for every mode side by side",
+        help=h("eval.mode"),
     )
-    parser.add_argument(
-        "--baseline", choices=("bm25",), default=None, help="also score a plain BM25 over the same KB text"
-    )
+    parser.add_argument("--baseline", choices=("bm25",), default=None, help=h("eval.baseline"))
     add_db_option(parser)
     parser.set_defaults(func=run_retrieval)
 

@@ -16,6 +16,7 @@ import json
 import tempfile
 from pathlib import Path
 
+from pitstop.cli.helptext import h
 from pitstop.cli.output import emit_json, lang_of
 from pitstop.core.errors import UsageError
 from pitstop.core.i18n import msg
@@ -23,22 +24,22 @@ from pitstop.core.i18n import msg
 
 def add_learning(kinds: argparse._SubParsersAction) -> None:
     """Add `eval learning`."""
-    parser = kinds.add_parser("learning", help="TEST recall before and after resolving the TRAIN cases")
+    parser = kinds.add_parser("learning", help=h("eval_learning.learning"))
     parser.add_argument(
         "files",
         nargs="*",
         type=Path,
         metavar="TRAIN.jsonl TEST.jsonl",
-        help="cases to learn from, cases to test on",
+        help=h("eval_learning.files"),
     )
     parser.add_argument(
         "--split",
         type=Path,
         metavar="FILE.jsonl",
-        help="split one case file per cause (first half of each cause's cases to TRAIN)",
+        help=h("eval_learning.split"),
     )
-    parser.add_argument("--write-split", type=Path, metavar="DIR", help="also write the split files here")
-    parser.add_argument("--json", action="store_true", help="print JSON (pitstop.eval-learning/1)")
+    parser.add_argument("--write-split", type=Path, metavar="DIR", help=h("eval_learning.write_split"))
+    parser.add_argument("--json", action="store_true", help=h("eval_learning.json"))
     parser.set_defaults(func=run_learning)
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pitstop.cli.argtypes import COUNT, ID, POSITIVE
+from pitstop.cli.helptext import h
 from pitstop.cli.kbargs import add_db_option
 from pitstop.cli.output import emit_json, lang_of
 from pitstop.core.errors import UsageError
@@ -22,54 +23,46 @@ if TYPE_CHECKING:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `incidents` and its actions."""
-    parser = sub.add_parser("incidents", help="list, show, resolve and close incidents")
+    parser = sub.add_parser("incidents", help=h("incidents.incidents"))
     actions = parser.add_subparsers(dest="incidents_action", metavar="ACTION", required=True)
-    listing = actions.add_parser("list", help="incidents, newest first")
+    listing = actions.add_parser("list", help=h("incidents.list"))
     listing.add_argument(
         "--status",
         choices=("open", "resolved", "no_action", "expired"),
-        help="only incidents in this state",
+        help=h("incidents.listing.status"),
     )
-    listing.add_argument("--since", help="only incidents opened since: 7d, 24h, 30m or a date")
-    listing.add_argument(
-        "--limit", type=COUNT, default=50, help="at most N incidents, newest first (default 50)"
-    )
-    listing.add_argument("--json", action="store_true", help="print JSON (pitstop.incidents/1)")
+    listing.add_argument("--since", help=h("incidents.listing.since"))
+    listing.add_argument("--limit", type=COUNT, default=50, help=h("incidents.listing.limit"))
+    listing.add_argument("--json", action="store_true", help=h("incidents.listing.json"))
     listing.set_defaults(func=run_list)
-    show = actions.add_parser("show", help="one incident with candidates, verdicts and resolution")
-    show.add_argument("id", type=ID, help="the incident number")
-    show.add_argument("--json", action="store_true", help="print JSON (pitstop.incident/1)")
+    show = actions.add_parser("show", help=h("incidents.show"))
+    show.add_argument("id", type=ID, help=h("incidents.show.id"))
+    show.add_argument("--json", action="store_true", help=h("incidents.show.json"))
     show.set_defaults(func=run_show)
-    resolve = actions.add_parser("resolve", help="record the real cause (teaches the knowledge base)")
-    resolve.add_argument("id", type=ID, help="the incident number")
+    resolve = actions.add_parser("resolve", help=h("incidents.resolve"))
+    resolve.add_argument("id", type=ID, help=h("incidents.show.id"))
     which = resolve.add_mutually_exclusive_group(required=True)
-    which.add_argument("--cause", metavar="SLUG", help="an existing pitfall id")
-    which.add_argument("--new-title", metavar="TITLE", help="a cause the KB does not know yet (a draft)")
-    resolve.add_argument("--what", default="", help="what was wrong (with --new-title)")
-    resolve.add_argument("--fix", default="", help="how it was fixed (with --new-title)")
-    resolve.add_argument("--symptom", action="append", default=[], help="a symptom line; repeat for more")
-    resolve.add_argument("--notes", default="", help="free text kept with the resolution")
-    resolve.add_argument("--user", default=None, help="who resolved it (default cli:$USER)")
-    resolve.add_argument(
-        "--json", action="store_true", help="print the resolved incident as JSON (pitstop.incident/1)"
-    )
+    which.add_argument("--cause", metavar="SLUG", help=h("incidents.which.cause"))
+    which.add_argument("--new-title", metavar="TITLE", help=h("incidents.which.new_title"))
+    resolve.add_argument("--what", default="", help=h("incidents.resolve.what"))
+    resolve.add_argument("--fix", default="", help=h("incidents.resolve.fix"))
+    resolve.add_argument("--symptom", action="append", default=[], help=h("incidents.resolve.symptom"))
+    resolve.add_argument("--notes", default="", help=h("incidents.resolve.notes"))
+    resolve.add_argument("--user", default=None, help=h("incidents.resolve.user"))
+    resolve.add_argument("--json", action="store_true", help=h("incidents.resolve.json"))
     resolve.set_defaults(func=run_resolve)
-    close = actions.add_parser("close", help="close an open incident as no action needed")
-    close.add_argument("id", type=ID, help="the incident number")
-    close.add_argument("--user", default=None, help="who closed it (default cli:$USER)")
-    close.add_argument(
-        "--json", action="store_true", help="print the closed incident as JSON (pitstop.incident/1)"
-    )
+    close = actions.add_parser("close", help=h("incidents.close"))
+    close.add_argument("id", type=ID, help=h("incidents.show.id"))
+    close.add_argument("--user", default=None, help=h("incidents.close.user"))
+    close.add_argument("--json", action="store_true", help=h("incidents.close.json"))
     close.set_defaults(func=run_close)
-    expire = actions.add_parser(
-        "expire", help="close, as expired, open incidents quiet for longer than the quiet period"
-    )
+    expire = actions.add_parser("expire", help=h("incidents.expire"))
     expire.add_argument(
         "--quiet-days",
         type=POSITIVE,
         default=None,
         metavar="DAYS",
-        help="the quiet period (default $PITSTOP_INCIDENT_QUIET_DAYS, else 7)",
+        help=h("incidents.expire.quiet_days"),
     )
     expire.set_defaults(func=run_expire)
     for action in (listing, show, resolve, close, expire):

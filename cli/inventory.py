@@ -8,35 +8,34 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from pitstop.cli.helptext import h
 from pitstop.cli.output import emit_json, lang_of
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `pitstop inventory` and its sub-commands."""
-    parser = sub.add_parser("inventory", help="import an Ansible inventory, or show the hosts Pitstop knows")
+    parser = sub.add_parser("inventory", help=h("inventory.inventory"))
     actions = parser.add_subparsers(dest="inventory_command", metavar="ACTION")
     imp = actions.add_parser(
         "import",
-        help="convert an Ansible inventory to Pitstop's YAML (through ansible-inventory if installed)",
+        help=h("inventory.import"),
     )
-    imp.add_argument("file", type=Path, metavar="FILE", help="the file to import")
-    imp.add_argument("--out", type=Path, default=None, help="write here instead of standard output")
+    imp.add_argument("file", type=Path, metavar="FILE", help=h("inventory.imp.file"))
+    imp.add_argument("--out", type=Path, default=None, help=h("inventory.imp.out"))
     imp.add_argument(
         "--reader",
         choices=("auto", "ansible", "builtin"),
         default="auto",
-        help="ansible: require ansible-inventory; builtin: Pitstop's own INI/YAML reader (default: auto)",
+        help=h("inventory.imp.reader"),
     )
     imp.set_defaults(func=_import)
     show = actions.add_parser(
         "show",
-        help="each host's resolved address, port, user, jump chain, keys, known_hosts and their origin",
+        help=h("inventory.show"),
     )
-    show.add_argument("hosts", nargs="?", default=None, metavar="HOSTS", help="names, @groups or ranges")
-    show.add_argument(
-        "--inventory", type=Path, default=None, help="inventory YAML (default $PITSTOP_INVENTORY)"
-    )
-    show.add_argument("--json", action="store_true", help="machine-readable output")
+    show.add_argument("hosts", nargs="?", default=None, metavar="HOSTS", help=h("inventory.show.hosts"))
+    show.add_argument("--inventory", type=Path, default=None, help=h("console.inventory"))
+    show.add_argument("--json", action="store_true", help=h("inventory.show.json"))
     show.set_defaults(func=_show)
     parser.set_defaults(func=lambda args: parser.print_help() or 2)
 

@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 
 from pitstop.cli import kb_learning
+from pitstop.cli.helptext import h
 from pitstop.cli.kbargs import add_db_option, open_kb
 from pitstop.cli.output import emit_json, lang_of
 from pitstop.core.errors import NotFound, UsageError
@@ -16,27 +17,27 @@ DEFAULT_TAXONOMY = Path(__file__).resolve().parents[2].parent / "shared" / "taxo
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the `kb` sub-command and its actions."""
-    parser = sub.add_parser("kb", help="build, check and inspect the knowledge base")
+    parser = sub.add_parser("kb", help=h("kb.kb"))
     actions = parser.add_subparsers(dest="kb_action", metavar="ACTION", required=True)
-    build = actions.add_parser("build", help="load the entry files into SQLite and build the vector index")
+    build = actions.add_parser("build", help=h("kb.build"))
     build.set_defaults(func=run_build)
-    check = actions.add_parser("check", help="validate every entry file")
+    check = actions.add_parser("check", help=h("kb.check"))
     check.add_argument(
         "--taxonomy",
         type=Path,
         default=None,
-        help="taxonomy.yaml whose slugs must all be covered (default ../shared/taxonomy.yaml)",
+        help=h("kb.check.taxonomy"),
     )
     check.set_defaults(func=run_check)
-    listing = actions.add_parser("list", help="list the entries")
-    listing.add_argument("--json", action="store_true", help="print JSON (pitstop.kb-list/1)")
+    listing = actions.add_parser("list", help=h("kb.list"))
+    listing.add_argument("--json", action="store_true", help=h("kb.listing.json"))
     listing.set_defaults(func=run_list)
-    show = actions.add_parser("show", help="show one entry")
-    show.add_argument("id", help="the entry id (see pitstop kb list)")
-    show.add_argument("--json", action="store_true", help="print JSON (pitstop.pitfall/1)")
+    show = actions.add_parser("show", help=h("kb.show"))
+    show.add_argument("id", help=h("kb.show.id"))
+    show.add_argument("--json", action="store_true", help=h("kb.show.json"))
     show.set_defaults(func=run_show)
-    export = actions.add_parser("export", help="print every entry with all its text fields")
-    export.add_argument("--json", action="store_true", help="JSON (the only format)")
+    export = actions.add_parser("export", help=h("kb.export"))
+    export.add_argument("--json", action="store_true", help=h("kb.export.json"))
     kb_learning.add_export_options(export)
     export.set_defaults(func=run_export)
     kb_learning.register_actions(actions)

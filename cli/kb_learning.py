@@ -11,6 +11,7 @@ import socket
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pitstop.cli.helptext import h
 from pitstop.cli.kbargs import add_db_option, open_kb
 from pitstop.cli.output import emit_json, lang_of
 
@@ -20,39 +21,35 @@ if TYPE_CHECKING:
 
 def register_actions(actions: argparse._SubParsersAction) -> None:
     """Add drafts, approve, edit, reject and import to `pitstop kb`."""
-    drafts = actions.add_parser("drafts", help="learned drafts and merge proposals waiting for review")
-    drafts.add_argument("--all", action="store_true", help="also approved and rejected ones")
-    drafts.add_argument("--json", action="store_true", help="print JSON (pitstop.drafts/1)")
+    drafts = actions.add_parser("drafts", help=h("kb_learning.drafts"))
+    drafts.add_argument("--all", action="store_true", help=h("kb_learning.drafts.all"))
+    drafts.add_argument("--json", action="store_true", help=h("kb_learning.drafts.json"))
     drafts.set_defaults(func=run_drafts)
-    approve = actions.add_parser("approve", help="accept a draft (writes kb/pitfalls/ID.yaml) or a merge")
-    approve.add_argument("id", help="the draft id (see pitstop kb drafts)")
-    approve.add_argument(
-        "--dir", type=Path, default=None, help="where to write the entry (default kb/pitfalls)"
-    )
+    approve = actions.add_parser("approve", help=h("kb_learning.approve"))
+    approve.add_argument("id", help=h("kb_learning.approve.id"))
+    approve.add_argument("--dir", type=Path, default=None, help=h("kb_learning.approve.dir"))
     approve.set_defaults(func=run_approve)
-    edit = actions.add_parser("edit", help="change fields of a draft before approving it")
-    edit.add_argument("id", help="the draft id (see pitstop kb drafts)")
+    edit = actions.add_parser("edit", help=h("kb_learning.edit"))
+    edit.add_argument("id", help=h("kb_learning.approve.id"))
     for name in ("title", "title_zh", "layer", "severity", "summary", "summary_zh", "cause"):
-        edit.add_argument(
-            f"--{name.replace('_', '-')}", dest=name, help=f"the new {name.replace('_zh', ' (Chinese)')}"
-        )
+        edit.add_argument(f"--{name.replace('_', '-')}", dest=name, help=h(f"kb_learning.edit.{name}"))
     for name in ("symptom", "signature", "fix", "reference"):
         edit.add_argument(
             f"--{name}",
             dest=f"{name}s" if name != "fix" else "fix",
             action="append",
-            help=f"replaces the {name} list; repeat for more",
+            help=h("kb_learning.edit.list", field=name),
         )
     edit.set_defaults(func=run_edit)
-    reject = actions.add_parser("reject", help="refuse a draft (leaves search) or a merge proposal")
-    reject.add_argument("id", help="the draft id (see pitstop kb drafts)")
+    reject = actions.add_parser("reject", help=h("kb_learning.reject"))
+    reject.add_argument("id", help=h("kb_learning.approve.id"))
     reject.set_defaults(func=run_reject)
-    load = actions.add_parser("import", help="add a bundle from `pitstop kb export --learned`")
-    load.add_argument("file", type=Path, help="a bundle written by pitstop kb export --learned")
+    load = actions.add_parser("import", help=h("kb_learning.import"))
+    load.add_argument("file", type=Path, help=h("kb_learning.load.file"))
     load.set_defaults(func=run_import)
     for action in (drafts, approve, edit, reject, load):
         add_db_option(action)
-        action.add_argument("--user", default=None, help="who decides (default cli:$USER)")
+        action.add_argument("--user", default=None, help=h("kb_learning.action.user"))
 
 
 def add_export_options(export: argparse.ArgumentParser) -> None:
@@ -60,11 +57,9 @@ def add_export_options(export: argparse.ArgumentParser) -> None:
     export.add_argument(
         "--learned",
         action="store_true",
-        help="export learned examples and approved drafts (a bundle for `kb import`)",
+        help=h("kb_learning.export.learned"),
     )
-    export.add_argument(
-        "--origin", default=None, help="site name recorded in the bundle (default: host name)"
-    )
+    export.add_argument("--origin", default=None, help=h("kb_learning.export.origin"))
 
 
 def _user(args: argparse.Namespace) -> str:

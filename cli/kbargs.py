@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from pitstop.cli.helptext import h
 from pitstop.core.errors import UsageError
 from pitstop.core.i18n import msg
 
@@ -18,7 +19,7 @@ MODES = ("hybrid", "dense", "lexical", "signature")  # kb.retrieve.MODES, withou
 
 def add_db_option(parser: argparse.ArgumentParser) -> None:
     """Add `--db PATH` (default: $PITSTOP_DB, else the data directory's pitstop.db)."""
-    parser.add_argument("--db", type=Path, default=None, help="SQLite database (default: $PITSTOP_DB)")
+    parser.add_argument("--db", type=Path, default=None, help=h("kbargs.db"))
 
 
 def open_kb(args: argparse.Namespace) -> KnowledgeBase:
@@ -42,12 +43,8 @@ def read_text(words: list[str]) -> str:
 
 def add_text_options(parser: argparse.ArgumentParser) -> None:
     """The error text as words, `-` for stdin, or `--file FILE` (`--file -` reads stdin too)."""
-    parser.add_argument(
-        "text", nargs="*", metavar="TEXT", help="the error text (quote it), or - to read standard input"
-    )
-    parser.add_argument(
-        "--file", type=Path, default=None, metavar="FILE", help="read the error text from FILE ('-': stdin)"
-    )
+    parser.add_argument("text", nargs="*", metavar="TEXT", help=h("kbargs.text"))
+    parser.add_argument("--file", type=Path, default=None, metavar="FILE", help=h("kbargs.file"))
 
 
 def read_file(path: Path) -> str:

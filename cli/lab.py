@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import yaml
 
 from pitstop.cli.argtypes import COUNT, PORT
+from pitstop.cli.helptext import h
 from pitstop.cli.output import lang_of
 from pitstop.core.i18n import t
 
@@ -25,38 +26,34 @@ if TYPE_CHECKING:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `pitstop lab` and its sub-commands."""
-    parser = sub.add_parser("lab", help="simulated GPU hosts: real sshd on loopback serving scenario outputs")
+    parser = sub.add_parser("lab", help=h("lab.lab"))
     parser.add_argument(
         "--state-dir",
         type=Path,
         default=None,
-        help="keys, inventory and state of the lab (default $PITSTOP_HOME/lab or ./.lab)",
+        help=h("lab.state_dir"),
     )
     actions = parser.add_subparsers(dest="lab_command", metavar="ACTION")
-    up = actions.add_parser("up", help="start one sshd per scenario")
+    up = actions.add_parser("up", help=h("lab.up"))
     up.add_argument(
         "scenarios",
         nargs="*",
         type=Path,
         metavar="SCENARIO_DIR",
-        help="scenario directories (default: every shipped scenario)",
+        help=h("lab.up.scenarios"),
     )
-    up.add_argument("--inventory", type=Path, default=None, help="write the inventory YAML here as well")
-    up.add_argument(
-        "--copies", type=COUNT, default=1, help="start N hosts per scenario (<scenario>-001, ...)"
-    )
-    up.add_argument(
-        "--port", type=PORT, default=None, help="first port to try (default $PITSTOP_LAB_PORT, else 2222)"
-    )
+    up.add_argument("--inventory", type=Path, default=None, help=h("lab.up.inventory"))
+    up.add_argument("--copies", type=COUNT, default=1, help=h("lab.up.copies"))
+    up.add_argument("--port", type=PORT, default=None, help=h("lab.up.port"))
     up.add_argument(
         "--bastion",
         action="store_true",
-        help="add a two-hop bastion chain and a host behind it, defined only in the lab's ssh config",
+        help=h("lab.up.bastion"),
     )
     up.set_defaults(func=_up)
-    actions.add_parser("down", help="stop the lab's sshd processes").set_defaults(func=_down)
-    actions.add_parser("audit", help="print every command the lab hosts ran").set_defaults(func=_audit)
-    actions.add_parser("list", help="list the shipped scenarios").set_defaults(func=_list)
+    actions.add_parser("down", help=h("lab.down")).set_defaults(func=_down)
+    actions.add_parser("audit", help=h("lab.audit")).set_defaults(func=_audit)
+    actions.add_parser("list", help=h("lab.list")).set_defaults(func=_list)
     parser.set_defaults(func=lambda args: parser.print_help() or 2)
 
 

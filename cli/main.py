@@ -12,9 +12,14 @@ import argparse
 import gc
 import importlib
 import sys
+from typing import TYPE_CHECKING, Any
 
+from pitstop.cli.helptext import h, help_lang, use
 from pitstop.core.errors import PitstopError
 from pitstop.core.redact import install_log_redaction
+
+if TYPE_CHECKING:
+    from pitstop.core.i18n import Lang
 
 COMMAND_MODULES: tuple[str, ...] = (
     "pitstop.cli.ask",
@@ -33,17 +38,6 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
-EXIT_CODES = (
-    "exit status: 0 done (for diagnose: nothing confirmed, every host checked); 1 an error Pitstop "
-    "explains; 2 bad usage (wrong option, empty or unreadable text); 3 not found (host, incident, "
-    "entry); 4 refused by the authorization policy; 5 a file or standard input that is unreadable, binary "
-    "or has the wrong shape (inventory, policy, taxonomy, eval cases); 6 PITSTOP_DB unusable (a directory, "
-    "not SQLite, in a missing directory); 7 Slack unreachable or the token refused (serve, start); "
-    "10 diagnose confirmed a cause; 11 diagnose could "
-    "not check some host; 12 both; 130 interrupted. JSON outputs: docs/JSON.md."
-)
-
-
 def version() -> str:
     """The installed package's version (the source tree's when not installed)."""
     from importlib import metadata
@@ -58,7 +52,7 @@ class _Version(argparse.Action):
     """`--version`, looked up only when asked (importlib.metadata costs about 30 ms of every start)."""
 
     def __init__(self, option_strings: list[str], dest: str) -> None:
-        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show the version")
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=h("main.version"))
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
         print(f"pitstop {version()}")
@@ -71,14 +65,14 @@ def _add_common(parser: argparse.ArgumentParser, default: object) -> None:
         "--lang",
         choices=("en", "zh", "auto"),
         default=default,
-        help="answer language: en, zh, or auto to follow the pasted text (default)",
+        help=h("main.lang"),
     )
     parser.add_argument(
         "-v",
         "--verbose",
         action="store_true",
         default=False if default is None else default,
-        help="also show the details behind an answer (checks, regexes, matched terms)",
+        help=h("main.v"),
     )
 
 
@@ -88,6 +82,12 @@ class Parser(argparse.ArgumentParser):
 
     intermixed = False
     _mixing = False
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """argparse's parser with `-h/--help` described in the help language."""
+        super().__init__(*args, **{**kwargs, "add_help": False})
+        if kwargs.get("add_help", True):
+            self.add_argument("-h", "--help", action="help", help=h("main.help"))
 
     def parse_known_args(  # type: ignore[override]
         self, args: list[str] | None = None, namespace: argparse.Namespace | None = None
@@ -130,13 +130,15 @@ def _command_of(argv: list[str]) -> str | None:
     return None
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+def build_parser(only: str | None = None, lang: Lang = "en") -> argparse.ArgumentParser:
     """Build the argument parser from the registered command modules: all of them, or just the module of
-    the command `only` when it is one (each import costs startup time: `pitstop ask` imports one)."""
+    the command `only` when it is one (each import costs startup time: `pitstop ask` imports one), with
+    its help texts in `lang`."""
+    use(lang)
     parser = Parser(
         prog="pitstop",
-        description=__doc__.splitlines()[0],
-        epilog=EXIT_CODES,
+        description=h("main.description"),
+        epilog=h("main.exit_codes"),
     )
     parser.add_argument("--version", action=_Version)
     _add_common(parser, None)
@@ -167,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str] | None) -> int:
     install_log_redaction()
     argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser(_command_of(argv))
+    parser = build_parser(_command_of(argv), help_lang(argv))
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
         parser.print_help()

@@ -9,36 +9,35 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from pitstop.cli.helptext import h
 from pitstop.cli.kbargs import add_db_option
 from pitstop.cli.output import emit_json, lang_of
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `pitstop policy check`."""
-    parser = sub.add_parser("policy", help="check what the authorization policy allows")
+    parser = sub.add_parser("policy", help=h("policy.policy"))
     actions = parser.add_subparsers(dest="policy_command", metavar="ACTION")
-    check = actions.add_parser("check", help="would USER be allowed to run checks on HOSTS?")
-    check.add_argument("hosts", metavar="HOSTS", help="host names, groups or host-list expressions")
-    check.add_argument("--user", default=None, help="Slack user id or login name (default: you)")
+    check = actions.add_parser("check", help=h("policy.check"))
+    check.add_argument("hosts", metavar="HOSTS", help=h("diagnose.hosts"))
+    check.add_argument("--user", default=None, help=h("policy.check.user"))
     check.add_argument(
         "--group",
         action="append",
         default=[],
         metavar="G",
-        help="a Slack user-group id the user belongs to (repeatable)",
+        help=h("policy.check.group"),
     )
-    check.add_argument("--channel", default=None, help="Slack channel id (origin slack)")
+    check.add_argument("--channel", default=None, help=h("policy.check.channel"))
     check.add_argument(
         "--origin",
         choices=("slack", "console", "cli"),
         default=None,
-        help="where the request comes from (default: slack with --channel, else cli)",
+        help=h("policy.check.origin"),
     )
-    check.add_argument("--policy", type=Path, default=None, help="policy YAML (default $PITSTOP_POLICY)")
-    check.add_argument(
-        "--inventory", type=Path, default=None, help="inventory YAML (default $PITSTOP_INVENTORY)"
-    )
-    check.add_argument("--json", action="store_true", help="print the decision as JSON")
+    check.add_argument("--policy", type=Path, default=None, help=h("policy.check.policy"))
+    check.add_argument("--inventory", type=Path, default=None, help=h("console.inventory"))
+    check.add_argument("--json", action="store_true", help=h("policy.check.json"))
     add_db_option(check)
     check.set_defaults(func=run)
     parser.set_defaults(func=lambda args: parser.print_help() or 2)

@@ -7,6 +7,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from pitstop.cli.argtypes import PORT
+from pitstop.cli.helptext import h
 from pitstop.cli.output import lang_of
 from pitstop.core.errors import UsageError
 from pitstop.core.i18n import msg
@@ -19,16 +20,15 @@ if TYPE_CHECKING:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `pitstop serve`."""
-    parser = sub.add_parser("serve", help="run the Slack bot (Socket Mode; --http for the Events API)")
-    parser.add_argument("--http", action="store_true", help="serve Slack's requests at POST /slack/events")
-    parser.add_argument("--port", type=PORT, default=3000, help="HTTP port (default 3000)")
-    parser.add_argument("--host", default="0.0.0.0", help="HTTP bind address (default 0.0.0.0)")
+    parser = sub.add_parser("serve", help=h("serve.serve"))
+    parser.add_argument("--http", action="store_true", help=h("serve.http"))
+    parser.add_argument("--port", type=PORT, default=3000, help=h("serve.port"))
+    parser.add_argument("--host", default="0.0.0.0", help=h("serve.host"))
     parser.add_argument(
         "--channels",
         default=None,
         metavar="SPEC",
-        help="answer pastes per channel: 'auto' (default) or 'mention', with overrides "
-        "such as 'mention,C0123=auto'",
+        help=h("serve.channels"),
     )
     parser.set_defaults(func=run)
 

@@ -13,13 +13,14 @@ import getpass
 from dataclasses import replace
 
 from pitstop.cli.argtypes import PORT
+from pitstop.cli.helptext import h
 from pitstop.cli.output import lang_of
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `pitstop start`."""
-    parser = sub.add_parser("start", help="run the Slack bot if tokens are set, else the lab and the console")
-    parser.add_argument("--port", type=PORT, default=3000, help="HTTP port when serving Slack over HTTP")
+    parser = sub.add_parser("start", help=h("start.start"))
+    parser.add_argument("--port", type=PORT, default=3000, help=h("start.port"))
     parser.set_defaults(func=run)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from pitstop.cli.helptext import h
 from pitstop.cli.kbargs import add_db_option
 from pitstop.cli.output import emit_json, lang_of
 
@@ -14,9 +15,9 @@ if TYPE_CHECKING:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add `stats`."""
-    parser = sub.add_parser("stats", help="top causes, busiest hosts, time to resolution, causes per layer")
-    parser.add_argument("--since", help="period start: 7d, 24h, 30m or a date (default: all time)")
-    parser.add_argument("--json", action="store_true", help="print JSON (pitstop.stats/1)")
+    parser = sub.add_parser("stats", help=h("stats.stats"))
+    parser.add_argument("--since", help=h("stats.since"))
+    parser.add_argument("--json", action="store_true", help=h("stats.json"))
     add_db_option(parser)
     parser.set_defaults(func=run)
 

@@ -1,4 +1,5 @@
-"""Every command and every option says what it does; `--version`; one `--error` argument."""
+"""Every command and every option says what it does, in English and in Chinese; `--version`; one `--error`
+argument."""
 
 from __future__ import annotations
 
@@ -7,7 +8,16 @@ import re
 
 import pytest
 
+from pitstop.cli import helptext
+from pitstop.cli.helptext import help_lang
 from pitstop.cli.main import build_parser, main
+from pitstop.core.i18n import CJK, catalogue, t
+from pitstop.core.messages.cli_help import MESSAGES
+from tests.bot.test_bilingual import english_prose
+
+# argparse's own words, which come from its gettext domain rather than the catalogue (cli/helptext.py),
+# and the `{a,b,c}` lists of an option's values
+ARGPARSE_WORDS = re.compile(r"^usage: |^positional arguments:|^options:|\{[^}]*\}", re.M)
 
 
 def walk(parser: argparse.ArgumentParser, path: str = "pitstop"):
@@ -87,3 +97,52 @@ def test_options_between_words_still_reject_what_is_unknown_or_extra(
             build_parser().parse_args(argv)
         assert stop.value.code == 2
         assert "unrecognized arguments" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "lang"),
+    [
+        (["--lang", "zh", "ask", "x"], "zh"),
+        (["ask", "x", "--lang=zh"], "zh"),
+        (["--lang", "zh", "ask", "--lang", "en"], "en"),
+        (["--lang", "auto", "--help"], "en"),
+        (["ask", "--help"], "en"),
+    ],
+)
+def test_the_help_language_comes_from_the_command_line(argv: list[str], lang: str) -> None:
+    assert help_lang(argv) == lang
+
+
+def test_every_help_key_is_used_and_exists_in_both_languages(monkeypatch: pytest.MonkeyPatch) -> None:
+    used: set[str] = set()
+
+    def recording(key: str, lang: str, /, **params: object) -> str:
+        used.add(key)
+        return t(key, lang, **params)
+
+    monkeypatch.setattr(helptext, "t", recording)
+    build_parser()
+    assert used == set(MESSAGES)
+    for key in used:
+        en, zh = catalogue()[key]
+        assert en.strip() and CJK.search(zh), key
+
+
+def test_every_command_helps_in_chinese_without_english_prose(capsys: pytest.CaptureFixture[str]) -> None:
+    found = []
+    for path, _, _ in walk(build_parser()):
+        for lang_option in (["--lang", "zh"], ["--lang=zh"]):
+            with pytest.raises(SystemExit) as stop:
+                main([*lang_option, *path.split()[1:], "--help"])
+            assert stop.value.code == 0
+            out = capsys.readouterr().out
+            assert CJK.search(out), path
+            found += [f"{path}: {prose}" for prose in english_prose(ARGPARSE_WORDS.sub(" ", out), "")]
+    assert not found, "\n".join(found)
+
+
+def test_english_help_stays_english(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["diagnose", "--help"])
+    out = capsys.readouterr().out
+    assert not CJK.search(out) and "exit status: 0 nothing confirmed" in out

@@ -7,6 +7,7 @@ import pytest
 
 from pitstop.app.digest import digest
 from pitstop.cli.diagnose import render
+from pitstop.core.i18n import t
 from tests.fleet_reports import fleet_report
 
 
@@ -50,15 +51,14 @@ def test_exit_codes_keep_confirmed_and_not_checked_apart(
 
 
 def test_the_exit_codes_are_documented() -> None:
-    from pitstop.cli.diagnose import EXIT_HELP
-
+    epilog = t("cli_help.diagnose.diagnose.epilog", "en")
     for code in (
         "0 nothing confirmed",
         "10 a cause confirmed",
         "11 nothing confirmed",
         "12 a cause confirmed",
     ):
-        assert code in EXIT_HELP
+        assert code in epilog
 
 
 def test_the_text_report_in_chinese() -> None:

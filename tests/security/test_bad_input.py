@@ -1,5 +1,5 @@
 """Every bad input the hardening issue lists gets one clear sentence and its documented exit status
-(cli/main.py EXIT_CODES), never a traceback: each row runs `pitstop` through cli main, or as a
+(`cli_help.main.exit_codes`), never a traceback: each row runs `pitstop` through cli main, or as a
 subprocess where stdin or a server is involved."""
 
 from __future__ import annotations

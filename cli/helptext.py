@@ -1,0 +1,35 @@
+"""The language of `--help` and the catalogue lookup every parser's help text goes through.
+
+The language is decided from the command line before any parser is built (`--lang zh` or `--lang=zh`
+anywhere in it; `auto` or nothing means English, as everywhere else without a paste to follow), so each
+`help=`, `description=` and `epilog=` is rendered once, in that language. argparse's own words ("usage:",
+"options:", error messages) stay argparse's: they come from its gettext domain, not from Pitstop.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pitstop.core.i18n import Lang, normalize_lang, t
+
+_chosen: list[Lang] = ["en"]  # the help language of this process's parser (set by `use`)
+
+
+def help_lang(argv: list[str]) -> Lang:
+    """The language `argv` asks for (`--lang VALUE` or `--lang=VALUE`, the last one wins), else English."""
+    chosen: Lang = "en"
+    for i, word in enumerate(argv):
+        value = argv[i + 1] if word == "--lang" and i + 1 < len(argv) else word.partition("=")[2]
+        if word == "--lang" or word.startswith("--lang="):
+            chosen = normalize_lang(value) or "en"
+    return chosen
+
+
+def use(lang: Lang) -> None:
+    """Render the help texts of parsers built from now on in `lang`."""
+    _chosen[0] = lang
+
+
+def h(key: str, **params: Any) -> str:
+    """The help text `cli_help.<key>` in the chosen language."""
+    return t(f"cli_help.{key}", _chosen[0], **params)
