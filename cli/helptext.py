@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pitstop.core.i18n import Lang, normalize_lang, t
+from pitstop.core.i18n import CatalogueError, Lang, normalize_lang, render_pair
+from pitstop.core.messages.cli_help import MESSAGES
 
 _chosen: list[Lang] = ["en"]  # the help language of this process's parser (set by `use`)
 
@@ -32,4 +33,7 @@ def use(lang: Lang) -> None:
 
 def h(key: str, **params: Any) -> str:
     """The help text `cli_help.<key>` in the chosen language."""
-    return t(f"cli_help.{key}", _chosen[0], **params)
+    full = f"cli_help.{key}"
+    if full not in MESSAGES:
+        raise CatalogueError(f"no message {full!r} in the catalogue")
+    return render_pair(full, MESSAGES[full], _chosen[0], **params)

@@ -84,9 +84,16 @@ def catalogue() -> Mapping[str, tuple[str, str]]:
 def t(key: str, lang: str, /, **params: Any) -> str:
     """Render message `key` in `lang` ('en' or 'zh'; anything else renders English)."""
     try:
-        en, zh = catalogue()[key]
+        pair = catalogue()[key]
     except KeyError:
         raise CatalogueError(f"no message {key!r} in the catalogue") from None
+    return render_pair(key, pair, lang, **params)
+
+
+def render_pair(key: str, pair: tuple[str, str], lang: str, /, **params: Any) -> str:
+    """`t` for a message already looked up (`pitstop --help` reads only its own area module: loading the
+    whole catalogue costs about 50 ms of a start)."""
+    en, zh = pair
     template = zh if lang == "zh" else en
     wanted = fields_of(template)
     if wanted != set(params):

@@ -11,7 +11,7 @@ import pytest
 from pitstop.cli import helptext
 from pitstop.cli.helptext import help_lang
 from pitstop.cli.main import build_parser, main
-from pitstop.core.i18n import CJK, catalogue, t
+from pitstop.core.i18n import CJK, catalogue, render_pair
 from pitstop.core.messages.cli_help import MESSAGES
 from tests.bot.test_bilingual import english_prose
 
@@ -116,11 +116,11 @@ def test_the_help_language_comes_from_the_command_line(argv: list[str], lang: st
 def test_every_help_key_is_used_and_exists_in_both_languages(monkeypatch: pytest.MonkeyPatch) -> None:
     used: set[str] = set()
 
-    def recording(key: str, lang: str, /, **params: object) -> str:
+    def recording(key: str, pair: tuple[str, str], lang: str, /, **params: object) -> str:
         used.add(key)
-        return t(key, lang, **params)
+        return render_pair(key, pair, lang, **params)
 
-    monkeypatch.setattr(helptext, "t", recording)
+    monkeypatch.setattr(helptext, "render_pair", recording)
     build_parser()
     assert used == set(MESSAGES)
     for key in used:
