@@ -212,10 +212,16 @@ class Console:
         return self.session.incident
 
     def _cause(self, ref: str) -> str:
-        """A cause of the last answer, by its number or its id; anything else is refused."""
+        """A cause of the last answer, by its number or its id; after a diagnosis (no numbered list),
+        the id of a cause it can be resolved as (`:resolve` lists them); anything else is refused."""
         ref, causes = ref.strip(), self.session.causes
         if not ref:
             raise UsageError(msg("console.cause.which"))
+        if not causes:
+            form = flows.resolution_form(self.services, self._incident(), self.user)
+            if ref in {c.pitfall for c in form.choices}:
+                return ref
+            raise UsageError(msg("console.cause.no_list", ref=ref))
         if ref.isdigit() and 1 <= int(ref) <= len(causes):
             return causes[int(ref) - 1]
         if ref in causes:

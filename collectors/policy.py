@@ -15,7 +15,7 @@ from collections.abc import Mapping
 
 from pitstop.collectors import catalog
 from pitstop.core.errors import PitstopError
-from pitstop.core.i18n import msg
+from pitstop.core.i18n import Msg, msg
 
 # Shell metacharacters, quotes, globs, control characters: never in an argv element.
 _UNSAFE = re.compile(r"[;&|<>$`\\\n\r\t\x00-\x1f\x7f*?~!{}()'\"#]")
@@ -80,12 +80,13 @@ ALLOWED: Mapping[str, tuple[str, ...]] = {
     "sacct": (rf"-j {_JOB} -n -P -o [A-Za-z,]+",),
 }
 
-# (tool, regex on the joined arguments, reason): checked first, for a precise message.
+# (tool, regex on the joined arguments, reason key in core/messages/readonly.py): checked first,
+# for a precise message.
 DENIED: tuple[tuple[str, str, str], ...] = (
     (
         "dmesg",
         r"(?:^| )(?:-[a-zA-Z]*[cCDEn][a-zA-Z]*|--clear|--read-clear|--console-\w+)(?: |$)",
-        "clears or reconfigures the kernel ring buffer",
+        "readonly.denied.ring_buffer",
     ),
     (
         "nvidia-smi",
@@ -93,45 +94,45 @@ DENIED: tuple[tuple[str, str, str], ...] = (
         r"-mig|--multi-instance-gpu(?:=\S*)?|-pl|--power-limit(?:=\S*)?|-ac|--applications-clocks(?:=\S*)?|"
         r"-rac|--reset-applications-clocks|-c|--compute-mode(?:=\S*)?|-lgc|-rgc|-lmc|-rmc|-cc|-am|-caa|-p|"
         r"--reset-ecc-errors(?:=\S*)?|-dm|--driver-model(?:=\S*)?)(?: |$)",
-        "changes GPU state",
+        "readonly.denied.gpu",
     ),
     (
         "ipmitool",
         r"^(?:sel (?:clear|delete|add|set)|chassis|power|raw|mc reset|lan set|user|sol|fru write|"
         r"sensor thresh|bmc reset)",
-        "changes BMC or chassis state",
+        "readonly.denied.bmc",
     ),
-    ("setpci", r"=", "writes PCI configuration space"),
+    ("setpci", r"=", "readonly.denied.pci"),
     (
         "storcli64",
         r"(?:^| )(?:set|delete|start|stop|add|del|pause|resume|suspend|flash|download)(?: |$)",
-        "changes RAID controller state",
+        "readonly.denied.raid",
     ),
     (
         "MegaCli64",
         r"(?i)-(?:LDSetProp|CfgClr|CfgLdDel|CfgLdAdd|AdpSetProp|PDMakeGood|AdpFwFlash)",
-        "changes RAID controller state",
+        "readonly.denied.raid",
     ),
     (
         "ethtool",
         r"(?:^| )(?:-s|--change|-K|--offload|-G|--set-ring|-A|--pause|-L|--set-channels|-E|-f|"
         r"--flash|-r|--negotiate|-W|-C|--coalesce|-p|--identify)(?: |$)",
-        "changes NIC settings",
+        "readonly.denied.nic",
     ),
-    ("perfquery", r"(?:^| )(?:-R|--Reset_only|-r|--reset_after_read)(?: |$)", "resets InfiniBand counters"),
-    ("systemctl", r"^(?!(?:status|show|is-active) )", "only status, show and is-active are read-only"),
+    ("perfquery", r"(?:^| )(?:-R|--Reset_only|-r|--reset_after_read)(?: |$)", "readonly.denied.ib_counters"),
+    ("systemctl", r"^(?!(?:status|show|is-active) )", "readonly.denied.systemctl"),
     (
         "journalctl",
         r"--(?:vacuum|rotate|flush|sync|relinquish|setup-keys|update-catalog)",
-        "changes the journal",
+        "readonly.denied.journal",
     ),
-    ("cpupower", r"(?:^| )(?:frequency-set|idle-set|set)(?: |$)", "changes CPU power settings"),
-    ("ip", r"(?:^| )(?:set|add|del|delete|change|replace|flush)(?: |$)", "changes network state"),
+    ("cpupower", r"(?:^| )(?:frequency-set|idle-set|set)(?: |$)", "readonly.denied.cpu_power"),
+    ("ip", r"(?:^| )(?:set|add|del|delete|change|replace|flush)(?: |$)", "readonly.denied.network"),
     (
         "scontrol",
         r"^(?!show )|(?:^| )(?:update|hold|release|requeue|suspend|resume|cancel|delete|create|reboot|"
         r"reconfigure|shutdown|takeover|notify|top|uhold|write)(?: |$)",
-        "changes Slurm state (only `show` is read-only)",
+        "readonly.denied.slurm",
     ),
 )
 
@@ -182,57 +183,57 @@ def _probe_code(argv: tuple[str, ...]) -> bool:
         return False
 
 
-def violation(argv: tuple[str, ...] | list[str]) -> str | None:
+def violation(argv: tuple[str, ...] | list[str]) -> Msg | None:
     """Why `argv` is refused, or None when it is an allowed read-only command."""
     argv = tuple(argv)
     if not argv:
-        return "empty command"
+        return msg("readonly.empty")
     tool, args = argv[0], argv[1:]
     if tool == "python3":
-        return None if _probe_code(argv) else "python3 runs only Pitstop's fixed probe scripts"
+        return None if _probe_code(argv) else msg("readonly.python")
     if tool == "sh":
-        return script_violation(args[1]) if len(args) == 2 and args[0] == "-c" else "sh runs only -c SCRIPT"
+        return script_violation(args[1]) if len(args) == 2 and args[0] == "-c" else msg("readonly.sh")
     if tool in STATE_CHANGING_TOOLS:
-        return f"{tool} changes system state"
+        return msg("readonly.state_tool", tool=tool)
     if tool not in ALLOWED:
-        return f"{tool!r} is not on the read-only allow-list"
+        return msg("readonly.not_allowed", tool=tool)
     bad = next((a for a in args if _UNSAFE.search(a) or not a), None)
     if bad is not None:
-        return f"argument {bad!r} contains shell metacharacters or is empty"
+        return msg("readonly.unsafe_arg", arg=bad)
     joined = " ".join(args)
     for denied_tool, pattern, reason in DENIED:
         if denied_tool == tool and re.search(pattern, joined):
-            return f"{tool} {joined}: {reason}"
+            return msg("readonly.denied", command=f"{tool} {joined}", reason=msg(reason))
     if not any(re.fullmatch(shape, joined) for shape in ALLOWED[tool]):
-        return f"{tool} {joined!r}: arguments not in the allowed read-only forms"
+        return msg("readonly.shape", tool=tool, args=joined)
     return None
 
 
 def check_argv(argv: tuple[str, ...] | list[str]) -> None:
     """Raise PolicyViolation unless `argv` is an allowed read-only command."""
     reason = violation(argv)
-    if reason:
+    if reason is not None:
         raise PolicyViolation(msg("errors.policy.read_only", reason=reason))
 
 
-def script_violation(script: str) -> str | None:
+def script_violation(script: str) -> Msg | None:
     """Why a framing script is refused: it must be the fixed header, then marker-framed allowed argvs."""
     from pitstop.collectors.transport import framing  # the wire format lives with the transports
 
     blocks = framing.script_blocks(script)
     if blocks is None:
-        return "script is not in the framing grammar (unterminated command block)"
+        return msg("readonly.script.grammar")
     fixed, commands = blocks
     if tuple(fixed[: len(framing.HEADER)]) != framing.HEADER:
-        return "script does not start with the fixed header"
+        return msg("readonly.script.header")
     nonces = set()
     for line in fixed[len(framing.HEADER) :]:
         m = framing.BEGIN_LINE.fullmatch(line) or framing.END_LINE.fullmatch(line)
         if not m:
-            return f"script line not in the framing grammar: {line[:80]!r}"
+            return msg("readonly.script.line", line=line[:80])
         nonces.add(m.group(1))
     if len(nonces) > 1:
-        return "script mixes marker nonces"
+        return msg("readonly.script.nonces")
     for text in commands:
         reason = _command_violation(text)
         if reason:
@@ -241,18 +242,18 @@ def script_violation(script: str) -> str | None:
 
 
 @functools.lru_cache(maxsize=4096)  # the same command texts recur for every host; nonces are elsewhere
-def _command_violation(text: str) -> str | None:
+def _command_violation(text: str) -> Msg | None:
     m = _WRAPPER.fullmatch(text)
     if not m:
-        return f"script command not wrapped in the remote timeout: {text[:80]!r}"
+        return msg("readonly.script.no_timeout", text=text[:80])
     try:
         argv = tuple(shlex.split(m.group(4)))
     except ValueError:
-        return f"script command does not parse: {text[:80]!r}"
+        return msg("readonly.script.unparsable", text=text[:80])
     if shlex.join(argv) != m.group(4):
-        return f"script command is not canonically quoted: {text[:80]!r}"
+        return msg("readonly.script.quoting", text=text[:80])
     if m.group(3) and not _sudo_allowed(argv):
-        return f"sudo is not allowed for {shlex.join(argv)[:80]!r}"
+        return msg("readonly.script.sudo", command=shlex.join(argv)[:80])
     return violation(argv)
 
 

@@ -11,6 +11,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "'{ref}' is not a cause of the last answer: give its number (1-{n}) or its id.",
         "“{ref}”不是上一条回答里的原因：请给出编号（1-{n}）或 id。",
     ),
+    "console.cause.no_list": (
+        "'{ref}' is not a cause to choose from: the last result has no numbered list of causes (a "
+        "diagnosis gives none). Name a diagnosed cause by its id (:resolve lists them), or paste the "
+        "error text to get an answer whose causes you can pick by number.",
+        "“{ref}”不是可选的原因：上一条结果没有编号的原因列表（诊断结果不提供编号）。"
+        "请用 id 指明诊断出的原因（:resolve 会列出它们），或者粘贴报错文字，得到一条可按编号选择原因的回答。",
+    ),
     "console.resolve.how": (
         "Pick the real cause with :resolve SLUG, or describe a new one with :resolve-new "
         "TITLE | WHAT WAS WRONG | HOW FIXED | SYMPTOM; SYMPTOM | NOTES",

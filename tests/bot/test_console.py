@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from pitstop.bot.console import Console
+from pitstop.bot.console import Console, Session
+from pitstop.collectors.model import Verdict
+from pitstop.core.i18n import msg
 from tests.bot.conftest import copy_kb, make_services
 
 
@@ -142,6 +144,28 @@ def test_a_chained_traceback_from_a_script_is_one_paste_and_buttons_are_checked(
     out = run(services, CHAINED + "\n\n:this 9\n:notit no-such-cause\n:this 1\n")
     assert len(services.incidents.list()) == 1 and out.count("Likely causes") == 1
     assert out.count("is not a cause of the last answer") == 2 and "marked as the cause" in out
+
+
+def test_after_a_diagnosis_causes_are_named_by_id_and_a_number_is_refused_in_both_languages(services):
+    """A diagnosis prints no numbered causes, so `:this 1` says so instead of "(1-0)"; a diagnosed
+    cause's id works for `:this` and `:resolve`, as the diagnosis text's `:resolve SLUG` hint says."""
+    confirmed = Verdict("gpu-thermal-slowdown", "confirmed", msg("reasons.no_check"))
+    iid = services.incidents.record_diagnosis(
+        channel="console",
+        thread_ts="1.000001",
+        user="alice",
+        hosts=["gpu-thermal"],
+        verdicts=[("gpu-thermal", confirmed)],
+    )
+    console = Console(services, io.StringIO(), user="alice")
+    console.session = Session("1.000001", iid, (), "zh")  # what `/diagnose` leaves: an incident, no list
+    assert "上一条结果没有编号的原因列表" in console.handle(":this 1")
+    console.session.lang = "en"
+    refused = console.handle(":notit 1")
+    assert "no numbered list of causes" in refused and "1-0" not in refused
+    assert "'gpu-thermal' is not a cause to choose from" in console.handle(":this gpu-thermal")
+    assert "gpu-thermal-slowdown marked as the cause" in console.handle(":this gpu-thermal-slowdown")
+    assert "resolved as" in console.handle(":resolve gpu-thermal-slowdown fan replaced")
 
 
 def test_lang_sets_the_answer_language_for_this_user(services):

@@ -12,6 +12,9 @@ from pitstop.collectors import catalog, policy
 from pitstop.collectors.inventory import Host, Inventory
 from pitstop.collectors.transport import framing
 from pitstop.core.errors import PitstopError
+from pitstop.core.i18n import Msg, catalogue, msg
+from tests.core.test_error_messages_zh import blank, prose_left
+from tests.core.test_i18n import untranslated
 
 
 def _all_commands() -> list[catalog.Command]:
@@ -106,11 +109,41 @@ def test_state_changing_commands_are_refused(argv: str) -> None:
         policy.check_argv(tuple(argv.split(" ")))
 
 
+def _reason(*argv: str) -> Msg:
+    reason = policy.violation(argv)
+    assert reason is not None, argv
+    return reason
+
+
 def test_reasons_name_the_danger() -> None:
-    assert "clears" in policy.violation(("dmesg", "-C"))
-    assert "GPU state" in policy.violation(("nvidia-smi", "-pm", "1"))
-    assert "not on the read-only allow-list" in policy.violation(("curl", "x"))
-    assert "changes system state" in policy.violation(("modprobe", "nvidia"))
+    assert str(_reason("dmesg", "-C")) == "dmesg -C: clears or reconfigures the kernel ring buffer"
+    assert "GPU state" in str(_reason("nvidia-smi", "-pm", "1"))
+    assert str(_reason("curl", "x")) == "'curl' is not on the read-only allow-list"
+    assert str(_reason("modprobe", "nvidia")) == "modprobe changes system state"
+
+
+def test_reasons_read_in_chinese_with_tool_names_verbatim() -> None:
+    assert _reason("nvidia-smi", "-pm", "1").render("zh") == "`nvidia-smi -pm 1`：会改变 GPU 状态"
+    assert _reason("modprobe", "nvidia").render("zh") == "`modprobe` 会改变系统状态"
+    assert _reason("lspci", "-vv;id").render("zh") == "参数 '-vv;id' 含有 shell 元字符，或为空"
+    assert _reason(*_script(["echo hi"])).render("zh") == "脚本没有以固定的开头部分起始"
+    with pytest.raises(PitstopError) as refused:
+        policy.check_argv(("systemctl", "restart", "sshd"))
+    assert refused.value.render("zh") == (
+        "只读策略拒绝了这条命令：`systemctl restart sshd`：只有 `status`、`show` 和 `is-active` 是只读的"
+    )
+
+
+@pytest.mark.parametrize("key", sorted(k for k in catalogue() if k.startswith("readonly.")))
+def test_every_refusal_reason_has_chinese_without_english_prose(key: str) -> None:
+    en, zh = catalogue()[key]
+    assert not untranslated(en, zh), zh
+    assert not prose_left(blank(zh)), blank(zh)
+
+
+def test_every_denied_rule_names_a_catalogue_reason() -> None:
+    for tool, _, key in policy.DENIED:
+        assert tool in policy.ALLOWED and str(msg(key))
 
 
 def _script(lines: list[str]) -> tuple[str, ...]:
