@@ -229,7 +229,10 @@ class Policy:
             raise UsageError(msg("errors.policy.bad_numbers", source=source))
         if not isinstance(data.get("groups") or {}, Mapping) or not isinstance(data.get("rules") or [], list):
             raise UsageError(msg("errors.policy.top_shape", source=source))
-        groups = {str(k): _strings(v, f"{source}: group {k}") for k, v in (data.get("groups") or {}).items()}
+        groups = {
+            str(k): _strings(v, msg("errors.policy.where_group", source=source, group=str(k)))
+            for k, v in (data.get("groups") or {}).items()
+        }
         rules = tuple(_rule(raw, i, source) for i, raw in enumerate(data.get("rules") or (), start=1))
         audit = Path(audit_db) if audit_db else None
         return cls(rules, groups, max_hosts, rate, source, audit, clock)
@@ -348,7 +351,7 @@ class Policy:
         return msg("errors.authz.hourly", done=done, limit=limit)
 
 
-def _no_unknown(data: Any, allowed: set[str], where: str) -> None:
+def _no_unknown(data: Any, allowed: set[str], where: str | Msg) -> None:
     if not isinstance(data, Mapping):
         raise UsageError(msg("errors.shape.mapping", where=where))
     bad = sorted(set(map(str, data)) - allowed)
@@ -363,7 +366,7 @@ def _no_unknown(data: Any, allowed: set[str], where: str) -> None:
         )
 
 
-def _strings(value: Any, where: str) -> frozenset[str]:
+def _strings(value: Any, where: str | Msg) -> frozenset[str]:
     if value is None:
         return frozenset()
     if isinstance(value, (str, int)):
@@ -374,7 +377,7 @@ def _strings(value: Any, where: str) -> frozenset[str]:
 
 
 def _rule(raw: Any, index: int, source: str) -> Rule:
-    where = f"{source}: rule {index}"
+    where = msg("errors.policy.where_rule", source=source, index=index)
     _no_unknown(raw, _RULE_KEYS, where)
     name = str(raw.get("name") or f"rule {index}")
     origins = _strings(raw.get("origins"), where) or frozenset(ORIGINS)

@@ -364,6 +364,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "场景名不能重复（它们会用作主机名）：{names}",
     ),
     # the authorization policy file (app/authz.py)
+    "errors.policy.where_rule": ("{source}: rule {index}", "{source}：第 {index} 条规则"),
+    "errors.policy.where_group": ("{source}: group {group}", "{source}：分组 {group}"),
     "errors.policy.not_mapping": (
         "{source}: a policy is a YAML mapping with `rules`",
         "{source}：策略文件应为带 `rules` 的 YAML 映射",

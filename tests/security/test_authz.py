@@ -153,6 +153,18 @@ def test_bad_policy_files_are_refused_with_a_clear_message(tmp_path: Path, text:
     assert message in str(caught.value) and str(path) in str(caught.value)
 
 
+def test_where_a_policy_file_is_wrong_reads_in_chinese_too(tmp_path: Path) -> None:
+    path = tmp_path / "policy.yaml"
+    path.write_text("groups: {ops: [{x: 1}]}\nrules: [{users: [a], hosts: ['*']}, {hosts: ['*']}]", "utf-8")
+    with pytest.raises(UsageError) as caught:
+        Policy.load(path)
+    assert f"{path}：分组 ops" in caught.value.render("zh") and f"{path}: group ops" in str(caught.value)
+    path.write_text("rules: [{users: [a], hosts: ['*']}, {hosts: ['*']}]", "utf-8")
+    with pytest.raises(UsageError) as caught:
+        Policy.load(path)
+    assert f"{path}：第 2 条规则" in caught.value.render("zh") and f"{path}: rule 2" in str(caught.value)
+
+
 def test_missing_policy_file_is_an_error_not_an_open_door(tmp_path: Path) -> None:
     with pytest.raises(UsageError, match="cannot read the authorization policy"):
         Policy.load(tmp_path / "nope.yaml")
