@@ -2,8 +2,9 @@
 
 The language is decided from the command line before any parser is built (`--lang zh` or `--lang=zh`
 anywhere in it; `auto` or nothing means English, as everywhere else without a paste to follow), so each
-`help=`, `description=` and `epilog=` is rendered once, in that language. argparse's own words ("usage:",
-"options:", error messages) stay argparse's: they come from its gettext domain, not from Pitstop.
+`help=`, `description=` and `epilog=` is rendered once, in that language, and so are argparse's headings
+("usage:", "options", `-h`'s line: `cli.main.Parser`). argparse's error messages ("unrecognized
+arguments") stay its own English: they come from its gettext domain, not from Pitstop.
 """
 
 from __future__ import annotations

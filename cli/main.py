@@ -76,6 +76,13 @@ def _add_common(parser: argparse.ArgumentParser, default: object) -> None:
     )
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's formatter with the "usage:" prefix in the help language."""
+
+    def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None = None) -> None:
+        super().add_usage(usage, actions, groups, h("main.usage") if prefix is None else prefix)
+
+
 class Parser(argparse.ArgumentParser):
     """An ArgumentParser whose options may also sit between the words of a word-list positional
     (`pitstop ask NCCL --json timeout`) once `intermixed` is set (leaf commands only)."""
@@ -84,8 +91,11 @@ class Parser(argparse.ArgumentParser):
     _mixing = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        """argparse's parser with `-h/--help` described in the help language."""
-        super().__init__(*args, **{**kwargs, "add_help": False})
+        """argparse's parser with its headings and `-h/--help` in the help language (its error messages
+        stay argparse's own English)."""
+        super().__init__(*args, **{"formatter_class": _Formatter, **kwargs, "add_help": False})
+        self._positionals.title = h("main.positionals")
+        self._optionals.title = h("main.options")
         if kwargs.get("add_help", True):
             self.add_argument("-h", "--help", action="help", help=h("main.help"))
 

@@ -347,6 +347,9 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "answer language: en, zh, or auto to follow the pasted text (default)",
         "回答语言：en、zh，或 auto 跟随所贴文本的语言（默认）",
     ),
+    "cli_help.main.usage": ("usage: ", "用法："),
+    "cli_help.main.positionals": ("positional arguments", "位置参数"),
+    "cli_help.main.options": ("options", "选项"),
     "cli_help.main.v": (
         "also show the details behind an answer (checks, regexes, matched terms)",
         "同时显示结论背后的细节（检查项、正则、命中的词）",
