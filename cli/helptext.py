@@ -9,10 +9,18 @@ arguments") stay its own English: they come from its gettext domain, not from Pi
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from typing import Any
 
 from pitstop.core.i18n import CatalogueError, Lang, normalize_lang, render_pair
 from pitstop.core.messages.cli_help import MESSAGES
+
+# What a line may not break inside: opening brackets, then a Chinese character or a run of other characters,
+# then closing punctuation; or spaces
+_PIECES = re.compile(
+    r"（*(?:[\u3400-\u9fff]|[^\s\u3000-\u303f\u3400-\u9fff\uff00-\uffef]+)[，。；：、）！？]*|\S|\s+"
+)
 
 _chosen: list[Lang] = ["en"]  # the help language of this process's parser (set by `use`)
 
@@ -38,3 +46,22 @@ def h(key: str, **params: Any) -> str:
     if full not in MESSAGES:
         raise CatalogueError(f"no message {full!r} in the catalogue")
     return render_pair(full, MESSAGES[full], _chosen[0], **params)
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """`text` in lines of at most `width` columns (a Chinese character takes two), broken at spaces and
+    between Chinese characters (textwrap breaks only at spaces, which leaves Chinese lines unwrapped)."""
+    lines: list[str] = []
+    line = ""
+    for piece in _PIECES.findall(" ".join(text.split())):
+        if line and not piece.isspace() and columns(line) + columns(piece) > width:
+            lines.append(line.rstrip())
+            line = ""
+        if line or not piece.isspace():
+            line += piece
+    return [*lines, line.rstrip()] if line.strip() else lines
+
+
+def columns(text: str) -> int:
+    """How many terminal columns `text` takes (a Chinese character two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)

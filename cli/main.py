@@ -14,8 +14,9 @@ import importlib
 import sys
 from typing import TYPE_CHECKING, Any
 
-from pitstop.cli.helptext import h, help_lang, use
+from pitstop.cli.helptext import h, help_lang, use, wrap
 from pitstop.core.errors import PitstopError
+from pitstop.core.i18n import CJK
 from pitstop.core.redact import install_log_redaction
 
 if TYPE_CHECKING:
@@ -77,7 +78,15 @@ def _add_common(parser: argparse.ArgumentParser, default: object) -> None:
 
 
 class _Formatter(argparse.HelpFormatter):
-    """argparse's formatter with the "usage:" prefix in the help language."""
+    """argparse's formatter with the "usage:" prefix in the help language, wrapping Chinese text too."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return wrap(text, width) if CJK.search(text) else super()._split_lines(text, width)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if not CJK.search(text):
+            return super()._fill_text(text, width, indent)
+        return "\n".join(indent + line for line in wrap(text, width - len(indent)))
 
     def add_usage(self, usage: Any, actions: Any, groups: Any, prefix: str | None = None) -> None:
         super().add_usage(usage, actions, groups, h("main.usage") if prefix is None else prefix)

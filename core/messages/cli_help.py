@@ -347,7 +347,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "answer language: en, zh, or auto to follow the pasted text (default)",
         "回答语言：en、zh，或 auto 跟随所贴文本的语言（默认）",
     ),
-    "cli_help.main.usage": ("usage: ", "用法："),
+    # argparse indents the usage by the prefix's length in characters: an ASCII colon keeps it near its width
+    "cli_help.main.usage": ("usage: ", "用法: "),
     "cli_help.main.positionals": ("positional arguments", "位置参数"),
     "cli_help.main.options": ("options", "选项"),
     "cli_help.main.v": (

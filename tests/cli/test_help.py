@@ -9,7 +9,7 @@ import re
 import pytest
 
 from pitstop.cli import helptext
-from pitstop.cli.helptext import help_lang
+from pitstop.cli.helptext import columns, help_lang, wrap
 from pitstop.cli.main import build_parser, main
 from pitstop.core.i18n import CJK, catalogue, render_pair
 from pitstop.core.messages.cli_help import MESSAGES
@@ -126,7 +126,10 @@ def test_every_help_key_is_used_and_exists_in_both_languages(monkeypatch: pytest
         assert en.strip() and CJK.search(zh), key
 
 
-def test_every_command_helps_in_chinese_without_english_prose(capsys: pytest.CaptureFixture[str]) -> None:
+def test_every_command_helps_in_chinese_without_english_prose(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
     found = []
     for path, _, _ in walk(build_parser()):
         for lang_option in (["--lang", "zh"], ["--lang=zh"]):
@@ -135,6 +138,9 @@ def test_every_command_helps_in_chinese_without_english_prose(capsys: pytest.Cap
             assert stop.value.code == 0
             out = capsys.readouterr().out
             assert CJK.search(out), path
+            found += [
+                f"{path}: wider than 80 columns: {line}" for line in out.splitlines() if columns(line) > 80
+            ]
             found += [f"{path}: {prose}" for prose in english_prose(CHOICES.sub(" ", out), "")]
     assert not found, "\n".join(found)
 
@@ -144,3 +150,13 @@ def test_english_help_stays_english(capsys: pytest.CaptureFixture[str]) -> None:
         main(["diagnose", "--help"])
     out = capsys.readouterr().out
     assert not CJK.search(out) and "exit status: 0 nothing confirmed" in out
+
+
+def test_chinese_help_wraps_between_characters_and_keeps_brackets_with_their_words() -> None:
+    lines = wrap("文件或标准输入无法读取、是二进制或格式不对（inventory、policy）；6 PITSTOP_DB 不可用", 20)
+    assert all(columns(line) <= 20 for line in lines) and len(lines) > 2
+    assert (
+        "".join(lines).replace(" ", "")
+        == "文件或标准输入无法读取、是二进制或格式不对（inventory、policy）；6PITSTOP_DB不可用"
+    )
+    assert not any(line.endswith("（") or line.startswith(("、", "；")) for line in lines)
