@@ -14,6 +14,7 @@ from pitstop.kb.retrieve import Catalog, Retriever
 from pitstop.kb.schema import Pitfall
 from pitstop.kb.service import KnowledgeBase
 from pitstop.kb.tokens import MAX_TERMS, select_terms
+from tests.kb.entries import make_entry
 
 HAND_WRITTEN = [  # (paste, expected first entry, confident: only an error string a signature knows is)
     ("Xid 79", "xid79-gpu-fell-off-bus", True),
@@ -101,20 +102,7 @@ def test_dev_cases_floor(kb, shared_dir):
 
 
 def _entry(pitfall_id: str, signatures: tuple[str, ...]) -> Pitfall:
-    return Pitfall(
-        id=pitfall_id,
-        title=pitfall_id,
-        title_zh="",
-        layer="gpu",
-        severity="high",
-        summary="s",
-        summary_zh="",
-        cause="c",
-        symptoms=(),
-        signatures=signatures,
-        fix=(),
-        references=(),
-    )
+    return make_entry(pitfall_id, signatures, layer="gpu")
 
 
 def test_signature_rank_follows_the_most_specific_match_not_the_count():

@@ -15,6 +15,7 @@ from pitstop.kb.retrieve import Catalog
 from pitstop.kb.schema import Pitfall
 from pitstop.kb.service import KnowledgeBase
 from tests.incidents.learning_support import copy_kb, incidents_for
+from tests.kb.entries import make_entry
 
 SHARED = "couldn't communicate with the NVIDIA driver"
 
@@ -37,21 +38,7 @@ def stored(kb: KnowledgeBase) -> tuple[tuple[int, int], ...]:
 
 
 def entry(pitfall_id: str, signature: str, symptoms: tuple[str, ...], status: str = "curated") -> Pitfall:
-    return Pitfall(
-        id=pitfall_id,
-        title=pitfall_id,
-        title_zh="",
-        layer="driver",
-        severity="high",
-        summary="s",
-        summary_zh="",
-        cause="c",
-        symptoms=symptoms,
-        signatures=(signature,),
-        fix=(),
-        references=(),
-        status=status,
-    )
+    return make_entry(pitfall_id, (signature,), symptoms, status=status)
 
 
 @pytest.fixture
