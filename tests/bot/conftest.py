@@ -179,7 +179,7 @@ def serve_app(
         db = copy_kb(kb_path, tmp_path / f"pitstop{len(started)}.db")
         services = make_services(db, embedder, **options)
         app = create_app(settings_for(recorder, db), services, update_interval_s=0.2)
-        server = make_server(app, "127.0.0.1", 0)
+        server = make_server(app, services.jobs, SECRET, "127.0.0.1", 0)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         started.append((server, services))
         return Running(f"http://127.0.0.1:{server.server_address[1]}", services, recorder, app)
