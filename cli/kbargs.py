@@ -39,9 +39,9 @@ def open_kb(args: argparse.Namespace) -> KnowledgeBase:
 
 def read_text(words: list[str]) -> str:
     """The query words joined, or stdin when the only word is '-' (decoded, binary refused)."""
-    from pitstop.kb.preprocess import decode
-
     if words == ["-"]:
+        from pitstop.kb.preprocess import decode
+
         if sys.stdin is None:
             raise UsageError(msg("errors.cli.no_stdin"))
         return decode(sys.stdin.buffer.read())

@@ -103,6 +103,21 @@ def test_a_changed_database_is_not_answered_from_the_old_one(world: dict[str, st
     assert not own and again.stdout == changed.stdout
 
 
+def test_changed_code_or_entries_are_not_answered_from_the_old_ones(world: dict[str, str]) -> None:
+    db = Path(world["PITSTOP_DB"])
+    ask(world, QUESTION)
+    wait_listening(db)
+    assert not ask(world, QUESTION)[1]
+    entry = Path(ask_server._roots()[ask_server.LAYERS.index("kb") + 1]) / "pitfalls"
+    touched = sorted(entry.glob("*.yaml"))[0]
+    before = touched.stat()
+    os.utime(touched, ns=(before.st_atime_ns, before.st_mtime_ns + 1_000_000_000))
+    try:
+        assert ask(world, QUESTION)[1]  # answered in its own process: the server saw the change and left
+    finally:
+        os.utime(touched, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
 def test_an_idle_server_exits_and_removes_its_socket(world: dict[str, str]) -> None:
     db = Path(world["PITSTOP_DB"])
     ask({**world, "PITSTOP_ASK_SERVER_IDLE": "1"}, QUESTION)
