@@ -120,11 +120,13 @@ class Parser(argparse.ArgumentParser):
         """Parse options first and the positionals from what is left, when `intermixed`."""
         if not self.intermixed or self._mixing:
             return super().parse_known_args(args, namespace)
-        self._mixing = True
+        self._mixing, usage = True, self.usage
+        if usage is None:  # argparse would cut its own English "usage: " (7 characters) off the usage line
+            self.usage = self.format_usage().removeprefix(h("main.usage")).strip()
         try:
             return self.parse_known_intermixed_args(args, namespace)
         finally:
-            self._mixing = False
+            self._mixing, self.usage = False, usage
 
 
 def _takes_words(parser: argparse.ArgumentParser) -> bool:

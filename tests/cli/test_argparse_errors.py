@@ -131,6 +131,11 @@ CASES = [  # a wrong command line, argparse's English line, the Chinese one
         "pitstop incidents resolve: error: argument --new-title: not allowed with argument --cause",
         "pitstop incidents resolve：错误：参数 --new-title：不能与参数 --cause 同时使用",
     ),
+    (  # a command whose options may sit between its words: argparse keeps its usage line itself
+        ["ask", "--top", "0", "disk", "full"],
+        "pitstop ask: error: argument --top: must be at least 1, not 0",
+        "pitstop ask：错误：参数 --top：必须不小于 1，而不是 0",
+    ),
     (
         ["diagnose", "gpu-1", "--err", "x"],
         "pitstop diagnose: error: ambiguous option: --err could match --error, --error-file",
@@ -145,8 +150,9 @@ def test_a_wrong_command_line_in_each_language(
 ) -> None:
     code, lines = error_of(argv, capsys)
     assert code == 2 and lines[0].startswith("usage: pitstop") and lines[-1].startswith(english), lines
+    prog = lines[0].removeprefix("usage: ").split(" [")[0]  # "pitstop ask"
     for where in (["--lang", "zh", *argv], [*argv, "--lang=zh"]):
         code, lines = error_of(where, capsys)
         assert code == 2, lines
-        assert lines[0].startswith("用法: pitstop"), lines
+        assert lines[0].startswith(f"用法: {prog} ["), lines
         assert lines[-1].startswith(chinese), lines
