@@ -17,7 +17,7 @@ import sqlite_utils
 
 from pitstop.core.clock import Clock, stamp, utc_now
 from pitstop.core.db import immediate
-from pitstop.core.errors import UsageError
+from pitstop.core.errors import UsageError, os_reason
 from pitstop.core.i18n import Msg, msg
 from pitstop.core.redact import redact
 from pitstop.kb.schema import Pitfall, validate_entry
@@ -87,9 +87,7 @@ def read_bundle(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
-        raise UsageError(
-            msg("errors.file.unreadable", path=str(path), reason=str(exc.strerror or exc))
-        ) from None
+        raise UsageError(msg("errors.file.unreadable", path=str(path), reason=os_reason(exc))) from None
     except ValueError as exc:
         raise UsageError(msg("errors.bundle.not_json", path=str(path), error=str(exc))) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:

@@ -54,3 +54,23 @@ def test_an_unknown_host_in_each_language(tmp_path: Path, capsys: pytest.Capture
         3,
         "pitstop：清单里没有主机 'gpu-node-2'；你是不是想找 gpu-node-1？",
     )
+
+
+def test_the_operating_systems_reason_in_each_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Why a file cannot be read is the reader's language too for the common reasons (it was the OS's
+    English, "No such file or directory", inside a Chinese sentence)."""
+    missing = tmp_path / "error.log"
+    assert run(["ask", "--file", str(missing)], capsys) == (
+        2,
+        f"pitstop: cannot read {missing}: no such file or directory",
+    )
+    assert run(["ask", "--file", str(missing), "--lang", "zh"], capsys) == (
+        2,
+        f"pitstop：无法读取 {missing}：文件或目录不存在",
+    )
+    assert run(["ask", "--file", str(tmp_path), "--lang", "zh"], capsys) == (
+        2,
+        f"pitstop：无法读取 {tmp_path}：这是一个目录",
+    )
