@@ -23,7 +23,7 @@ class Cause:
     checks: tuple[str, ...]
     fix: str
     draft: bool = False
-    details: tuple[str, ...] = ()  # the signals behind `why`: regexes, terms (Details button, --verbose)
+    details: tuple[Msg, ...] = ()  # the signals behind `why`: regexes, terms (Details button, --verbose)
     benign: bool = False
     layer: str = ""
     score: float = 0.0  # the fused ranking score
@@ -50,7 +50,8 @@ class DetailsCard:
     incident: int
     pitfall: str
     title: str
-    lines: tuple[str, ...]  # signature regexes and what they matched, shared terms, nearest examples
+    lines: tuple[Msg | str, ...]  # signature regexes and what they matched, shared terms, nearest examples;
+    # a str: stored before details were messages
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ import secrets
 import socket
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -126,6 +126,8 @@ class Outbox:
         db = getattr(self._local, "db", None)
         if db is None:
             db = self._local.db = open_db(self._path)
+            # An emptied payload (done, failed) is overwritten in the file, not left in a free cell.
+            db.execute("PRAGMA secure_delete = ON")
         return db
 
     def _now(self, later: timedelta = timedelta(0)) -> str:
@@ -139,17 +141,33 @@ class Outbox:
         next transaction (group commit): under a burst, one commit stores every waiting request
         instead of each queueing for the database on its own.
         """
-        item = _Put(kind, key, json.dumps(redact_data(payload), ensure_ascii=False))
+        (stored,) = self.put_many(kind, [(key, payload)])
+        if isinstance(stored, QueueFull):
+            raise stored
+        return stored
+
+    def put_many(
+        self, kind: str, deliveries: Sequence[tuple[str, Mapping[str, Any]]], *, raw: bool = False
+    ) -> list[int | None | QueueFull]:
+        """`put` for several (key, payload) deliveries of one kind, committed in one transaction: for
+        each its row id, None (key already stored) or the QueueFull that refused it. `raw` stores the
+        payloads unredacted: only for signed Slack requests whose handler redacts what it keeps
+        (`pitstop.bot.inbox`)."""
+        items = [
+            _Put(kind, key, json.dumps(payload if raw else redact_data(payload), ensure_ascii=False))
+            for key, payload in deliveries
+        ]
         with self._queue_lock:
-            self._queue.append(item)
+            self._queue.extend(items)  # at once: one batch takes them all
         with self._committer:
-            if not item.written:  # no earlier committer took it: commit everything waiting
+            if not items[0].written:  # no earlier committer took them: commit everything waiting
                 with self._queue_lock:
                     batch, self._queue = self._queue, []
                 self._commit(batch)
-        if item.error is not None:
-            raise item.error
-        return item.row_id
+        for item in items:
+            if item.error is not None and not isinstance(item.error, QueueFull):
+                raise item.error  # the transaction failed: nothing of it is stored
+        return [item.error if isinstance(item.error, QueueFull) else item.row_id for item in items]
 
     def _commit(self, batch: list[_Put]) -> None:
         """Write `batch` in one immediate transaction; each item gets its row id, None or its error."""
@@ -294,6 +312,15 @@ class Workers:
             return False
         self.wake()
         return True
+
+    def put_many(
+        self, kind: str, deliveries: Sequence[tuple[str, Mapping[str, Any]]], *, raw: bool = False
+    ) -> list[int | None | QueueFull]:
+        """Store several deliveries' work in one transaction (`Outbox.put_many`) and start it."""
+        stored = self.outbox.put_many(kind, deliveries, raw=raw)
+        if any(isinstance(row, int) for row in stored):
+            self.wake()
+        return stored
 
     @contextmanager
     def hold(self) -> Iterator[None]:

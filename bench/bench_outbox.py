@@ -56,7 +56,8 @@ def main() -> int:
         finally:
             api.shutdown()
         lines.append(
-            f"| {seed} | {len(out.acked)} of {out.events} ({out.first_acked} before the first SIGKILL) "
+            f"| {seed} | {len(out.acked)} of {out.events} ({out.first_acked} before the first SIGKILL, "
+            f"{out.undispatched} not yet dispatched) "
             f"| {len(out.lost)} | {len(out.doubled)} | {out.unfinished} | {'; '.join(out.kills)} "
             f"| {out.looked} / {out.not_reposted} | {out.seconds:.0f} s |"
         )

@@ -29,7 +29,7 @@ sys.path.insert(0, str(REPO))
 
 from pitstop.bot.app import create_app  # noqa: E402
 from pitstop.bot.http import make_server  # noqa: E402
-from tests.bot.conftest import ALLOW_ALL, Running, make_services, settings_for  # noqa: E402
+from tests.bot.conftest import ALLOW_ALL, SECRET, Running, make_services, settings_for  # noqa: E402
 from tests.bot.interactions import slash_command  # noqa: E402
 from tests.bot.recorder import BOT_USER, Recorder, serve  # noqa: E402
 
@@ -57,7 +57,7 @@ def start(db: Path, recorder: Recorder, **options: object) -> tuple[Running, obj
     services = make_services(db, Embedder(), **options)
     services.kb.warm()
     app = create_app(settings_for(recorder, db), services, update_interval_s=1.5)
-    server = make_server(app, "127.0.0.1", 0)
+    server = make_server(app, services.jobs, SECRET, "127.0.0.1", 0)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return Running(f"http://127.0.0.1:{server.server_address[1]}", services, recorder, app), server
 

@@ -39,8 +39,8 @@ from tests.collectors.test_checks_scenarios import NOW, scenario_results  # noqa
 SHARED = Path(os.environ.get("PITSTOP_SHARED", REPO.parent / "shared"))
 
 
-def _flat(text: str) -> str:
-    return " ".join(re.sub(r"[:=|]", " ", text).split())
+def _flat(reason: object) -> str:
+    return " ".join(re.sub(r"[:=|]", " ", str(reason)).split())
 
 
 def coverage() -> list[str]:

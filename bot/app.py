@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -22,19 +21,6 @@ from pitstop.core.sealing import Sealer
 DEFAULT_API_URL = "https://slack.com/api/"
 
 
-class _NoRequestBodies(logging.Filter):
-    """Bolt logs the whole request body on a failed signature check; keep the first words only."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        if "body:" in message or "signature:" in message:
-            record.msg, record.args = "Invalid request signature detected (details withheld)", ()
-        return True
-
-
-_FILTER = _NoRequestBodies()
-
-
 def make_client(settings: Settings) -> WebClient:
     """A Web API client for `settings` (SLACK_API_URL respected) that waits out 429s and retries."""
     base = settings.slack_api_url or DEFAULT_API_URL
@@ -49,13 +35,12 @@ def create_app(
     settings: Settings, services: Services, client: WebClient | None = None, *, update_interval_s: float = 1.5
 ) -> App:
     """The Pitstop Bolt app with every listener registered; the caller chooses Socket Mode or HTTP."""
-    logging.getLogger("slack_bolt.RequestVerification").addFilter(_FILTER)  # no-op when already there
     install_log_redaction()
-    secret = settings.slack_signing_secret
     app = App(
         client=client or make_client(settings),
-        signing_secret=secret or "",
-        request_verification_enabled=bool(secret),
+        # HTTP mode checks every request's signature before Bolt sees it (`pitstop.bot.http`), so an
+        # event stored there can be dispatched after its timestamp aged; Socket Mode carries none.
+        request_verification_enabled=False,
         # Bolt answers Slack once the listener returned: a listener stores its work in the outbox
         # (`services.jobs`) first, so nothing acknowledged exists only in memory.
         process_before_response=True,

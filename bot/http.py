@@ -1,7 +1,13 @@
-"""HTTP mode: Slack's requests at POST /slack/events, GET /health; Bolt checks signatures.
+"""HTTP mode: Slack's requests at POST /slack/events, GET /health; signatures are checked here.
 
 The server is aiohttp's on one asyncio loop, so a connection costs a socket, not a thread, until its
-request has fully arrived; only then does a worker thread run Bolt's `app.dispatch`. Limits:
+request has fully arrived. Then its signature and timestamp are checked on the loop (slack_sdk's
+`SignatureVerifier`, the check Bolt would make; the app runs with Bolt's own check off, so a stored
+event can be dispatched after a restart): a bad or stale one gets 401 before anything is stored. An
+Events API callback is stored as an outbox row and answered 200 once that row is committed, before
+Bolt runs (`pitstop.bot.inbox`); anything else (slash commands, interactions, option lists,
+url_verification) goes to a worker thread running Bolt's `app.dispatch`, whose answer (a response
+body, options) is sent back. Limits:
 - a connection must deliver a complete request line and headers within `deadline_s` of opening (or
   of its previous response), and the declared body within `deadline_s` of its headers; else it is
   closed (aiohttp's keep-alive timer covers the headers, `_read_body` the body);
@@ -9,8 +15,8 @@ request has fully arrived; only then does a worker thread run Bolt's `app.dispat
 - the listen backlog is `BACKLOG` (the kernel caps it at net.core.somaxconn), so a burst of new
   connections waits in the kernel instead of having SYNs dropped and retried a second later;
 - `/health` is answered on the loop itself, never behind busy workers;
-- while a request is being answered, `hold()` (the outbox workers' `Workers.hold`) keeps answering
-  work from starting, so a burst's acknowledgements get the CPU first.
+- while a request is being answered, `jobs.hold()` keeps outbox workers from starting new rows, so a
+  burst's acknowledgements get the CPU first.
 """
 
 from __future__ import annotations
@@ -18,17 +24,22 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import socket
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import AbstractContextManager, nullcontext
+from functools import partial
 from typing import Any
 
 from aiohttp import web
 from multidict import CIMultiDict
 from slack_bolt import App
 from slack_bolt.request import BoltRequest
+from slack_sdk.signature import SignatureVerifier
+
+from pitstop.app.outbox import QueueFull, Workers
+from pitstop.bot import inbox
 
 EVENTS_PATH = "/slack/events"
 MAX_BODY = 1 << 20  # Slack's payloads are far smaller; refuse anything bigger
@@ -38,6 +49,7 @@ MAX_CONNECTIONS = 512
 WORKERS = 16  # threads running app.dispatch (a listener only queues work and acks)
 _LINGER_S = 1.0
 _REFUSAL = b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+_LOG = logging.getLogger(__name__)
 
 
 class HttpServer:
@@ -50,13 +62,15 @@ class HttpServer:
         host: str,
         port: int,
         *,
+        signing_secret: str,
+        jobs: Workers,
         deadline_s: float = DEADLINE_S,
         max_connections: int = MAX_CONNECTIONS,
         workers: int = WORKERS,
-        hold: Callable[[], AbstractContextManager[object]] = nullcontext,
     ) -> None:
         self.app = app
-        self._hold = hold
+        self._verifier = SignatureVerifier(signing_secret)
+        self._jobs = jobs
         self.deadline_s = deadline_s
         self.max_connections = max_connections
         self._workers = workers
@@ -66,6 +80,8 @@ class HttpServer:
         self._stop: asyncio.Event | None = None
         self._stopping = threading.Event()
         self._stopped = threading.Event()
+        self._arrived: list[tuple[str, dict[str, Any], asyncio.Future[int | None | QueueFull]]] = []
+        self._writing: asyncio.Task[None] | None = None
 
     def serve_forever(self) -> None:
         """Serve until `shutdown()`."""
@@ -94,8 +110,11 @@ class HttpServer:
         if self._stopping.is_set():  # shutdown() came before the loop existed
             return
         pool = ThreadPoolExecutor(self._workers, thread_name_prefix="pitstop-http")
+        # One thread commits the stored events: a pool of them would take turns at one transaction
+        # each and fight the loop for the GIL, which made a burst's acknowledgements wait.
+        writer = ThreadPoolExecutor(1, thread_name_prefix="pitstop-http-store")
         handler = web.Server(
-            lambda request: self._handle(request, pool),
+            lambda request: self._handle(request, pool, writer),
             keepalive_timeout=self.deadline_s,  # from accept (aiohttp >= 3.10) and after each response
             access_log=None,  # access logs would carry query strings; Bolt logs what matters
             max_line_size=8190,
@@ -115,8 +134,11 @@ class HttpServer:
             listener.close()
             await handler.shutdown(2.0)
             pool.shutdown(wait=False, cancel_futures=True)
+            writer.shutdown(wait=False, cancel_futures=True)
 
-    async def _handle(self, request: web.BaseRequest, pool: ThreadPoolExecutor) -> web.StreamResponse:
+    async def _handle(
+        self, request: web.BaseRequest, pool: ThreadPoolExecutor, writer: ThreadPoolExecutor
+    ) -> web.StreamResponse:
         if request.method == "GET" and request.path == "/health":
             return web.Response(text="ok")
         if request.path != EVENTS_PATH:
@@ -130,13 +152,55 @@ class HttpServer:
         body = await self._read_body(request)
         if body is None:
             return web.Response(status=408, headers={"Connection": "close"})
-        headers: dict[str, str | Sequence[str]] = dict(request.headers.items())
+        if not self._signed(body, request):
+            _LOG.info("Invalid request signature detected (details withheld)")  # never the body
+            return web.json_response({"error": "invalid request"}, status=401)
         loop = asyncio.get_running_loop()
-        with self._hold():
+        with self._jobs.hold():
+            event = inbox.stored_event(body)
+            # A full queue leaves the event to Bolt, whose listener tells the person so.
+            if event is not None and await self._store(*event, writer):
+                return web.Response(status=200)
+            headers: dict[str, str | Sequence[str]] = dict(request.headers.items())
             status, out_headers, payload = await loop.run_in_executor(
                 pool, _dispatch, self.app, body, request.query_string, headers
             )
         return web.Response(status=status, headers=CIMultiDict(out_headers), body=payload)
+
+    async def _store(self, key: str, event: dict[str, Any], writer: ThreadPoolExecutor) -> bool:
+        """Commit one callback's outbox row (or find its key there); False when the queue is full.
+        Callbacks that arrive while a batch is being written are committed together in the next."""
+        stored = asyncio.get_running_loop().create_future()
+        self._arrived.append((key, event, stored))
+        if self._writing is None or self._writing.done():
+            self._writing = asyncio.create_task(self._write(writer))
+        return not isinstance(await stored, QueueFull)
+
+    async def _write(self, writer: ThreadPoolExecutor) -> None:
+        """Commit what has arrived, one transaction per batch, until nothing waits."""
+        loop = asyncio.get_running_loop()
+        while self._arrived:
+            batch, self._arrived = self._arrived, []
+            deliveries = [(key, event) for key, event, _ in batch]  # stored even if its client left
+            try:
+                results = await loop.run_in_executor(
+                    writer, partial(self._jobs.put_many, inbox.KIND, deliveries, raw=True)
+                )
+            except Exception as exc:  # noqa: BLE001 - the database failed: each request gets a 500
+                for _, _, stored in batch:
+                    if not stored.done():
+                        stored.set_exception(exc)
+                continue
+            for (_, _, stored), result in zip(batch, results, strict=True):
+                if not stored.done():  # done: cancelled, its client went away
+                    stored.set_result(result)
+
+    def _signed(self, body: str, request: web.BaseRequest) -> bool:
+        """Whether Slack signed `body` within the last 5 minutes (v0 HMAC-SHA256 with the signing secret)."""
+        stamp = request.headers.get("X-Slack-Request-Timestamp", "")
+        if not stamp.isdigit():
+            return False
+        return self._verifier.is_valid(body, stamp, request.headers.get("X-Slack-Signature", ""))
 
     async def _read_body(self, request: web.BaseRequest) -> str | None:
         """The declared body, or None when it did not all arrive within the deadline."""
@@ -195,11 +259,8 @@ class _Refuse(asyncio.Protocol):
 
 
 def make_server(
-    app: App,
-    host: str = "0.0.0.0",
-    port: int = 3000,
-    hold: Callable[[], AbstractContextManager[object]] = nullcontext,
+    app: App, jobs: Workers, signing_secret: str, host: str = "0.0.0.0", port: int = 3000
 ) -> HttpServer:
-    """A server (bound, not yet serving) that hands POST /slack/events to `app` and answers GET /health;
-    `hold` is entered around each request (`Workers.hold`: answering work waits for acknowledgements)."""
-    return HttpServer(app, host, port, hold=hold)
+    """A server (bound, not yet serving) for POST /slack/events signed with `signing_secret` and GET
+    /health; Events API callbacks become `jobs` rows that its workers dispatch through `app`."""
+    return HttpServer(app, host, port, signing_secret=signing_secret, jobs=jobs)

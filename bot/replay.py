@@ -1,10 +1,11 @@
 """Refuse replayed Slack requests in HTTP mode: a signed slash command or interaction runs once.
 
-Bolt accepts any correctly signed request whose timestamp is within 5 minutes, so a captured
-request could be posted again in that window. Every accepted command and interaction leaves its
-signature (HMAC over timestamp and body, so unique per request) in the `slack_requests` table for
-`WINDOW_S`; the same signature again is acknowledged and dropped. Events are left alone: Slack
-retries them (X-Slack-Retry-Num) and the event dedupe owns them. Socket Mode carries no signature.
+The HTTP front (`pitstop.bot.http`) accepts any correctly signed request whose timestamp is within 5
+minutes, so a captured request could be posted again in that window. Every accepted command and
+interaction leaves its signature (HMAC over timestamp and body, so unique per request) in the
+`slack_requests` table for `WINDOW_S`; the same signature again is acknowledged and dropped. Events
+are left alone: Slack retries them (X-Slack-Retry-Num, signed anew), and a retry or a replay of one
+is the same outbox row, keyed by its event id (`pitstop.bot.inbox`). Socket Mode carries no signature.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from slack_bolt.response import BoltResponse
 
 from pitstop.core.db import immediate
 
-WINDOW_S = 600  # Bolt refuses timestamps over 300 s away; twice that covers a clock either side
+WINDOW_S = 600  # timestamps over 300 s away are refused; twice that covers a clock either side
 _LOG = logging.getLogger(__name__)
 
 
@@ -47,8 +48,8 @@ class Replays:
 
 
 def refuse_replays(replays: Replays) -> Callable[..., BoltResponse | None]:
-    """Bolt middleware (after Bolt's signature check): a replayed command or interaction gets an empty
-    200 and reaches no listener."""
+    """Bolt middleware (the signature was checked by the HTTP front): a replayed command or interaction
+    gets an empty 200 and reaches no listener."""
 
     def middleware(req: BoltRequest, body: dict[str, Any], next_: Callable[[], None]) -> BoltResponse | None:
         signature = req.headers.get("x-slack-signature", [""])[0]

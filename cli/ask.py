@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import shutil
+import sys
 
+from pitstop.cli import ask_server
 from pitstop.cli.argtypes import COUNT
 from pitstop.cli.helptext import h
-from pitstop.cli.kbargs import MODES, add_db_option, add_text_options, open_kb, text_of
-from pitstop.cli.output import emit_json
-from pitstop.core.redact import redact_data
+from pitstop.cli.kbargs import MODES, add_db_option, add_text_options, db_path, text_of
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,17 +28,30 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Answer one paste through the ask use case (`app.ask`), as text or JSON."""
-    from pitstop.app.ask import ask
-    from pitstop.app.render import answer_text
-    from pitstop.core.i18n import resolve_lang
+    """Answer one paste through the ask use case (`app.ask`), as text or JSON: from the warm server of
+    this KB when one is running (`cli.ask_server`), else in this process, which then starts one."""
+    from pitstop.core.config import load_settings
 
-    text = text_of(args)
-    lang = resolve_lang(text, getattr(args, "lang", None))
-    answer, card = ask(open_kb(args), text, lang=lang, top=max(1, args.top), mode=args.mode)
-    if args.json:  # the answer quotes the paste (its query, the text a signature matched): masked
-        emit_json("ask", redact_data(answer.to_json(lang)))
-    else:
-        width = max(40, min(110, shutil.get_terminal_size((100, 24)).columns))
-        print(answer_text(card, verbose=getattr(args, "verbose", False), width=width))
+    request = ask_server.Request(
+        text=text_of(args),
+        lang=getattr(args, "lang", None),
+        top=max(1, args.top),
+        mode=args.mode,
+        json=args.json,
+        verbose=getattr(args, "verbose", False),
+        width=max(40, min(110, shutil.get_terminal_size((100, 24)).columns)),
+    )
+    settings = load_settings()
+    db = db_path(args, settings)
+    reply = ask_server.answer(db, request) if settings.ask_server else None
+    if reply is not None:
+        sys.stdout.write(reply.stdout)
+        sys.stderr.write(reply.stderr)
+        return reply.status
+    from pitstop.kb.service import KnowledgeBase
+
+    sys.stdout.write(ask_server.answer_output(KnowledgeBase.open(db), request))
+    if settings.ask_server:
+        sys.stdout.flush()  # the answer first; the server loads while the person reads it
+        ask_server.start(db, settings.ask_server_idle_s)
     return 0

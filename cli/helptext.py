@@ -3,8 +3,8 @@
 The language is decided from the command line before any parser is built (`--lang zh` or `--lang=zh`
 anywhere in it; `auto` or nothing means English, as everywhere else without a paste to follow), so each
 `help=`, `description=` and `epilog=` is rendered once, in that language, and so are argparse's headings
-("usage:", "options", `-h`'s line: `cli.main.Parser`). argparse's error messages ("unrecognized
-arguments") stay its own English: they come from its gettext domain, not from Pitstop.
+("usage:", "options", `-h`'s line) and its error lines ("unrecognized arguments": `cli.main.Parser`,
+`cli.argerrors`).
 """
 
 from __future__ import annotations
@@ -38,6 +38,11 @@ def help_lang(argv: list[str]) -> Lang:
 def use(lang: Lang) -> None:
     """Render the help texts of parsers built from now on in `lang`."""
     _chosen[0] = lang
+
+
+def chosen() -> Lang:
+    """The language of this process's parser: its help, and its error lines."""
+    return _chosen[0]
 
 
 def h(key: str, **params: Any) -> str:

@@ -12,6 +12,7 @@ from pitstop.core.errors import UsageError
 from pitstop.core.i18n import msg
 
 if TYPE_CHECKING:
+    from pitstop.core.config import Settings
     from pitstop.kb.service import KnowledgeBase
 
 MODES = ("hybrid", "dense", "lexical", "signature")  # kb.retrieve.MODES, without importing kb at startup
@@ -22,19 +23,25 @@ def add_db_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", type=Path, default=None, help=h("kbargs.db"))
 
 
+def db_path(args: argparse.Namespace, settings: Settings | None = None) -> Path:
+    """The knowledge base's file: `--db`, else the settings' (`settings`, else loaded now)."""
+    from pitstop.core.config import load_settings
+
+    return args.db or (settings or load_settings()).db_path
+
+
 def open_kb(args: argparse.Namespace) -> KnowledgeBase:
     """Open the knowledge base named by `--db` or the settings."""
-    from pitstop.core.config import load_settings
     from pitstop.kb.service import KnowledgeBase
 
-    return KnowledgeBase.open(args.db or load_settings().db_path)
+    return KnowledgeBase.open(db_path(args))
 
 
 def read_text(words: list[str]) -> str:
     """The query words joined, or stdin when the only word is '-' (decoded, binary refused)."""
-    from pitstop.kb.preprocess import decode
-
     if words == ["-"]:
+        from pitstop.kb.preprocess import decode
+
         if sys.stdin is None:
             raise UsageError(msg("errors.cli.no_stdin"))
         return decode(sys.stdin.buffer.read())

@@ -12,9 +12,9 @@ import argparse
 import gc
 import importlib
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
-from pitstop.cli.helptext import h, help_lang, use, wrap
+from pitstop.cli.helptext import chosen, h, help_lang, use, wrap
 from pitstop.core.errors import PitstopError
 from pitstop.core.i18n import CJK
 from pitstop.core.redact import install_log_redaction
@@ -100,13 +100,19 @@ class Parser(argparse.ArgumentParser):
     _mixing = False
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        """argparse's parser with its headings and `-h/--help` in the help language (its error messages
-        stay argparse's own English)."""
+        """argparse's parser with its headings, `-h/--help` and error lines in the help language."""
         super().__init__(*args, **{"formatter_class": _Formatter, **kwargs, "add_help": False})
         self._positionals.title = h("main.positionals")
         self._optionals.title = h("main.options")
         if kwargs.get("add_help", True):
             self.add_argument("-h", "--help", action="help", help=h("main.help"))
+
+    def error(self, message: str) -> NoReturn:
+        """argparse's usage and error line (exit status 2), in the help language."""
+        from pitstop.cli.argerrors import error_line
+
+        self.print_usage(sys.stderr)
+        self.exit(2, error_line(self.prog, message, chosen()) + "\n")
 
     def parse_known_args(  # type: ignore[override]
         self, args: list[str] | None = None, namespace: argparse.Namespace | None = None
@@ -114,11 +120,13 @@ class Parser(argparse.ArgumentParser):
         """Parse options first and the positionals from what is left, when `intermixed`."""
         if not self.intermixed or self._mixing:
             return super().parse_known_args(args, namespace)
-        self._mixing = True
+        self._mixing, usage = True, self.usage
+        if usage is None:  # argparse would cut its own English "usage: " (7 characters) off the usage line
+            self.usage = self.format_usage().removeprefix(h("main.usage")).strip()
         try:
             return self.parse_known_intermixed_args(args, namespace)
         finally:
-            self._mixing = False
+            self._mixing, self.usage = False, usage
 
 
 def _takes_words(parser: argparse.ArgumentParser) -> bool:

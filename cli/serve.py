@@ -76,7 +76,7 @@ def serve(
         if http:
             from pitstop.bot.http import make_server
 
-            server = make_server(app, host, port, hold=services.jobs.hold)
+            server = make_server(app, services.jobs, settings.slack_signing_secret or "", host, port)
             url = f"http://{host}:{server.server_address[1]}/slack/events"
             print(t("cli.serve.listening", lang, url=url), flush=True)
             server.serve_forever()

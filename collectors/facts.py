@@ -10,7 +10,7 @@ from typing import Any, Literal
 from pitstop.collectors import catalog
 from pitstop.collectors.catalog import display
 from pitstop.collectors.model import CommandResult, Evidence
-from pitstop.collectors.parsers import kernel_log
+from pitstop.collectors.parsers import kernel_log, memo
 from pitstop.collectors.parsers.gpu import Gpu
 from pitstop.core.i18n import Msg, msg
 
@@ -92,6 +92,8 @@ class Facts:
         self._missing: dict[str, Msg | None] = {}  # every check asks again: the answer never changes
         self._commands: dict[str, str] = {}
         self._read: frozenset[str] | None = None
+        self._truncated: tuple[str, ...] | None = None
+        self._parsed: dict[tuple[Any, str], Any] = {}  # parsers/memo.py: one parse per text here
 
     def result(self, collector: str) -> CommandResult | None:
         """The raw result, or None when the collector did not run."""
@@ -118,6 +120,12 @@ class Facts:
         """The collectors that have a result."""
         return tuple(self._results)
 
+    def truncated(self) -> tuple[str, ...]:
+        """The collectors whose output was cut at the size cap."""
+        if self._truncated is None:
+            self._truncated = tuple(c for c, r in self._results.items() if r.truncated)
+        return self._truncated
+
     def read_commands(self) -> frozenset[str]:
         """The command lines whose output could be read."""
         if self._read is None:
@@ -134,7 +142,8 @@ class Facts:
             else:
                 text = result.stdout if result.outcome == "ok" else f"{result.stdout}\n{result.stderr}"
                 kwargs = {"now": self._now} if declared.timed else {}
-                self._cache[collector] = declared.parser(text, **kwargs)
+                with memo.sharing(self._parsed):
+                    self._cache[collector] = declared.parser(text, **kwargs)
         return self._cache[collector]
 
     def first(self, *collectors: str) -> tuple[str, Any] | tuple[None, None]:

@@ -44,6 +44,8 @@ class Settings:
     maintainers: tuple[str, ...] = ()  # Slack user ids (U…/W…) and user-group ids (S…) who review drafts
     incident_quiet_days: float = 7.0  # an open incident with no activity this long closes as expired
     ssh_local_commands: bool = False  # let ssh config run local commands (Match exec, ProxyCommand)
+    ask_server: bool = True  # `pitstop ask` leaves a warm process answering the next ones (cli.ask_server)
+    ask_server_idle_s: float = 600.0  # that process exits after this long without a question
 
     @property
     def has_slack_tokens(self) -> bool:
@@ -73,4 +75,15 @@ def load_settings(env: dict[str, str] | None = None) -> Settings:
         slack_api_url=env.get("SLACK_API_URL") or None,
         maintainers=tuple(m.strip() for m in env.get("PITSTOP_MAINTAINERS", "").split(",") if m.strip()),
         ssh_local_commands=env.get("PITSTOP_SSH_LOCAL_COMMANDS", "").strip().lower() in ("1", "yes", "true"),
+        ask_server=env.get("PITSTOP_ASK_SERVER", "").strip().lower() not in ("0", "no", "false", "off"),
+        ask_server_idle_s=_seconds(env.get("PITSTOP_ASK_SERVER_IDLE"), 600.0),
     )
+
+
+def _seconds(value: str | None, default: float) -> float:
+    """A positive number of seconds from the environment, else `default`."""
+    try:
+        seconds = float(value or default)
+    except ValueError:
+        return default
+    return seconds if seconds > 0 else default

@@ -61,6 +61,7 @@ def resolve_lang(text: str | None, override: str | None = None) -> Lang:
     return detect_lang(text) if text else "en"
 
 
+@cache
 def fields_of(template: str) -> frozenset[str]:
     """The `{name}` fields of a template (format specs and conversions ignored)."""
     return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name)
@@ -83,11 +84,14 @@ def catalogue() -> Mapping[str, tuple[str, str]]:
 
 def t(key: str, lang: str, /, **params: Any) -> str:
     """Render message `key` in `lang` ('en' or 'zh'; anything else renders English)."""
+    return render_pair(key, _pair(key), lang, **params)
+
+
+def _pair(key: str) -> tuple[str, str]:
     try:
-        pair = catalogue()[key]
+        return catalogue()[key]
     except KeyError:
         raise CatalogueError(f"no message {key!r} in the catalogue") from None
-    return render_pair(key, pair, lang, **params)
 
 
 def render_pair(key: str, pair: tuple[str, str], lang: str, /, **params: Any) -> str:
@@ -95,11 +99,15 @@ def render_pair(key: str, pair: tuple[str, str], lang: str, /, **params: Any) ->
     whole catalogue costs about 50 ms of a start)."""
     en, zh = pair
     template = zh if lang == "zh" else en
-    wanted = fields_of(template)
-    if wanted != set(params):
-        raise CatalogueError(f"message {key!r} takes {sorted(wanted)}, got {sorted(params)}")
+    _check_fields(key, template, params)
     values = {name: _value(v, lang) for name, v in params.items()}
     return template.format(**values)
+
+
+def _check_fields(key: str, template: str, params: Mapping[str, Any]) -> None:
+    wanted = fields_of(template)
+    if wanted != params.keys():
+        raise CatalogueError(f"message {key!r} takes {sorted(wanted)}, got {sorted(params)}")
 
 
 def _value(value: Any, lang: str) -> Any:
@@ -175,10 +183,10 @@ def _param_from_json(value: Any) -> Any:
 
 
 def msg(key: str, /, **params: Any) -> Msg:
-    """A `Msg`, checked now so that a wrong key or parameter fails where it is built."""
-    message = Msg(key, params)
-    message.render("en")
-    return message
+    """A `Msg`, its key and parameter names checked now so that a mistake fails where it is built
+    (not rendered: a sweep builds hundreds per host; both languages take the same fields, test_i18n)."""
+    _check_fields(key, _pair(key)[0], params)
+    return Msg(key, params)
 
 
 def stored(data: Any, text: str) -> Msg | str:

@@ -183,7 +183,9 @@ class Incidents:
                         str(getattr(match, "confidence", "")),
                         int(bool(getattr(match, "draft", False))),
                         now,
-                        json.dumps([redact(str(d)) for d in getattr(match, "why", ()) or ()]),
+                        json.dumps(
+                            [_detail_json(d) for d in getattr(match, "why", ()) or ()], ensure_ascii=False
+                        ),
                     ],
                 )
         return iid
@@ -249,14 +251,14 @@ class Incidents:
         )
         return int(iid)
 
-    def candidate_details(self, iid: int, pitfall_id: str) -> tuple[str, ...] | None:
+    def candidate_details(self, iid: int, pitfall_id: str) -> tuple[Msg | str, ...] | None:
         """The signals behind `pitfall_id`'s rank in the incident's latest answer (redacted); None
         when the incident never had that candidate."""
         row = self.db.execute(
             "SELECT details_json FROM incident_candidates WHERE incident_id = ? AND pitfall_id = ?",
             [iid, pitfall_id],
         ).fetchone()
-        return None if row is None else tuple(str(line) for line in json.loads(row[0]))
+        return None if row is None else tuple(stored(line, str(line)) for line in json.loads(row[0]))
 
     def user_lang(self, user: str) -> str | None:
         """The answer language `user` chose (None: follow the paste); see pitstop.core.prefs."""
@@ -525,3 +527,8 @@ class Incidents:
 def _unique(items: Iterable[str]) -> list[str]:
     """Non-empty items in first-seen order."""
     return list(dict.fromkeys(i for i in items if i))
+
+
+def _detail_json(detail: Msg | str) -> Any:
+    """One detail line as stored: a message's `to_json` (its text redacted), else the redacted text."""
+    return detail.map_text(redact).to_json() if isinstance(detail, Msg) else redact(str(detail))

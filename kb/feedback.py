@@ -50,10 +50,10 @@ HOST_BOOST = 0.1
 
 @dataclass(frozen=True)
 class Adjustment:
-    """A change to one cause's fused score, the detail line for `why` and the reader's sentence."""
+    """A change to one cause's fused score, the detail lines for `why` and the reader's sentence."""
 
     delta: float
-    why: str
+    why: tuple[Msg, ...]
     reason: Msg
 
 
@@ -83,7 +83,7 @@ class FeedbackAdjuster:
             for pid, change in part.items():
                 old = out.get(pid)
                 out[pid] = (
-                    Adjustment(old.delta + change.delta, f"{old.why}; {change.why}", change.reason)
+                    Adjustment(old.delta + change.delta, old.why + change.why, change.reason)
                     if old
                     else change
                 )
@@ -94,14 +94,14 @@ class FeedbackAdjuster:
         out = {}
         for pid, incidents in self._resolved().items():
             delta = min(PRIOR_MAX, PRIOR_STEP * math.log2(1 + len(incidents)))
-            why = f"this team resolved {len(incidents)} incident(s) as this, latest #{max(incidents)}"
+            why = (msg("kb.detail.prior", count=len(incidents), incident=max(incidents)),)
             out[pid] = Adjustment(
                 delta, why, msg("kb.why.prior", count=len(incidents), incident=max(incidents))
             )
         lowered = raw.lower()
         for host, pid, iid in self._hosts:
             if re.search(rf"(?<![\w.-]){re.escape(host.lower())}(?![\w-])", lowered):
-                why = f"host {host} had this cause in incident #{iid}"
+                why = (msg("kb.detail.host", host=host, incident=iid),)
                 out[pid] = Adjustment(
                     out[pid].delta + HOST_BOOST, why, msg("kb.why.host", host=host, incident=iid)
                 )
@@ -143,10 +143,7 @@ class FeedbackAdjuster:
                 delta = min(STEP * net, MAX_DEMOTION)
                 out[pitfall_id] = Adjustment(
                     -delta,
-                    (
-                        f"demoted by {delta:.2f}: {not_it} 'Not it' vote(s) against {was_it} 'This was it'"
-                        " on near-identical questions"
-                    ),
+                    (msg("kb.detail.demoted", delta=f"{delta:.2f}", not_it=not_it, was_it=was_it),),
                     msg("kb.why.demoted", not_it=not_it, was_it=was_it),
                 )
         return out

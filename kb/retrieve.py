@@ -86,7 +86,7 @@ class Match:
     title_zh: str
     score: float
     confidence: str  # high | medium | low
-    why: list[str]  # the details: regexes, shared terms, nearest examples (`--verbose`, "Details")
+    why: list[Msg]  # the details: regexes, shared terms, nearest examples (`--verbose`, "Details")
     summary: str
     summary_zh: str
     fix: str
@@ -113,7 +113,7 @@ class Match:
             "summary": self.summary_zh if zh and self.summary_zh else self.summary,
             "fix": self.fix_zh if zh and self.fix_zh else self.fix,
             "reasons": self.reasons_in(lang),
-            "why": list(self.why),
+            "why": [w.render(lang) for w in self.why],
             "draft": self.draft,
             "benign": self.benign,
             "layer": self.layer,
@@ -231,10 +231,14 @@ def _coverage(text: str, matches: Sequence[signatures.Match]) -> int:
     return sum(1 for i in positions if not text[i].isspace())
 
 
-class _Why(NamedTuple):
-    """What a signal says about one entry: the detail line and the reader's sentence."""
+# the kinds of example a detail line names (the others, mined or imported, read "example")
+_KINDS = {kind: f"kb.detail.kind.{kind}" for kind in ("title", "summary", "symptom", "incident")}
 
-    detail: str
+
+class _Why(NamedTuple):
+    """What a signal says about one entry: the detail lines and the reader's sentence."""
+
+    detail: tuple[Msg, ...]
     reason: Msg | None
 
 
@@ -242,8 +246,9 @@ def _signature_why(found: Sequence[tuple[signatures.Match, str]]) -> _Why:
     """The two longest matches, each with its regex and the text it matched."""
     longest = sorted(found, key=lambda item: -len(item[0].group(0)))[:2]
     texts = [" ".join(m.group(0).split())[:80] for m, _ in longest]  # a match may span lines
-    detail = "; ".join(
-        f"signature /{pattern}/ matched '{text}'" for (_, pattern), text in zip(longest, texts, strict=True)
+    detail = tuple(
+        msg("kb.detail.signature", pattern=pattern, text=text)
+        for (_, pattern), text in zip(longest, texts, strict=True)
     )
     return _Why(detail, msg("kb.why.signature", text=texts[0]))
 
@@ -277,7 +282,7 @@ def _entry_text(pitfall: Pitfall) -> str:
 @dataclass
 class _Evidence:
     ranks: dict[str, int] = field(default_factory=dict)
-    why: list[str] = field(default_factory=list)
+    why: list[Msg] = field(default_factory=list)
     reasons: list[Msg] = field(default_factory=list)
     similarity: float = 0.0
     signature_chars: float = 0.0  # paste characters the signature matches cover, times signature_weight
@@ -294,7 +299,7 @@ def _adjust(
         return fused
     for pitfall_id, change in changes.items():
         if pitfall_id in evidence:
-            evidence[pitfall_id].why.append(change.why)
+            evidence[pitfall_id].why.extend(change.why)
             evidence[pitfall_id].reasons.append(change.reason)
     adjusted = [
         (pid, min(1.0, max(0.0, score + changes[pid].delta)) if pid in changes else score)
@@ -337,7 +342,7 @@ class Retriever:
                 item = evidence.setdefault(pitfall_id, _Evidence())
                 item.ranks[signal] = rank
                 if rank <= WHY_RANKS and why:
-                    item.why.append(why.detail)
+                    item.why.extend(why.detail)
                     if why.reason is not None:
                         item.reasons.append(why.reason)
                 if signal == "dense":
@@ -447,7 +452,13 @@ class Retriever:
             shared = [t for t in terms if t in catalog.words_of(pitfall_id)][:8] if rank < 10 else []
             words = [t for t in shared if (len(t) >= 3 and not t.isdigit()) or not t.isascii()][:5]
             reason = msg("kb.why.words", terms=", ".join(f"`{w}`" for w in words)) if words else None
-            out.append((pitfall_id, _Why(f"terms: {', '.join(shared)}", reason) if shared else None, score))
+            out.append(
+                (
+                    pitfall_id,
+                    _Why((msg("kb.detail.terms", terms=", ".join(shared)),), reason) if shared else None,
+                    score,
+                )
+            )
         return out
 
     def _trigram(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, _Why | None, float]]:
@@ -477,10 +488,15 @@ class Retriever:
             if example.incident_id is not None and example.pitfall_id not in learned:
                 learned[example.pitfall_id] = (example.incident_id, float(similarity))
             if example.pitfall_id not in ranked:
-                label = f"nearest {example.kind} ({similarity:.2f}): {example.text[:100]}"
+                label = msg(
+                    "kb.detail.nearest",
+                    kind=msg(_KINDS.get(example.kind, "kb.detail.kind.other")),
+                    similarity=f"{similarity:.2f}",
+                    text=example.text[:100],
+                )
                 # Only the top ranks' reasons are read (ask); a reason costs a rendered message.
                 reason = _nearest_reason(example) if len(ranked) < WHY_RANKS else None
-                ranked[example.pitfall_id] = (_Why(label, reason), float(similarity))
+                ranked[example.pitfall_id] = (_Why((label,), reason), float(similarity))
         self._found.learned = learned
         return [(pid, why, sim) for pid, (why, sim) in ranked.items()]
 
@@ -513,7 +529,9 @@ class Retriever:
             if learned and learned[1] > t.learned_floor:
                 share = min(1.0, (learned[1] - t.learned_floor) / (t.learned_full - t.learned_floor))
                 score = min(1.0, score + t.learned_boost * share)
-                evidence[pid].why.insert(0, f"resolved as this in incident #{learned[0]} ({learned[1]:.2f})")
+                evidence[pid].why.insert(
+                    0, msg("kb.detail.learned", incident=learned[0], similarity=f"{learned[1]:.2f}")
+                )
                 evidence[pid].reasons.insert(
                     0, msg("kb.why.learned", incident=learned[0], similarity=f"{learned[1]:.2f}")
                 )
@@ -540,7 +558,7 @@ class Retriever:
             title_zh=pitfall.title_zh,
             score=round(float(score), 3),
             confidence=self._confidence(item, score),
-            why=item.why or ["weak overall similarity"],
+            why=item.why or [msg("kb.detail.weak")],
             reasons=tuple(dict.fromkeys(item.reasons))[:3],
             summary=pitfall.summary,
             summary_zh=pitfall.summary_zh,

@@ -29,6 +29,9 @@ pytest_plugins = ("tests.lab.fleet_fixtures",)  # lab_fleet, lab_inventory
 os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+# No warm `pitstop ask` server left behind by the many asks of the suite (tests/cli/test_ask_server.py
+# turns it on for its own asks and stops what it started).
+os.environ["PITSTOP_ASK_SERVER"] = "0"
 # Lab fleets (and `pitstop lab up`/`start` subprocesses, which inherit this) probe ports from here:
 # each pytest-xdist worker of a run its own block of 100, and separate runs spread over 20000-59999.
 _WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")

@@ -20,7 +20,7 @@ from pitstop.bot.errors import on_listener_error
 def register(app: App, deps: Deps) -> None:
     """Hand `deps` to every listener (Bolt's context), install the error handler, register every kind,
     and start the workers that do the outbox's rows (first those a previous process left unfinished)."""
-    from pitstop.bot import answer, checks
+    from pitstop.bot import answer, checks, inbox
     from pitstop.bot.listeners import actions, commands, events, options, views
     from pitstop.bot.listeners.views import resolution
 
@@ -36,5 +36,6 @@ def register(app: App, deps: Deps) -> None:
         answer.KIND: partial(answer.answer_entry, deps, app.client),
         checks.KIND: partial(checks.checks_entry, deps, app.client),
         resolution.KIND: partial(resolution.resolve_entry, deps, app.client),
+        inbox.KIND: partial(inbox.dispatch_entry, app),
     }
     deps.services.jobs.start(handlers)

@@ -309,7 +309,7 @@ def details_message(card: DetailsCard) -> SlackMessage:
     head = t("flows.details.title", lang, title=clip(card.title, 200), incident=card.incident)
     blocks: list[Block] = [section(f"*{clean(head)}*"), context(escape(t("flows.details.explain", lang)))]
     if card.lines:
-        blocks.append(section(code(clip(line, DETAIL_CHARS) for line in card.lines)))
+        blocks.append(section(code(clip(render(line, lang), DETAIL_CHARS) for line in card.lines)))
     else:
         blocks.append(section(escape(t("flows.details.none", lang))))
     return SlackMessage(_fallback(head), fit(blocks, lang))

@@ -99,6 +99,11 @@ class Window:
     since: datetime | None
     now: datetime | None
     until: datetime | None = None  # a job's end: later lines are not about it
+    latest: datetime | None = field(init=False, repr=False, compare=False)  # the end, 5 minutes late
+
+    def __post_init__(self) -> None:
+        end = self.until or self.now
+        object.__setattr__(self, "latest", None if end is None else end + timedelta(minutes=5))
 
     def contains(self, when: datetime | None) -> bool:
         """Untimed lines count: the catalog's commands read the current boot only."""
@@ -106,8 +111,7 @@ class Window:
             return True
         if self.since is not None and when < self.since:
             return False
-        end = self.until or self.now
-        return not (end is not None and when > end + timedelta(minutes=5))
+        return self.latest is None or when <= self.latest
 
     def describe(self) -> Msg:
         """ "since boot", "since 2026-01-02 03:04 UTC" or "from ... to ... UTC" (a job's span)."""

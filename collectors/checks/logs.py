@@ -70,10 +70,13 @@ def kernel_log_match(facts: Facts, params: Mapping[str, Any], ctx: CheckContext)
     xids = [int(x) for x in as_list(params.get("xid"))]
     pattern = _compile(params.get("pattern"))
     label = _label(params)
-    events = [e for e in log.events if win.contains(e.time)]
+    events: list[KernelEvent] = []
+    outside: list[KernelEvent] = []
+    for e in log.events:
+        (events if win.contains(e.time) else outside).append(e)
     hits = [e for e in events if _matches(e, xids, pattern)]
     rerun = _grep_rerun(collector, xids, params.get("pattern"))
-    older = [e for e in log.events if not win.contains(e.time) and _matches(e, xids, pattern)]
+    older = [e for e in outside if _matches(e, xids, pattern)]
     if len(hits) >= int(params.get("min_count", 1)):
         unless = [int(x) for x in as_list(params.get("unless_xid"))]
         unless_pattern = _compile(params.get("unless_pattern"))

@@ -111,13 +111,7 @@ def contradiction_rule(spec: CheckSpec, facts: Facts, verdict: Verdict) -> Verdi
         )
     if verdict.verdict == "ruled_out":
         quoted_commands = {e.command for e in verdict.evidence}
-        cut = [
-            c
-            for c in facts.collectors()
-            if (r := facts.result(c)) is not None
-            and r.truncated
-            and (c in _inputs(spec) or facts.command(c) in quoted_commands)
-        ]
+        cut = [c for c in facts.truncated() if c in _inputs(spec) or facts.command(c) in quoted_commands]
         if cut:
             why = msg("reasons.cut", commands=", ".join(facts.command(c) for c in cut))
             return replace(

@@ -11,7 +11,6 @@ import in every process.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import tempfile
@@ -20,17 +19,14 @@ from functools import cache
 from pathlib import Path
 
 from pitstop.core.config import cache_home
+from pitstop.core.sources import digest
 
 SOURCES = Path(__file__).resolve().parents[1]  # the collectors package: checks, parsers, catalog
 
 
 def cache_file() -> Path:
     """The file for the collectors' current sources."""
-    digest = hashlib.sha256()
-    for path in sorted(SOURCES.rglob("*.py")):
-        stat = path.stat()
-        digest.update(f"{path.relative_to(SOURCES)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
-    return cache_home() / f"check-texts-{digest.hexdigest()[:20]}.json"
+    return cache_home() / f"check-texts-{digest([SOURCES])[:20]}.json"
 
 
 @cache

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from pitstop.collectors.parsers import smi_error
+from pitstop.collectors.parsers import memo, smi_error
 from pitstop.collectors.parsers._text import clean_lines, is_unknown, to_bool, to_float, to_int
 from pitstop.collectors.parsers.gpu import Gpu, GpuProcess
 
@@ -234,8 +234,10 @@ def _gpu(node: _Node, index: int, driver: str | None) -> Gpu:
     )
 
 
+@memo.once
 def parse(text: str) -> SmiQuery:
-    """Parse full output, a `-d` section or a grep fragment; an nvidia-smi error becomes `error`."""
+    """Parse full output, a `-d` section or a grep fragment; an nvidia-smi error becomes `error`
+    (once per text within a host's facts: the NVML probe's fallback carries the same output)."""
     root = _tree(text)
     top = {c.key.lower(): c for c in root.children}
     driver = _value(top.get("driver version"))

@@ -166,7 +166,10 @@ def parse(text: str) -> ProbeResult:
     smi_out = data.get("nvidia_smi") or {}
     smi = None
     if "stdout" in smi_out or "stderr" in smi_out:
-        smi = nvidia_smi_q.parse(f"{smi_out.get('stdout', '')}\n{smi_out.get('stderr', '')}")
+        # joined as Facts joins a command's streams, so an equal output is parsed once (parsers/memo.py)
+        smi = nvidia_smi_q.parse(
+            "\n".join(s for s in (smi_out.get("stdout", ""), smi_out.get("stderr", "")) if s)
+        )
     driver = data.get("driver_version")
     try:
         gpus = tuple(_gpu(g, driver) for g in data.get("gpus") or () if isinstance(g, dict))

@@ -42,7 +42,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "cli_help.console.inventory": (
         "inventory YAML (default $PITSTOP_INVENTORY)",
-        "inventory YAML 文件（默认 $PITSTOP_INVENTORY）",
+        "主机清单 YAML 文件（默认 $PITSTOP_INVENTORY）",
     ),
     "cli_help.console.policy": (
         "authorization policy (default $PITSTOP_POLICY)",
@@ -205,11 +205,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "cli_help.inventory.import": (
         "convert an Ansible inventory to Pitstop's YAML (through ansible-inventory if installed)",
-        "把 Ansible inventory 转成 Pitstop 的 YAML（装了 ansible-inventory 就用它）",
+        "把 Ansible 主机清单转成 Pitstop 的 YAML 主机清单（装了 ansible-inventory 就用它）",
     ),
     "cli_help.inventory.inventory": (
         "import an Ansible inventory, or show the hosts Pitstop knows",
-        "导入 Ansible inventory，或查看 Pitstop 已知的主机",
+        "导入 Ansible 主机清单，或查看 Pitstop 已知的主机",
     ),
     "cli_help.inventory.show": (
         "each host's resolved address, port, user, jump chain, keys, known_hosts and their origin",
@@ -254,17 +254,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cli_help.kb_learning.drafts.all": ("also approved and rejected ones", "连已批准和已拒绝的也列出来"),
     "cli_help.kb_learning.drafts.json": ("print JSON (pitstop.drafts/1)", "以 JSON 输出（pitstop.drafts/1）"),
     "cli_help.kb_learning.edit": ("change fields of a draft before approving it", "在批准前修改草稿的字段"),
-    "cli_help.kb_learning.edit.cause": ("the new cause", "新的 cause"),
-    "cli_help.kb_learning.edit.layer": ("the new layer", "新的 layer"),
+    "cli_help.kb_learning.edit.cause": ("the new cause", "新的原因说明（cause）"),
+    "cli_help.kb_learning.edit.layer": ("the new layer", "新的层级（layer）"),
     "cli_help.kb_learning.edit.list": (
         "replaces the {field} list; repeat for more",
         "替换整个 {field} 列表；多个值就重复此选项",
     ),
-    "cli_help.kb_learning.edit.severity": ("the new severity", "新的 severity"),
-    "cli_help.kb_learning.edit.summary": ("the new summary", "新的 summary"),
-    "cli_help.kb_learning.edit.summary_zh": ("the new summary (Chinese)", "新的 summary（中文）"),
-    "cli_help.kb_learning.edit.title": ("the new title", "新的 title"),
-    "cli_help.kb_learning.edit.title_zh": ("the new title (Chinese)", "新的 title（中文）"),
+    "cli_help.kb_learning.edit.severity": ("the new severity", "新的严重程度（severity）"),
+    "cli_help.kb_learning.edit.summary": ("the new summary", "新的英文摘要（summary）"),
+    "cli_help.kb_learning.edit.summary_zh": ("the new summary (Chinese)", "新的中文摘要（summary_zh）"),
+    "cli_help.kb_learning.edit.title": ("the new title", "新的英文标题（title）"),
+    "cli_help.kb_learning.edit.title_zh": ("the new title (Chinese)", "新的中文标题（title_zh）"),
     "cli_help.kb_learning.export.learned": (
         "export learned examples and approved drafts (a bundle for `kb import`)",
         "导出学到的样例和已批准的草稿（供 `kb import` 使用的包）",
@@ -303,7 +303,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cli_help.lab.list": ("list the shipped scenarios", "列出自带的场景"),
     "cli_help.lab.state_dir": (
         "keys, inventory and state of the lab (default $PITSTOP_HOME/lab or ./.lab)",
-        "实验环境的密钥、inventory 和状态目录（默认 $PITSTOP_HOME/lab 或 ./.lab）",
+        "实验环境的密钥、主机清单和状态目录（默认 $PITSTOP_HOME/lab 或 ./.lab）",
     ),
     "cli_help.lab.up": ("start one sshd per scenario", "每个场景启动一个 sshd"),
     "cli_help.lab.up.bastion": (
@@ -314,7 +314,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "start N hosts per scenario (<scenario>-001, ...)",
         "每个场景启动 N 台主机（<scenario>-001, ...）",
     ),
-    "cli_help.lab.up.inventory": ("write the inventory YAML here as well", "同时把 inventory YAML 写到这里"),
+    "cli_help.lab.up.inventory": ("write the inventory YAML here as well", "同时把主机清单 YAML 写到这里"),
     "cli_help.lab.up.port": (
         "first port to try (default $PITSTOP_LAB_PORT, else 2222)",
         "从哪个端口开始尝试（默认 $PITSTOP_LAB_PORT，没有则为 2222）",
@@ -337,8 +337,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "130 interrupted. JSON outputs: docs/JSON.md.",
         "退出码：0 完成（diagnose 表示没有确认任何原因，且所有主机都已检查）；1 Pitstop 已说明原因的错误；"
         "2 用法错误（选项不对、文本为空或无法读取）；3 找不到（主机、事件、条目）；4 被授权策略拒绝；5 "
-        "文件或标准输入无法读取、是二进制或格式不对（inventory、policy、taxonomy、评测用例）；6 "
-        "PITSTOP_DB 不可用（是目录、不是 SQLite、或所在目录不存在）；7 连不上 Slack 或 token 被拒（serve、"
+        "文件或标准输入无法读取、是二进制或格式不对（主机清单、授权策略、分类表、评测用例）；6 "
+        "PITSTOP_DB 不可用（是目录、不是 SQLite、或所在目录不存在）；7 连不上 Slack 或令牌被拒（serve、"
         "start）；10 diagnose 确认了某个原因；11 diagnose 有主机没能检查；12 两者皆有；130 被中断。JSON "
         "输出格式见 docs/JSON.md。",
     ),
@@ -400,7 +400,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "cli_help.start.start": (
         "run the Slack bot if tokens are set, else the lab and the console",
-        "设置了 token 就运行 Slack 机器人，否则启动实验环境和控制台",
+        "设置了 Slack 令牌就运行 Slack 机器人，否则启动实验环境和控制台",
     ),
     "cli_help.stats.json": ("print JSON (pitstop.stats/1)", "以 JSON 输出（pitstop.stats/1）"),
     "cli_help.stats.since": (

@@ -47,4 +47,31 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "ranked lower: {not_it} “Not it” vote(s) against {was_it} “This was it” on near-identical questions",
         "排名已下调：在几乎相同的问题上有 {not_it} 票“不是这个”，{was_it} 票“就是这个”",
     ),
+    # the details view (Slack "Details", --verbose, `why` in JSON): the raw signals behind a rank
+    "kb.detail.signature": ("signature /{pattern}/ matched '{text}'", "特征正则 /{pattern}/ 匹配到 '{text}'"),
+    "kb.detail.terms": ("terms: {terms}", "共有的词：{terms}"),
+    "kb.detail.nearest": ("nearest {kind} ({similarity}): {text}", "最相近的{kind}（{similarity}）：{text}"),
+    "kb.detail.kind.title": ("title", "标题"),
+    "kb.detail.kind.summary": ("summary", "摘要"),
+    "kb.detail.kind.symptom": ("symptom", "症状"),
+    "kb.detail.kind.incident": ("incident", "事件"),
+    "kb.detail.kind.other": ("example", "示例"),
+    "kb.detail.learned": (
+        "resolved as this in incident #{incident} ({similarity})",
+        "事件 #{incident} 按这个原因解决（相似度 {similarity}）",
+    ),
+    "kb.detail.prior": (
+        "this team resolved {count} incident(s) as this, latest #{incident}",
+        "本团队有 {count} 个事件按这个原因解决，最近的是 #{incident}",
+    ),
+    "kb.detail.host": (
+        "host {host} had this cause in incident #{incident}",
+        "主机 {host} 在事件 #{incident} 中出过这个原因",
+    ),
+    "kb.detail.demoted": (
+        "demoted by {delta}: {not_it} 'Not it' vote(s) against {was_it} 'This was it'"
+        " on near-identical questions",
+        "下调 {delta}：几乎相同的问题上 {not_it} 票“不是这个”，{was_it} 票“就是这个”",
+    ),
+    "kb.detail.weak": ("weak overall similarity", "整体相似度较弱"),
 }

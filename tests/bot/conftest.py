@@ -72,8 +72,10 @@ def make_services(
     channel_modes: str | None = None,
     maintainers: tuple[str, ...] = (),
     pitfalls_dir: Path | None = None,
+    workers: int = 2,
 ) -> Any:
-    """Real services over a copy of the KB: KnowledgeBase, Incidents, an inventory, a policy."""
+    """Real services over a copy of the KB: KnowledgeBase, Incidents, an inventory, a policy; `workers`
+    outbox threads (0: nothing stored is ever done)."""
     from pitstop.app.authz import Policy
     from pitstop.app.diagnose import diagnose
     from pitstop.app.services import assemble
@@ -90,7 +92,7 @@ def make_services(
         policy=Policy.from_data(policy or {}),
         diagnose=diagnose,
         channel_modes=channel_modes,
-        workers=2,
+        workers=workers,
         db_path=db_path,
         maintainers=maintainers,
         pitfalls_dir=pitfalls_dir,
@@ -130,6 +132,7 @@ class Running:
     services: Any
     recorder: rec.Recorder
     app: Any
+    db: Path | None = None
 
     def send(
         self,
@@ -175,14 +178,15 @@ def serve_app(
 
     started: list[tuple[Any, Any]] = []
 
-    def start(**options: Any) -> Running:
-        db = copy_kb(kb_path, tmp_path / f"pitstop{len(started)}.db")
+    def start(db: Path | None = None, **options: Any) -> Running:
+        """Serve a fresh copy of the KB, or `db` (another app's database: the bot restarted)."""
+        db = db or copy_kb(kb_path, tmp_path / f"pitstop{len(started)}.db")
         services = make_services(db, embedder, **options)
         app = create_app(settings_for(recorder, db), services, update_interval_s=0.2)
-        server = make_server(app, "127.0.0.1", 0)
+        server = make_server(app, services.jobs, SECRET, "127.0.0.1", 0)
         threading.Thread(target=server.serve_forever, daemon=True).start()
         started.append((server, services))
-        return Running(f"http://127.0.0.1:{server.server_address[1]}", services, recorder, app)
+        return Running(f"http://127.0.0.1:{server.server_address[1]}", services, recorder, app, db)
 
     yield start
     for server, services in started:

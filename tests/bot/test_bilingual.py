@@ -4,21 +4,56 @@ from __future__ import annotations
 
 import io
 import re
+from functools import cache
 
 import pytest
 
 from pitstop.app import flows
 from pitstop.bot.render import blocks, text
+from pitstop.core.i18n import CJK, catalogue
+from pitstop.kb.schema import load_pitfalls
 from tests.bot.conftest import copy_kb, make_services
 
 pytestmark = pytest.mark.timeout(900)  # building the shared KB on a loaded machine takes minutes
 
-# Four or more plain English words in a row is prose; single terms (GPU, riser, nvidia-smi,
-# Surprise Down) are how Chinese-speaking engineers write too.
-PROSE = re.compile(r"(?<![\w-])(?:[A-Za-z]{2,}[ ,']){3,}[A-Za-z]{2,}(?![\w-])")
-QUOTED = re.compile(
-    r"`[^`]*`|“[^”]*”|\"[^\"]*\"|'[^']*'|\[[^\]]*\]|\([^()]*[A-Za-z]{3}[^()]*\)|\S*[-_:/.=]\S*"
+# Two or more English words in a row are prose, unless they are a name or a term Chinese text keeps:
+# a run of capitalised words or acronyms (Fabric Manager, NVIDIA CDI, App Home), a term the KB's
+# Chinese text (written by people) uses (soft lockup, DataLoader worker, ipmitool sel elist) or a
+# `pitstop` command; a list ("lost, off") is not prose either. What is quoted (backticks, quotation
+# marks, brackets), flags, paths, ids and identifiers (words with `-_:/.=`) go first. Single words
+# (GPU, riser, nvidia-smi) are how Chinese-speaking engineers write too.
+PROSE = re.compile(r"(?<![\w-])(?:(?:[A-Za-z]{2,}|a)(?:, | |'))+[A-Za-z]{2,}(?![\w-])")
+QUOTED = (
+    re.compile(r"`[^`\n]*`"),
+    re.compile(r"“[^”]*”|\"[^\"]*\"|'[^']*'|\[[^\]]*\]|\{[^}]*\}|\([^()]*[A-Za-z]{3}[^()]*\)"),
+    re.compile(r"\S*[-_:/.=]\S*"),
 )
+NAME = re.compile(r"[A-Z][A-Za-z0-9]*|\w*[0-9]\w*")  # Fabric, NVIDIA, PCIe, H100
+COMMAND = re.compile(r"\bpitstop(?: [a-z]+){0,2}")
+
+
+@cache
+def terms() -> frozenset[str]:
+    """The runs of English words that the KB entries' Chinese text keeps (terms, commands, error names)."""
+    kept: set[str] = set()
+    for pitfall in load_pitfalls():
+        own = [pitfall.text(name, "zh") or "" for name in ("title", "summary", "cause")]
+        for words in [*own, *pitfall.steps("zh")]:
+            if CJK.search(words):
+                kept |= set(PROSE.findall(unquoted(words)))
+    return frozenset(kept)
+
+
+def unquoted(text: str) -> str:
+    """`text` without its quoted parts, flags, paths and identifiers."""
+    for pattern in QUOTED:
+        text = pattern.sub(" ", text)
+    return text
+
+
+def is_name(run: str) -> bool:
+    """A run of capitalised words, acronyms and model numbers: a product or a term's name."""
+    return all(NAME.fullmatch(word) for word in re.split(r", | |'", run))
 
 
 def texts(node: object) -> list[str]:
@@ -33,7 +68,7 @@ def texts(node: object) -> list[str]:
 
 def english_prose(rendered: str, paste: str, errors: tuple[str, ...] = ()) -> list[str]:
     """English prose left after removing the paste, error text (`errors`: the entries' English
-    symptoms, which quote the tools' messages), quoted text, commands, ids and flags."""
+    symptoms, which quote the tools' messages), quoted text, commands, ids, flags, names and terms."""
     body = rendered.replace(paste, " ") if paste else rendered
     for line in filter(None, (line.strip() for line in paste.splitlines())):
         body = body.replace(line, " ")
@@ -41,7 +76,10 @@ def english_prose(rendered: str, paste: str, errors: tuple[str, ...] = ()) -> li
         for piece in re.split(r"\s*(?:\.\.\.|…|;)\s*", error):
             if len(piece) > 12:
                 body = body.replace(piece, " ")
-    return PROSE.findall(QUOTED.sub(" ", body))
+    body = COMMAND.sub(" ", unquoted(body))
+    for term in sorted(terms(), key=len, reverse=True):
+        body = re.sub(rf"(?<![\w-]){re.escape(term)}(?![\w-])", " ", body)
+    return [run for run in PROSE.findall(body) if not is_name(run) and " " in run.replace(", ", "")]
 
 
 @pytest.fixture
@@ -58,7 +96,18 @@ def test_texts_reads_sections_buttons_and_context() -> None:
 
 def test_the_checker_finds_english_prose() -> None:
     assert english_prose("原因：the driver lost the GPU over PCIe", "")
+    # two or three words left in English are caught too, beside the names and terms that may stay
+    assert english_prose("状态：not checked", "") == ["not checked"]
+    assert english_prose("已关闭：no action needed（Fabric Manager 未运行）", "") == ["no action needed"]
+    assert english_prose("用 `pitstop kb list` 或 pitstop kb show 查看；Secure Boot 已开启", "") == []
+    assert english_prose("DataLoader worker 被 OOM killer 杀掉", "") == []  # terms the KB's Chinese keeps
     assert not english_prose("驱动通过 PCIe 失去了与 GPU 的联系；运行 `nvidia-smi -q -d ROW_REMAPPER`", "")
+
+
+def test_no_chinese_message_has_english_prose() -> None:
+    """Every catalogue message's Chinese, its parameters left out: the messages no rendering below reaches."""
+    found = {key: english_prose(zh, "") for key, (_, zh) in catalogue().items()}
+    assert not {key: runs for key, runs in found.items() if runs}
 
 
 @pytest.mark.parametrize(
@@ -98,6 +147,7 @@ NEW_CAUSES = {  # what a person types into the resolution form, in their languag
     "zh": ("机柜 UPS 输入电压跌落", "UPS 输入电压间歇性下跌 8%", "把机柜换到另一台 UPS 上"),
 }
 ENDONYM = "中文"  # the language menu names Chinese in Chinese in either language
+HOST_ERROR = "ssh: connect to host gpu2 port 22"  # an unreachable host's error, quoted as ssh said it
 
 
 def every_kind(services, lang: str) -> dict[str, str]:
@@ -141,7 +191,7 @@ def every_kind(services, lang: str) -> dict[str, str]:
     report = DiagnoseReport(
         (
             HostReport("gpu1", "ok", verdicts=(verdict,)),
-            HostReport("gpu2", "unreachable", "ssh: connect to host gpu2 port 22"),
+            HostReport("gpu2", "unreachable", HOST_ERROR),
         ),
         lang=lang,
     )
@@ -187,7 +237,7 @@ def test_every_message_kind_is_rendered_in_the_readers_language(services, lang: 
     rendered = every_kind(services, lang)
     assert len(rendered) == 18
     paste = PASTES[lang]
-    quoted = tuple(s for p in services.kb.all() for s in p.symptoms) + (paste,)
+    quoted = tuple(s for p in services.kb.all() for s in (*p.symptoms, *p.signatures)) + (paste, HOST_ERROR)
     problems = {}
     for kind, body in rendered.items():
         assert body.strip(), kind

@@ -7,6 +7,7 @@ import json
 import urllib.parse
 
 from pitstop.bot import ids
+from pitstop.core.i18n import Msg
 from tests.bot.conftest import payload
 from tests.bot.interactions import click, elements
 from tests.bot.recorder import BOT_USER
@@ -94,7 +95,8 @@ def test_details_show_the_raw_signals_to_the_clicker_alone_while_why_stays_in_wo
     assert (shown["user"], shown["channel"], shown["thread_ts"]) == ("W222", "C111", message["thread_ts"])
     assert "What ranked" in text and "signature /" in text  # the regex itself, as code
     stored = bot.services.incidents.find_by_thread("C111", message["thread_ts"])
-    assert bot.services.incidents.candidate_details(stored.id, CAUSE)[0] in text.replace("&amp;", "&")
+    first = bot.services.incidents.candidate_details(stored.id, CAUSE)[0]
+    assert isinstance(first, Msg) and str(first) in text.replace("&amp;", "&")
     assert bot.recorder.of("chat.postMessage")[-1].body["thread_ts"] == message["thread_ts"]  # nothing public
 
 

@@ -9,11 +9,13 @@ import subprocess
 import threading
 import urllib.request
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
 from slack_bolt import Ack, App
 from slack_sdk import WebClient
 
+from pitstop.app.outbox import Outbox, Workers
 from pitstop.bot.http import BACKLOG, HttpServer
 from tests.bot import recorder as rec
 from tests.bot.conftest import SECRET, Running
@@ -23,9 +25,12 @@ FORM = "application/x-www-form-urlencoded"
 
 
 @pytest.fixture
-def serve(recorder: rec.Recorder) -> Iterator[Callable[..., tuple[HttpServer, Running, list[str]]]]:
+def serve(
+    recorder: rec.Recorder, tmp_path: Path
+) -> Iterator[Callable[..., tuple[HttpServer, Running, list[str]]]]:
     """Factory: a Bolt app whose /diagnose records its text, served by HttpServer with the given limits."""
     servers: list[HttpServer] = []
+    jobs = Workers(Outbox(tmp_path / "outbox.db"))  # where events would go; this app has no event listener
 
     def start(**limits: float) -> tuple[HttpServer, Running, list[str]]:
         ran: list[str] = []
@@ -37,7 +42,7 @@ def serve(recorder: rec.Recorder) -> Iterator[Callable[..., tuple[HttpServer, Ru
             ran.append(command["text"])
             ack()
 
-        server = HttpServer(app, "127.0.0.1", 0, **limits)  # type: ignore[arg-type]
+        server = HttpServer(app, "127.0.0.1", 0, signing_secret=SECRET, jobs=jobs, **limits)  # type: ignore[arg-type]
         threading.Thread(target=server.serve_forever, daemon=True).start()
         servers.append(server)
         url = f"http://127.0.0.1:{server.server_address[1]}"

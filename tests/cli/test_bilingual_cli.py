@@ -41,6 +41,7 @@ NEW_CAUSES = {  # what a person types when the cause is new, in their language (
     "zh": ("机柜 UPS 输入电压跌落", "UPS 输入电压间歇性下跌 8%", "把机柜换到另一台 UPS 上", ("掉卡",)),
 }
 WRITTEN_IN_CHINESE = (PASTES["zh"], *NEW_CAUSES["zh"][:3], *NEW_CAUSES["zh"][3], ENDONYM)
+NOTES = "reseated the riser"  # a resolver's notes, shown as written
 DEAD_HOST = "gpu-dead-1"  # nothing listens there: diagnose reports it "not checked"
 
 
@@ -63,7 +64,7 @@ def world(tmp_path_factory: pytest.TempPathFactory, kb_path: Path, embedder) -> 
     ids: dict[str, int] = {}
     for lang in ("en", "zh"):
         ids[f"known-{lang}"] = known = opened(len(ids), lang)
-        store.resolve(known, user="U2", cause_id="xid79-gpu-fell-off-bus", notes="reseated the riser")
+        store.resolve(known, user="U2", cause_id="xid79-gpu-fell-off-bus", notes=NOTES)
         ids[f"open-{lang}"] = opened(len(ids), lang)
         ids[f"resolve-{lang}"] = opened(len(ids), lang)
         ids[f"close-{lang}"] = opened(len(ids), lang)
@@ -179,7 +180,8 @@ def test_every_cli_command_speaks_the_readers_language(
     kb = KnowledgeBase.open(world["db"])
     # what people wrote stays as written: the entries' quoted symptoms, the pastes, an English new cause
     title, what, fix, symptoms = NEW_CAUSES["en"]
-    quoted = tuple(s for p in kb.all() for s in p.symptoms) + (*PASTES.values(), title, what, fix, *symptoms)
+    quoted = tuple(s for p in kb.all() for s in (*p.symptoms, *p.signatures))
+    quoted += (*PASTES.values(), title, what, fix, *symptoms, NOTES)
     kb.close()
     problems = {}
     for name, body in rendered.items():

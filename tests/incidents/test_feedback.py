@@ -58,12 +58,12 @@ def test_repeated_not_it_on_near_identical_questions_demotes_modestly_with_a_rea
     answer = fresh_kb.ask(QUERY, top=10)
     demoted = next(m for m in answer.results if m.id == target)
     assert demoted.score == pytest.approx(max(0.0, before[target] - 2 * STEP), abs=1e-3)
-    assert any("demoted by 0.10" in why and "2 'Not it'" in why for why in demoted.why)
+    assert any("demoted by 0.10" in str(why) and "2 'Not it'" in str(why) for why in demoted.why)
     others = {m.id: m.score for m in answer.results if m.id != target}
     assert all(others[pid] == before[pid] for pid in others if pid in before)
 
     unrelated = "RAID virtual drive in write-through, checkpoints slow"
-    assert not any("demoted" in why for m in fresh_kb.ask(unrelated, top=10).results for why in m.why)
+    assert not any("demoted" in str(why) for m in fresh_kb.ask(unrelated, top=10).results for why in m.why)
 
 
 def test_this_was_it_votes_cancel_and_the_effect_is_capped(fresh_kb, embedder):

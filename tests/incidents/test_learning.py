@@ -38,7 +38,7 @@ def test_closed_loop_a_resolved_miss_ranks_first_for_a_paraphrase_even_after_res
 
     top = fresh_kb.ask(PARAPHRASE).results[0]
     assert top.id == CAUSE
-    assert any("nearest incident" in why for why in top.why)
+    assert any("nearest incident" in str(why) for why in top.why)
 
     fresh_kb.close()
     reopened = KnowledgeBase.open(fresh_kb.db_path, embedder=embedder)
@@ -151,8 +151,8 @@ def test_a_resolution_outranks_curated_symptoms_and_says_which_incident(fresh_kb
     )
     store.resolve(iid, user="U2", cause_id=CAUSE)
     top = fresh_kb.ask(PARAPHRASE).results[0]
-    assert top.id == CAUSE and f"resolved as this in incident #{iid}" in top.why[0]
-    assert any(f"this team resolved 1 incident(s) as this, latest #{iid}" in why for why in top.why)
+    assert top.id == CAUSE and f"resolved as this in incident #{iid}" in str(top.why[0])
+    assert any(f"this team resolved 1 incident(s) as this, latest #{iid}" in str(why) for why in top.why)
 
 
 CAUSE_RAID = "raid-write-through-cache"
@@ -171,11 +171,11 @@ def test_a_host_named_in_the_paste_recalls_its_earlier_cause(fresh_kb):
     )
     store.resolve(iid, user="U2", cause_id="raid-write-through-cache")
     named = {m.id: m for m in fresh_kb.ask(text, top=10).results}
-    assert any(f"host gpu-host-42 had this cause in incident #{iid}" in w for w in named[CAUSE_RAID].why)
+    assert any(f"host gpu-host-42 had this cause in incident #{iid}" in str(w) for w in named[CAUSE_RAID].why)
     other = {m.id: m for m in fresh_kb.ask(text.replace("gpu-host-42", "gpu-host-7"), top=10).results}
     if CAUSE_RAID in other:  # another host's paste gets no host boost
         assert named[CAUSE_RAID].score > other[CAUSE_RAID].score
-        assert not any("host " in w for w in other[CAUSE_RAID].why)
+        assert not any("host " in str(w) for w in other[CAUSE_RAID].why)
 
 
 def test_eval_learning_counts_a_new_cause_when_its_draft_is_ranked(fresh_kb):

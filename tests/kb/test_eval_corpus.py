@@ -1,4 +1,4 @@
-"""The frozen corpora match their sha256 pins, and real-v2's two halves split it exactly."""
+"""The frozen corpora match their sha256 pins, and the halves of real-v2 and real-v4 split them exactly."""
 
 import hashlib
 import json
@@ -16,6 +16,7 @@ EVAL = Path(__file__).resolve().parents[2] / "bench" / "eval"
     [
         ("real-v2.sha256", {"real-v2.jsonl", "real-v2-tune.jsonl", "real-v2-test.jsonl"}),
         ("real-v3.sha256", {"real-v3.jsonl"}),
+        ("real-v4.sha256", {"real-v4.jsonl", "real-v4-tune.jsonl", "real-v4-test.jsonl"}),
     ],
 )
 def test_frozen_files_match_their_pins(pin_file: str, pinned: set[str]) -> None:
@@ -25,19 +26,22 @@ def test_frozen_files_match_their_pins(pin_file: str, pinned: set[str]) -> None:
         assert hashlib.sha256((EVAL / Path(name).name).read_bytes()).hexdigest() == digest, name
 
 
-def test_real_v3_is_labelled_like_real_v2() -> None:
-    cases = load_cases(EVAL / "real-v3.jsonl")
-    assert len(cases) == 129 and len({c.id for c in cases}) == 129
-    rows = [json.loads(line) for line in (EVAL / "real-v3.jsonl").read_text(encoding="utf-8").splitlines()]
+@pytest.mark.parametrize(("name", "size"), [("real-v3.jsonl", 129), ("real-v4.jsonl", 295)])
+def test_blind_sets_are_labelled_like_real_v2(name: str, size: int) -> None:
+    cases = load_cases(EVAL / name)
+    assert len(cases) == size and len({c.id for c in cases}) == size
+    rows = [json.loads(line) for line in (EVAL / name).read_text(encoding="utf-8").splitlines()]
     assert all((not r["slugs"]) == r["not_in_kb"] and r["source"].startswith("http") for r in rows)
+    assert len({r["source"] for r in rows}) == size  # one case per thread
     assert {c.origin for c in cases} == {"en", "zh-post", "zh-from-en"}
 
 
-def test_real_v2_halves_partition_the_corpus():
-    whole = {c.id: c for c in load_cases(EVAL / "real-v2.jsonl")}
-    tune = {c.id for c in load_cases(EVAL / "real-v2-tune.jsonl")}
-    test = {c.id for c in load_cases(EVAL / "real-v2-test.jsonl")}
+@pytest.mark.parametrize("corpus", ["real-v2", "real-v4"])
+def test_halves_partition_the_corpus(corpus: str) -> None:
+    whole = {c.id: c for c in load_cases(EVAL / f"{corpus}.jsonl")}
+    tune = {c.id for c in load_cases(EVAL / f"{corpus}-tune.jsonl")}
+    test = {c.id for c in load_cases(EVAL / f"{corpus}-test.jsonl")}
     assert not tune & test and tune | test == set(whole)
-    rows = [json.loads(line) for line in (EVAL / "real-v2.jsonl").read_text(encoding="utf-8").splitlines()]
+    rows = [json.loads(line) for line in (EVAL / f"{corpus}.jsonl").read_text(encoding="utf-8").splitlines()]
     assert all((not r["slugs"]) == r["not_in_kb"] and r["source"].startswith("http") for r in rows)
     assert {whole[i].origin for i in test} == {"en", "zh-post", "zh-from-en"}

@@ -85,7 +85,7 @@ def test_add_example_changes_ranking_incrementally(tmp_path, entries, embedder):
     assert kb.index_meta().count == before + 1
     top = kb.ask(query, top=1).results[0]
     assert top.id == last
-    assert any("incident" in why for why in top.why)
+    assert any("incident" in str(why) for why in top.why)
     kb.close()
     reopened = CountingEmbedder(embedder)
     kb = _open(tmp_path, entries, reopened)

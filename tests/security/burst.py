@@ -38,6 +38,7 @@ class Outcome:
     events: int
     acked: set[int] = field(default_factory=set)
     first_acked: int = 0  # acknowledged by the first process, before its SIGKILL
+    undispatched: int = 0  # of those, events still stored as Slack sent them (not yet run through Bolt)
     kills: list[str] = field(default_factory=list)
     answers: Counter[str] = field(default_factory=Counter)  # thread ts -> replies posted
     unfinished: int = -1  # outbox rows pending or running once the last process stopped
@@ -81,6 +82,10 @@ def run(env: dict[str, str], recorder: Recorder, *, seed: int, events: int = 150
         out.kills.append(f"during the burst, after {out.first_acked} acks")
     finally:
         _kill(bot)
+    with sqlite3.connect(env["PITSTOP_DB"]) as db:
+        out.undispatched = db.execute(
+            "SELECT COUNT(*) FROM outbox WHERE kind = 'event' AND state IN ('pending', 'running')"
+        ).fetchone()[0]
     # 2. Restarted: Slack's retries of what was not acknowledged; killed right as an answer is posted.
     bot, client = _start(env, recorder)
     try:

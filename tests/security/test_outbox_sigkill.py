@@ -21,7 +21,8 @@ def test_sigkill_during_a_burst_and_mid_work_loses_and_doubles_nothing(kb_path, 
     out = burst.run(env, recorder, seed=seed)
     with capsys.disabled():
         print(
-            f"\nseed {seed}: {len(out.acked)} acked ({out.first_acked} before the first SIGKILL), "
+            f"\nseed {seed}: {len(out.acked)} acked ({out.first_acked} before the first SIGKILL, "
+            f"{out.undispatched} of them not yet dispatched), "
             f"{len(out.lost)} lost, {len(out.doubled)} doubled; kills: {'; '.join(out.kills)}; "
             f"{out.looked} retried rows looked first, {out.not_reposted} found their answer posted; "
             f"{out.seconds:.0f} s"
