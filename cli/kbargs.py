@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pitstop.cli.helptext import h
-from pitstop.core.errors import UsageError
+from pitstop.core.errors import UsageError, os_reason
 from pitstop.core.i18n import msg
 
 if TYPE_CHECKING:
@@ -63,7 +63,7 @@ def read_file(path: Path) -> str:
     try:
         return decode(path.read_bytes())
     except OSError as exc:
-        raise UsageError(msg("errors.file.unreadable", path=str(path), reason=str(exc.strerror))) from None
+        raise UsageError(msg("errors.file.unreadable", path=str(path), reason=os_reason(exc))) from None
 
 
 def text_of(args: argparse.Namespace) -> str:

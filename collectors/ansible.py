@@ -37,7 +37,7 @@ from typing import Any
 
 import yaml
 
-from pitstop.core.errors import UsageError
+from pitstop.core.errors import UsageError, os_reason
 from pitstop.core.i18n import Msg, msg
 from pitstop.core.yamlio import read_text_file
 
@@ -350,9 +350,8 @@ def read_builtin(path: str | Path) -> Model:
     try:
         text = p.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(
-            msg("errors.file.unreadable", path=str(p), reason=str(getattr(exc, "strerror", None) or exc))
-        ) from None
+        reason = os_reason(exc) if isinstance(exc, OSError) else str(exc)
+        raise UsageError(msg("errors.file.unreadable", path=str(p), reason=reason)) from None
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError:

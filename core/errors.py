@@ -9,7 +9,24 @@ error, an OS error) travels as one of the message's parameters.
 
 from __future__ import annotations
 
-from pitstop.core.i18n import Msg
+import errno
+
+from pitstop.core.i18n import Msg, msg
+
+# The operating system's reasons a file cannot be read that people meet most, in the catalogue's words
+_OS_REASONS = {
+    errno.ENOENT: "errors.os.missing",
+    errno.EACCES: "errors.os.denied",
+    errno.EPERM: "errors.os.denied",
+    errno.EISDIR: "errors.os.directory",
+    errno.ENOTDIR: "errors.os.not_dir",
+}
+
+
+def os_reason(exc: OSError) -> Msg | str:
+    """Why the OS refused a file: a catalogue message for the common reasons, else the OS's own words."""
+    key = _OS_REASONS.get(exc.errno or 0)
+    return msg(key) if key else str(exc.strerror or exc)
 
 
 class PitstopError(Exception):

@@ -10,7 +10,7 @@ from typing import IO, Any
 
 import yaml
 
-from pitstop.core.errors import BadFile
+from pitstop.core.errors import BadFile, os_reason
 from pitstop.core.i18n import Msg, msg
 
 SafeLoader: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -28,8 +28,9 @@ def read_text_file(path: Path, what: Msg) -> str:
     except IsADirectoryError:
         raise BadFile(msg("security.file.is_dir", what=what, path=str(path))) from None
     except OSError as exc:
-        reason = exc.strerror or str(exc)
-        raise BadFile(msg("security.file.unreadable", what=what, path=str(path), reason=reason)) from None
+        raise BadFile(
+            msg("security.file.unreadable", what=what, path=str(path), reason=os_reason(exc))
+        ) from None
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:

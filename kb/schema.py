@@ -48,6 +48,20 @@ KNOWN_FIELDS = frozenset(
     + ("benign", "checks", "checks_note", "status", "provenance")
 )
 LANG_KEYS = frozenset({"en", "zh"})
+# A space between two Chinese characters or Chinese punctuation marks: where YAML folded a line break in
+# Chinese text (`>-` joins lines with a space, which Chinese does not put between words)
+_ZH = "\u3000-\u303f\u3400-\u9fff\uff00-\uffef"
+_FOLDED_ZH = re.compile(f"(?<=[{_ZH}]) +(?=[{_ZH}])")
+
+
+def unfold_zh(text: str) -> str:
+    """Chinese text without the spaces YAML's folding put between two Chinese characters."""
+    return _FOLDED_ZH.sub("", text)
+
+
+def _unfold(lang: str, text: str) -> str:
+    """One language's text of a {en, zh} field, unfolded when Chinese."""
+    return unfold_zh(text) if lang == "zh" else text
 
 
 @dataclass(frozen=True)
@@ -103,11 +117,11 @@ class Pitfall:
         return cls(
             id=str(data["id"]),
             title=str(data["title"]),
-            title_zh=str(data.get("title_zh") or ""),
+            title_zh=unfold_zh(str(data.get("title_zh") or "")),
             layer=str(data["layer"]),
             severity=str(data["severity"]),
             summary=str(data["summary"]).strip(),
-            summary_zh=str(data.get("summary_zh") or "").strip(),
+            summary_zh=unfold_zh(str(data.get("summary_zh") or "").strip()),
             cause=str(data["cause"]).strip(),
             symptoms=tuple(str(s) for s in data.get("symptoms") or ()),
             signatures=tuple(str(s) for s in data.get("signatures") or ()),
@@ -117,7 +131,7 @@ class Pitfall:
                 CheckRef(
                     check=str(c["check"]),
                     params=dict(c.get("params") or {}),
-                    describe={str(k): str(v) for k, v in (c.get("describe") or {}).items()},
+                    describe={str(k): _unfold(str(k), str(v)) for k, v in (c.get("describe") or {}).items()},
                 )
                 for c in data.get("checks") or ()
             ),
@@ -125,9 +139,11 @@ class Pitfall:
             status=str(data.get("status") or "curated"),
             provenance=str(data.get("provenance") or ""),
             symptoms_zh=tuple(str(s) for s in data.get("symptoms_zh") or ()),
-            cause_zh=str(data.get("cause_zh") or "").strip(),
-            fix_zh=tuple(str(s) for s in data.get("fix_zh") or ()),
-            checks_note={str(k): str(v).strip() for k, v in (data.get("checks_note") or {}).items()},
+            cause_zh=unfold_zh(str(data.get("cause_zh") or "").strip()),
+            fix_zh=tuple(unfold_zh(str(s)) for s in data.get("fix_zh") or ()),
+            checks_note={
+                str(k): _unfold(str(k), str(v).strip()) for k, v in (data.get("checks_note") or {}).items()
+            },
         )
 
     def to_dict(self) -> dict[str, Any]:

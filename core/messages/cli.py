@@ -5,9 +5,10 @@ from __future__ import annotations
 MESSAGES: dict[str, tuple[str, str]] = {
     "cli.stats.period": (
         "incidents opened since {since}: {incidents} ({open} open, {resolved} resolved, {no_action} closed as"
-        " no action needed, {expired} expired after {quiet} quiet days)",
+        " no action needed, {expired} expired: closed for want of activity, or open and quiet for over"
+        " {quiet} days)",
         "{since}以来新开的事件：{incidents} 个（{open} 个未关闭，{resolved} 个已解决，"
-        "{no_action} 个无需处理，{expired} 个因 {quiet} 天无动静而过期）",
+        "{no_action} 个无需处理，{expired} 个已过期：因无动静被关闭，或仍未关闭但超过 {quiet} 天无动静）",
     ),
     "cli.stats.beginning": ("the beginning", "最开始"),
     "cli.stats.resolution": (

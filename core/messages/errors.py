@@ -156,6 +156,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # files Pitstop is told to read (collectors/ansible.py, cli/kbargs.py, incidents/exchange.py...)
     "errors.file.unreadable": ("cannot read {path}: {reason}", "无法读取 {path}：{reason}"),
     "errors.file.missing": ("cannot read {path}: no such file", "无法读取 {path}：文件不存在"),
+    "errors.os.missing": ("no such file or directory", "文件或目录不存在"),
+    "errors.os.denied": ("permission denied", "没有权限"),
+    "errors.os.directory": ("it is a directory", "这是一个目录"),
+    "errors.os.not_dir": ("a part of the path is not a directory", "路径中有一段不是目录"),
     # importing an Ansible inventory (collectors/ansible.py)
     "errors.ansible.range_shape": (
         "Ansible host range {pattern!r} must be [begin:end] or [begin:end:step]",

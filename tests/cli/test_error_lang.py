@@ -54,3 +54,40 @@ def test_an_unknown_host_in_each_language(tmp_path: Path, capsys: pytest.Capture
         3,
         "pitstop：清单里没有主机 'gpu-node-2'；你是不是想找 gpu-node-1？",
     )
+
+
+def test_the_operating_systems_reason_in_each_language(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Why a file cannot be read is the reader's language too for the common reasons (it was the OS's
+    English, "No such file or directory", inside a Chinese sentence)."""
+    missing = tmp_path / "error.log"
+    assert run(["ask", "--file", str(missing)], capsys) == (
+        2,
+        f"pitstop: cannot read {missing}: no such file or directory",
+    )
+    assert run(["ask", "--file", str(missing), "--lang", "zh"], capsys) == (
+        2,
+        f"pitstop：无法读取 {missing}：文件或目录不存在",
+    )
+    assert run(["ask", "--file", str(tmp_path), "--lang", "zh"], capsys) == (
+        2,
+        f"pitstop：无法读取 {tmp_path}：这是一个目录",
+    )
+
+
+def test_a_file_that_is_not_a_learned_bundle_is_a_bad_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`kb import` of a file that is not a bundle exits 5, as every other malformed file (it was 2)."""
+    db = ["--db", str(tmp_path / "pitstop.db")]
+    other = tmp_path / "other.json"
+    other.write_text('{"schema": "pitstop.stats/1"}', encoding="utf-8")
+    assert run(["kb", "import", str(other), *db], capsys) == (
+        5,
+        f"pitstop: {other} is not a Pitstop learned bundle (made by `pitstop kb export --learned`)",
+    )
+    assert run(["kb", "import", str(other), *db, "--lang", "zh"], capsys) == (
+        5,
+        f"pitstop：{other} 不是 Pitstop 的学习包（由 `pitstop kb export --learned` 生成）",
+    )

@@ -86,3 +86,26 @@ def test_cli_close_and_expire(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert main(["incidents", "expire", "--quiet-days", "1", "--db", str(path)]) == 0
     assert "0 open incident(s)" in capsys.readouterr().out
     assert main(["incidents", "list", "--status", "no_action", "--db", str(path)]) == 0
+
+
+def test_stats_do_not_claim_the_quiet_period_an_expiry_used(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`incidents expire --quiet-days 1` closed it: the stats line must not say "after 7 quiet days"."""
+    monkeypatch.delenv("PITSTOP_INCIDENT_QUIET_DAYS", raising=False)
+    path = tmp_path / "cli.db"
+    clock = Clock(datetime.now(UTC) - timedelta(days=2))
+    Incidents(open_db(path), clock=clock).record_answer(
+        channel="C1", thread_ts="1", user="U1", text="x", answer=Answer()
+    )
+    assert main(["incidents", "expire", "--quiet-days", "1", "--db", str(path)]) == 0
+    capsys.readouterr()
+    expected = {
+        "en": "incidents opened since the beginning: 1 (0 open, 0 resolved, 0 closed as no action needed,"
+        " 1 expired: closed for want of activity, or open and quiet for over 7 days)",
+        "zh": "最开始以来新开的事件：1 个（0 个未关闭，0 个已解决，0 个无需处理，1 个已过期：因无动静被关闭，"
+        "或仍未关闭但超过 7 天无动静）",
+    }
+    for lang, line in expected.items():
+        assert main(["stats", "--db", str(path), "--lang", lang]) == 0
+        assert capsys.readouterr().out.splitlines()[0] == line

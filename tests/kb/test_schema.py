@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import yaml
 
-from pitstop.kb.schema import check_collection, load_pitfalls, validate_entry
+from pitstop.kb.schema import check_collection, load_pitfalls, unfold_zh, validate_entry
 
 
 def test_bundled_entries_are_valid():
@@ -54,3 +56,17 @@ def test_a_missing_chinese_field_or_check_description_is_reported() -> None:
     assert not any("gpu_lost" in p for p in missing_translations(data, "x", {"kernel_log_match"}))
     data["checks"][1]["describe"] = {"en": "Reads it."}
     assert any("describe" in p for p in validate_entry(data, "x"))
+
+
+def test_chinese_text_has_no_space_yaml_folded_between_two_characters() -> None:
+    """`summary_zh: >-` joins its lines with a space; read, the entries' Chinese has none between two
+    Chinese characters or punctuation marks ("访问不到它， 只有" was in 81 entries' summaries)."""
+    chinese = "[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]"
+    folded = re.compile(f"{chinese} +{chinese}")
+    found = []
+    for p in load_pitfalls():
+        texts = [p.title_zh, p.summary_zh, p.cause_zh, *p.fix_zh, *p.checks_note.values()]
+        texts += [c.describe.get("zh", "") for c in p.checks]
+        found += [f"{p.id}: {m.group(0)!r}" for text in texts for m in folded.finditer(text)]
+    assert not found, found
+    assert unfold_zh("访问不到它， 只有 GPU 在 PCIe 上") == "访问不到它，只有 GPU 在 PCIe 上"

