@@ -19,7 +19,11 @@ reply, so it only pays for starting Python.
   database path, the installation's folders, the interpreter and the cache settings, so two
   checkouts or two databases never share a server.
 - It exits after `PITSTOP_ASK_SERVER_IDLE` seconds (default 600) without a question, or when its
-  database file is gone; `PITSTOP_ASK_SERVER=0` turns the whole mechanism off.
+  database file is gone; `PITSTOP_ASK_SERVER=0` turns the whole mechanism off. The pid of a running
+  server is in `<socket>.lock`, its errors in `<socket>.log`.
+- Any commit to the database by another process counts as a change, incidents and Slack's queue
+  included: where a running bot writes to the same database, the ask after such a write answers in
+  its own process and restarts the server.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ import fcntl
 import hashlib
 import json
 import os
+import signal
 import socket
 import stat
 import struct
@@ -265,6 +270,7 @@ def serve(db: str, idle_s: float) -> None:
     path = socket_path(Path(db))
     if path is None:
         return
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))  # `kill PID` still removes the socket
     with open(f"{path}.lock", "a") as lock:
         try:
             fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from pitstop.cli import ask_server
+from pitstop.cli.main import main
 from tests.bot.conftest import copy_kb
 
 QUESTION = "Failed to initialize NVML: Driver/library version mismatch"
@@ -32,8 +33,9 @@ def world(kb_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Ite
     server this test starts is stopped at the end."""
     db = copy_kb(kb_path, tmp_path / "pitstop.db")
     runtime = Path(tempfile.mkdtemp(prefix="pitstop-test-"))  # short: a socket's path has at most 107 bytes
-    env = {**os.environ, "PITSTOP_ASK_SERVER": "1", "XDG_RUNTIME_DIR": str(runtime), "PITSTOP_DB": str(db)}
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(runtime))
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime), "PITSTOP_DB": str(db), "COLUMNS": "100"}
+    for name in ("XDG_RUNTIME_DIR", "PITSTOP_DB", "COLUMNS"):
+        monkeypatch.setenv(name, env[name])
     yield env
     lock = Path(f"{ask_server.socket_path(db)}.lock")
     with contextlib.suppress(FileNotFoundError, ValueError, ProcessLookupError):
@@ -65,7 +67,10 @@ def wait_listening(db: Path, timeout: float = 60.0) -> None:
         time.sleep(0.2)
 
 
-def test_second_ask_is_answered_by_the_server_with_the_same_output(world: dict[str, str]) -> None:
+@pytest.mark.timeout(900)  # a dozen whole `pitstop ask` processes: minutes on a loaded 2-core machine
+def test_second_ask_is_answered_by_the_server_with_the_same_output(
+    world: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
     db = Path(world["PITSTOP_DB"])
     first, own = ask(world, QUESTION)
     assert first.returncode == 0 and own and "nvml-driver-library-mismatch" in first.stdout
@@ -79,13 +84,22 @@ def test_second_ask_is_answered_by_the_server_with_the_same_output(world: dict[s
         ("   ",),  # nothing to search for: the error line and exit status of an ask in its own process
     ]
     for words in cases:
-        alone, alone_own = ask(world, *words, server=False)
+        status = main(["ask", *words])  # in this process, the server off (conftest): the reference
+        alone = capsys.readouterr()
         warm, warm_own = ask(world, *words)
-        assert alone_own and not warm_own, words
-        assert (warm.stdout, warm.stderr, warm.returncode) == (alone.stdout, alone.stderr, alone.returncode)
-    assert alone.returncode == 2 and alone.stderr.strip()
+        assert not warm_own, words
+        assert (warm.stdout, warm.stderr, warm.returncode) == (alone.out, alone.err, status)
+    assert status == 2 and alone.err.strip()
+    path = ask_server.socket_path(db)
+    assert path is not None
+    os.kill(int(Path(f"{path}.lock").read_text().split()[0]), signal.SIGTERM)  # `kill PID` cleans up too
+    deadline = time.monotonic() + 30
+    while path.exists():
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
 
 
+@pytest.mark.timeout(900)
 def test_a_changed_database_is_not_answered_from_the_old_one(world: dict[str, str]) -> None:
     db = Path(world["PITSTOP_DB"])
     ask(world, QUESTION)
@@ -103,6 +117,7 @@ def test_a_changed_database_is_not_answered_from_the_old_one(world: dict[str, st
     assert not own and again.stdout == changed.stdout
 
 
+@pytest.mark.timeout(900)
 def test_changed_code_or_entries_are_not_answered_from_the_old_ones(world: dict[str, str]) -> None:
     db = Path(world["PITSTOP_DB"])
     ask(world, QUESTION)
