@@ -79,6 +79,10 @@ class _Put:
     error: BaseException | None = None
 
 
+def _json(payload: Any) -> str:
+    return json.dumps(payload, ensure_ascii=False)
+
+
 _LIVE: set[str] = set()  # the owner names of this process's Outbox instances
 
 
@@ -153,8 +157,9 @@ class Outbox:
         each its row id, None (key already stored) or the QueueFull that refused it. `raw` stores the
         payloads unredacted: only for signed Slack requests whose handler redacts what it keeps
         (`pitstop.bot.inbox`)."""
+        # A raw body may hold lone surrogates (JSON's "\ud800"), which only an escape can store.
         items = [
-            _Put(kind, key, json.dumps(payload if raw else redact_data(payload), ensure_ascii=False))
+            _Put(kind, key, json.dumps(payload, ensure_ascii=True) if raw else _json(redact_data(payload)))
             for key, payload in deliveries
         ]
         with self._queue_lock:

@@ -50,6 +50,6 @@ def stored_event(body: str) -> tuple[str, dict[str, Any]] | None:
 
 def dispatch_entry(app: App, entry: Entry) -> None:
     """Run one stored callback through the Bolt app (its signature was checked when it arrived)."""
-    response = app.dispatch(BoltRequest(body=json.dumps(entry.payload, ensure_ascii=False)))  # JSON: "{..."
+    response = app.dispatch(BoltRequest(body=json.dumps(entry.payload)))  # ASCII JSON, as Slack sends it
     if response.status != 200:  # no listener matched (404) or Bolt could not read it (500): nothing to retry
         _LOG.warning("stored Slack event %s was answered %d by the app", entry.key, response.status)
