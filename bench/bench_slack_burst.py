@@ -9,9 +9,11 @@ from one asyncio client; then it waits for every answer. Reported per round: ack
 (connect to HTTP response), acks that were not 200 or never came (dropped), events never answered,
 answers per second (burst start to the last chat.postMessage), and the server process's CPU time from
 the burst's start to its last ack, per event (the GIL makes the acks share about one core, so this
-times the events is the least an idle machine needs to acknowledge the burst). `--checkout` runs the server of
-another source tree (for instance main before a change) with this same client. Load averages are
-printed beside the figures: the machine may be shared.
+times the events is the least an idle machine needs to acknowledge the burst), and the floor: the
+p99 of as many GET /health requests sent the same way right after (answered on the server's event
+loop with no work at all, so what the client, the kernel and aiohttp alone cost at that load).
+`--checkout` runs the server of another source tree (for instance main before a change) with this
+same client. Load averages are printed beside the figures: the machine may be shared.
 """
 
 from __future__ import annotations
@@ -57,22 +59,27 @@ def signed_mention(n: int, round_no: int) -> tuple[bytes, dict[str, str]]:
     return raw, headers
 
 
-async def burst(url: str, requests: list[tuple[bytes, dict[str, str]]]) -> list[float | None]:
-    """Send every request at once, one new connection each; ack latency in seconds (None: not a 200)."""
+async def burst(url: str, requests: list[tuple[bytes, dict[str, str]] | None]) -> list[float | None]:
+    """Send every request at once, one new connection each (None: GET `url`); latency in seconds (None:
+    not a 200)."""
     connector = aiohttp.TCPConnector(limit=0, force_close=True)
     timeout = aiohttp.ClientTimeout(total=60)
     async with aiohttp.ClientSession(connector=connector, timeout=timeout) as session:
 
-        async def one(body: bytes, headers: dict[str, str]) -> float | None:
+        async def one(request: tuple[bytes, dict[str, str]] | None) -> float | None:
             began = time.monotonic()
             try:
-                async with session.post(url, data=body, headers=headers) as response:
+                if request is None:
+                    sent = session.get(url)
+                else:
+                    sent = session.post(url, data=request[0], headers=request[1])
+                async with sent as response:
                     await response.read()
                     return time.monotonic() - began if response.status == 200 else None
             except (aiohttp.ClientError, TimeoutError):
                 return None
 
-        return await asyncio.gather(*(one(body, headers) for body, headers in requests))
+        return await asyncio.gather(*(one(request) for request in requests))
 
 
 def _cpu_s(pid: int) -> float:
@@ -90,6 +97,7 @@ def run(db: Path, events: int, rounds: int, checkout: Path) -> list[dict[str, ob
     port = free_port()
     served = Served(["--http", "--host", "127.0.0.1", "--port", str(port)], env, cwd=checkout)
     url = f"http://127.0.0.1:{port}/slack/events"
+    health = f"http://127.0.0.1:{port}/health"
     rows = []
     try:
         served.wait_line("Pitstop listening", timeout=600)
@@ -97,7 +105,9 @@ def run(db: Path, events: int, rounds: int, checkout: Path) -> list[dict[str, ob
         recorder.wait_for("chat.postMessage", 1, 120)
         for round_no in range(1, rounds + 1):
             before = len(recorder.of("chat.postMessage"))
-            requests = [signed_mention(n, round_no) for n in range(1, events + 1)]
+            requests: list[tuple[bytes, dict[str, str]] | None] = [
+                signed_mention(n, round_no) for n in range(1, events + 1)
+            ]
             load = os.getloadavg()[0]
             cpu = _cpu_s(served.proc.pid)
             began = time.monotonic()
@@ -106,6 +116,7 @@ def run(db: Path, events: int, rounds: int, checkout: Path) -> list[dict[str, ob
             answered = recorder.wait_for("chat.postMessage", before + events, 600)[before:]
             ok = [a for a in acks if a is not None]
             threads = {call.body.get("thread_ts") for call in answered}
+            floor = [a for a in asyncio.run(burst(health, [None] * events)) if a is not None]
             rows.append(
                 {
                     "round": round_no,
@@ -118,6 +129,7 @@ def run(db: Path, events: int, rounds: int, checkout: Path) -> list[dict[str, ob
                     "max_ms": round(max(ok) * 1000),
                     "answers_per_s": round(events / (max(c.at for c in answered) - began), 1),
                     "server_cpu_per_ack_ms": round(cpu / events * 1000, 2),
+                    "floor_p99_ms": round(percentile(floor, 99) * 1000) if floor else None,
                     "load_before": round(load, 2),
                     "load_after": round(os.getloadavg()[0], 2),
                 }
@@ -140,14 +152,14 @@ def main() -> int:
     print(f"server: {args.checkout.resolve()}")
     print(
         "| round | acked / sent | dropped | answered | ack p50 | ack p99 | ack max | server CPU per ack "
-        "| answers/s | load |"
+        "| answers/s | floor p99 (GET /health) | load |"
     )
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(
             f"| {r['round']} | {r['acked']} / {r['events']} | {r['dropped']} | {r['answered']} "
             f"| {r['p50_ms']} ms | {r['p99_ms']} ms | {r['max_ms']} ms | {r['server_cpu_per_ack_ms']} ms "
-            f"| {r['answers_per_s']} "
+            f"| {r['answers_per_s']} | {r['floor_p99_ms']} ms "
             f"| {r['load_before']} -> {r['load_after']} |"
         )
     return 0 if all(r["dropped"] == 0 and r["answered"] == r["events"] for r in rows) else 1

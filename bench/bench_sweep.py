@@ -9,8 +9,13 @@ checkable cause, its collectors, checks, audit rows) and `pdsh -R ssh` running t
 in one remote shell per host (the framing script the runner generates, so the remote work is the
 same; pdsh only prints). Reported per run: wall time, client CPU (user+sys of the process and its
 children, per host), peak RSS (the largest process), peak open fds (sampled every 50 ms), hosts
-not reached. pdsh gets one `ssh` client per host, `-f` at most `--fanout` at once (Pitstop's own
-concurrency gate is 256 hosts); its hosts come from a generated ssh config (one port per 250).
+not reached, and the remote side's CPU (the lab shares the machine's cores with the client; divided
+by the cores, the shortest wall time the run could have): the hosts' sshd (what each listening sshd
+accounts for its reaped connections) plus the remote shells and their tools, which sshd does not
+account and which pdsh's script reports with the shell's `times` (Pitstop's one-lane script is the
+same, so the figure is counted for both; its second channel for `ethtool -i` is not in it).
+pdsh gets one `ssh` client per host, `-f` at most `--fanout` at once (Pitstop's own concurrency
+gate is 256 hosts); its hosts come from a generated ssh config (one port per 250).
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import argparse
 import getpass
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -68,7 +74,33 @@ def _measured(argv: list[str], env: dict[str, str], stdout_path: Path) -> dict:
         "peak_fds": fds[0] if fds else 0,
         "rc": proc.returncode,
         "stderr": err.decode(errors="replace")[-2000:],
+        "shells_s": _shell_cpu(err.decode(errors="replace")),
     }
+
+
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def _lab_cpu(pids: list[int]) -> float:
+    """CPU seconds the lab's sshd have used, their reaped sessions, shells and tools included
+    (utime, stime, cutime and cstime of each host's listening sshd)."""
+    total = 0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(f) for f in fields[11:15])
+    return total / _TICK
+
+
+_TIMES = re.compile(r"^[^:\s]+: (\d+)m([\d.]+)s (\d+)m([\d.]+)s$", re.M)
+
+
+def _shell_cpu(printed: str) -> float:
+    """CPU seconds of the remote shells and the tools they ran: the `times` lines pdsh printed
+    (on its stderr, each prefixed with the host)."""
+    return sum(int(m[0]) * 60 + float(m[1]) + int(m[2]) * 60 + float(m[3]) for m in _TIMES.findall(printed))
 
 
 def _load() -> str:
@@ -158,7 +190,10 @@ def main() -> None:
                 cli = ["-m", "pitstop.cli.main", "diagnose", ",".join(subset), "--json"]
                 cli += ["--inventory", str(lab.inventory), "--policy", str(policy), "--db", str(db)]
                 cli += ["--max-hosts", str(len(names))]
+                pids = [h.pid for h in lab.hosts[:n]]
+                before = _lab_cpu(pids)
                 ours = _measured([sys.executable, *cli], env, work / "ours.json")
+                ours["remote_s"] = _lab_cpu(pids) - before
                 report = json.loads((work / "ours.json").read_text() or "{}")
                 lost = [h["host"] for h in report.get("hosts", []) if h.get("status") != "ok"]
                 if args.profile and rep == 0:
@@ -169,22 +204,33 @@ def main() -> None:
                     )
                 theirs = None
                 if not args.no_pdsh:
+                    before = _lab_cpu(pids)
                     theirs = _measured(
                         ["pdsh", "-R", "ssh", "-f", str(min(n, args.fanout)), "-l", lab.user]
-                        + ["-w", f"^{listed}", script],
+                        + ["-w", f"^{listed}", script + "times >&2\n"],
                         env,
                         work / "pdsh.txt",
                     )
+                    theirs["remote_s"] = _lab_cpu(pids) - before
                 last = f"@@{script.split('@@', 2)[1].split()[0]} E {len(cmds) - 1} "
                 printed = (work / "pdsh.txt").read_text(errors="replace") if theirs else ""
                 reached = {line.split(":", 1)[0] for line in printed.splitlines() if last in line}
                 pdsh_lost = n - len(reached) if theirs else "-"
-                pd = theirs or {"wall_s": float("nan"), "cpu_s": float("nan"), "peak_fds": "-"}
+                nan = float("nan")
+                pd = theirs or {"wall_s": nan, "cpu_s": nan, "peak_fds": "-", "remote_s": nan}
+                if theirs:  # the remote shells and their tools, which the sshd figure leaves out
+                    pd["remote_s"] += theirs["shells_s"]
+                    ours["remote_s"] += theirs["shells_s"]
+                cores = os.cpu_count() or 1
                 rows.append(
                     f"| {n} | {rep + 1} | {ours['wall_s']:.2f} s | {pd['wall_s']:.2f} s "
                     f"| {ours['wall_s'] / pd['wall_s']:.2f} | {ours['cpu_s'] / n * 1000:.1f} ms "
                     f"| {pd['cpu_s'] / n * 1000:.1f} ms | {ours['peak_rss_mib']:.0f} MiB "
                     f"| {ours['peak_fds']} / {pd['peak_fds']} | {len(lost)} / {pdsh_lost} "
+                    f"| {ours['remote_s'] / n * 1000:.0f} / {pd['remote_s'] / n * 1000:.0f} ms "
+                    f"| {ours['remote_s'] / cores:.1f} / {pd['remote_s'] / cores:.1f} s "
+                    f"| {(ours['remote_s'] + ours['cpu_s']) / cores:.1f} "
+                    f"/ {(pd['remote_s'] + pd['cpu_s']) / cores:.1f} s "
                     f"| {_load()} |"
                 )
                 print(rows[-1], flush=True)
@@ -212,8 +258,9 @@ def main() -> None:
             f"load average after: {' '.join(load)}; host slots {runner.host_slots(256)}",
             "",
             "| hosts | run | `pitstop diagnose` | `pdsh -R ssh` | ratio | Pitstop CPU/host | pdsh CPU/host "
-            "| Pitstop peak RSS | peak fds (Pitstop / pdsh) | hosts lost (Pitstop / pdsh) | load after |",
-            "|---|---|---|---|---|---|---|---|---|---|---|",
+            "| Pitstop peak RSS | peak fds (Pitstop / pdsh) | hosts lost (Pitstop / pdsh) "
+            "| lab CPU/host (Pitstop / pdsh) | lab CPU / cores | (lab + client CPU) / cores | load after |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
             *rows,
             "",
             *notes,

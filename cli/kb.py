@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from pitstop.cli import kb_learning
-from pitstop.cli.helptext import h
+from pitstop.cli.helptext import columns, h
 from pitstop.cli.kbargs import add_db_option, open_kb
 from pitstop.cli.output import emit_json, lang_of
 from pitstop.core.errors import NotFound, UsageError
@@ -153,7 +153,8 @@ def run_list(args: argparse.Namespace) -> int:
     for p in entries:
         draft = t("cli.kb.draft", lang) if p.status == "draft" else ""
         title = p.title_zh if lang == "zh" and p.title_zh else p.title
-        print(f"{p.id:48} {p.layer:16} {p.severity:9} {draft}{title}")
+        severity = t(f"kb.severity.{p.severity}", lang)
+        print(f"{p.id:48} {p.layer:16} {severity}{' ' * (10 - columns(severity))}{draft}{title}")
     print(t("cli.kb.count", lang, n=len(entries)))
     return 0
 

@@ -17,7 +17,7 @@ import sqlite_utils
 
 from pitstop.core.clock import Clock, stamp, utc_now
 from pitstop.core.db import immediate
-from pitstop.core.errors import UsageError, os_reason
+from pitstop.core.errors import BadFile, UsageError, os_reason
 from pitstop.core.i18n import Msg, msg
 from pitstop.core.redact import redact
 from pitstop.kb.schema import Pitfall, validate_entry
@@ -83,21 +83,22 @@ def export_learned(db: sqlite_utils.Database, *, origin: str, clock: Clock = utc
 
 
 def read_bundle(path: Path) -> dict[str, Any]:
-    """Parse and check a bundle file; UsageError says what is wrong."""
+    """Parse and check a bundle file; UsageError when it cannot be read, BadFile (exit 5) when it is not a
+    bundle this version reads."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as exc:
         raise UsageError(msg("errors.file.unreadable", path=str(path), reason=os_reason(exc))) from None
     except ValueError as exc:
-        raise UsageError(msg("errors.bundle.not_json", path=str(path), error=str(exc))) from None
+        raise BadFile(msg("errors.bundle.not_json", path=str(path), error=str(exc))) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise UsageError(msg("errors.bundle.not_bundle", path=str(path)))
+        raise BadFile(msg("errors.bundle.not_bundle", path=str(path)))
     if data.get("version") != VERSION:
-        raise UsageError(
+        raise BadFile(
             msg("errors.bundle.version", path=str(path), version=data.get("version"), reads=VERSION)
         )
     if not isinstance(data.get("entries"), list) or not isinstance(data.get("examples"), list):
-        raise UsageError(msg("errors.bundle.lists", path=str(path)))
+        raise BadFile(msg("errors.bundle.lists", path=str(path)))
     return data
 
 
@@ -114,7 +115,7 @@ def import_learned(
         )
     ]
     if problems:
-        raise UsageError(msg("errors.bundle.invalid", problems="\n  ".join(problems)))
+        raise BadFile(msg("errors.bundle.invalid", problems="\n  ".join(problems)))
     added = known = 0
     now = stamp(clock())
     for data in bundle["entries"]:

@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 from pitstop.collectors.checks.registry import CHECKS
+from pitstop.lab.scenario import load_scenario, shipped_scenarios
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -17,6 +18,9 @@ def test_counts_are_true() -> None:
     assert f"Bundled: {entries} root causes" in README
     assert f"{len(CHECKS)} read-only\nchecks" in README or f"{len(CHECKS)} read-only checks" in README
     assert f"{scenarios} lab scenarios" in README
+    faulty = sum(1 for path in shipped_scenarios() if load_scenario(path).confirmed)
+    assert f"{faulty} hosts with a field-note fault" in README
+    assert f"and {scenarios - faulty} without one" in README
 
 
 def test_no_paths_a_user_does_not_have() -> None:

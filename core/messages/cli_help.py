@@ -331,13 +331,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "exit status: 0 done (for diagnose: nothing confirmed, every host checked); 1 an error Pitstop "
         "explains; 2 bad usage (wrong option, empty or unreadable text); 3 not found (host, incident, "
         "entry); 4 refused by the authorization policy; 5 a file or standard input that is unreadable, "
-        "binary or has the wrong shape (inventory, policy, taxonomy, eval cases); 6 PITSTOP_DB unusable "
-        "(a directory, not SQLite, in a missing directory); 7 Slack unreachable or the token refused "
+        "binary or has the wrong shape (inventory, policy, taxonomy, eval cases, learned bundle); 6 "
+        "PITSTOP_DB unusable (a directory, not SQLite, in a missing directory); 7 Slack unreachable or the "
+        "token refused "
         "(serve, start); 10 diagnose confirmed a cause; 11 diagnose could not check some host; 12 both; "
         "130 interrupted. JSON outputs: docs/JSON.md.",
         "退出码：0 完成（diagnose 表示没有确认任何原因，且所有主机都已检查）；1 Pitstop 已说明原因的错误；"
         "2 用法错误（选项不对、文本为空或无法读取）；3 找不到（主机、事件、条目）；4 被授权策略拒绝；5 "
-        "文件或标准输入无法读取、是二进制或格式不对（主机清单、授权策略、分类表、评测用例）；6 "
+        "文件或标准输入无法读取、是二进制或格式不对（主机清单、授权策略、分类表、评测用例、学习包）；6 "
         "PITSTOP_DB 不可用（是目录、不是 SQLite、或所在目录不存在）；7 连不上 Slack 或令牌被拒（serve、"
         "start）；10 diagnose 确认了某个原因；11 diagnose 有主机没能检查；12 两者皆有；130 被中断。JSON "
         "输出格式见 docs/JSON.md。",

@@ -47,6 +47,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "ranked lower: {not_it} “Not it” vote(s) against {was_it} “This was it” on near-identical questions",
         "排名已下调：在几乎相同的问题上有 {not_it} 票“不是这个”，{was_it} 票“就是这个”",
     ),
+    # an entry's severity, as `kb list` shows it
+    "kb.severity.critical": ("critical", "严重"),
+    "kb.severity.high": ("high", "高"),
+    "kb.severity.medium": ("medium", "中"),
+    "kb.severity.low": ("low", "低"),
+    "kb.severity.info": ("info", "提示"),
     # the details view (Slack "Details", --verbose, `why` in JSON): the raw signals behind a rank
     "kb.detail.signature": ("signature /{pattern}/ matched '{text}'", "特征正则 /{pattern}/ 匹配到 '{text}'"),
     "kb.detail.terms": ("terms: {terms}", "共有的词：{terms}"),

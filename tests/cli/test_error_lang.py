@@ -74,3 +74,20 @@ def test_the_operating_systems_reason_in_each_language(
         2,
         f"pitstop：无法读取 {tmp_path}：这是一个目录",
     )
+
+
+def test_a_file_that_is_not_a_learned_bundle_is_a_bad_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`kb import` of a file that is not a bundle exits 5, as every other malformed file (it was 2)."""
+    db = ["--db", str(tmp_path / "pitstop.db")]
+    other = tmp_path / "other.json"
+    other.write_text('{"schema": "pitstop.stats/1"}', encoding="utf-8")
+    assert run(["kb", "import", str(other), *db], capsys) == (
+        5,
+        f"pitstop: {other} is not a Pitstop learned bundle (made by `pitstop kb export --learned`)",
+    )
+    assert run(["kb", "import", str(other), *db, "--lang", "zh"], capsys) == (
+        5,
+        f"pitstop：{other} 不是 Pitstop 的学习包（由 `pitstop kb export --learned` 生成）",
+    )

@@ -185,6 +185,12 @@ def test_every_json_output_matches_its_documented_schema(world, capsys) -> None:
             else [json.loads(out)]
         )
         assert docs, command
+        one_line = command.endswith("--jsonl")
+        assert (
+            all(line.startswith('{"schema": ') for line in out.splitlines())
+            if one_line
+            else (out.startswith('{\n  "schema": '))
+        ), f"{command}: not one indented document with its schema first"
         for doc in docs:
             assert doc["schema"] in schemas, f"{command}: {doc['schema']} is not documented in docs/JSON.md"
             jsonschema.validate(doc, schemas[doc["schema"]])
@@ -204,3 +210,33 @@ def test_the_checker_rejects_a_wrong_document() -> None:
         jsonschema.validate(
             {"schema": "pitstop.stats/1", "until": "2026-12-01 11:00"}, schemas["pitstop.stats/1"]
         )
+
+
+RFC3339 = r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d{3})?Z$"
+
+
+def test_every_documented_time_is_rfc_3339_utc() -> None:
+    """A field holding a time (`*_at`, `since`, `until`) must match the one timestamp format, or null."""
+
+    def times(node: object, path: str) -> list[tuple[str, object]]:
+        found: list[tuple[str, object]] = []
+        if isinstance(node, dict):
+            for name, field in (node.get("properties") or {}).items():
+                if name.endswith("_at") or name in ("since", "until"):
+                    found.append((f"{path}.{name}", field))
+            for key, value in node.items():
+                found += times(value, f"{path}/{key}")
+        elif isinstance(node, list):
+            found += [item for value in node for item in times(value, path)]
+        return found
+
+    fields = [item for sid, schema in page_schemas().items() for item in times(schema, sid)]
+    assert len(fields) >= 10
+    wrong = []
+    for path, field in fields:
+        assert isinstance(field, dict)
+        choices = field.get("anyOf", [field])
+        strings = [c for c in choices if c.get("type") == "string"]
+        if not strings or any(c.get("pattern") != RFC3339 for c in strings):
+            wrong.append(path)
+    assert not wrong, wrong

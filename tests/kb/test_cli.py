@@ -8,7 +8,9 @@ import sys
 
 import pytest
 
+from pitstop.cli.helptext import columns
 from pitstop.cli.main import main
+from pitstop.kb.schema import load_pitfalls
 
 XID79_LINE = b"NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus\n"
 NVML = "Failed to initialize NVML: Driver/library version mismatch"
@@ -179,3 +181,16 @@ def test_kb_build_reports_entries_and_index(kb_path, capsys):
     assert main(["kb", "build", "--db", str(kb_path)]) == 0
     out = capsys.readouterr().out
     assert "loaded 1" in out and "0 changed" in out and "vector index:" in out and "flat" in out
+
+
+def test_kb_list_says_the_severity_in_the_readers_language(tmp_path, capsys):
+    """A Chinese reader reads 严重/高/中/低/提示 (it was `high`, `medium` in every row), in one column."""
+    assert main(["kb", "list", "--db", str(tmp_path / "pitstop.db"), "--lang", "zh"]) == 0
+    rows = capsys.readouterr().out.splitlines()[:-1]
+    by_id = {p.id: p for p in load_pitfalls()}
+    words = {"critical": "严重", "high": "高", "medium": "中", "low": "低", "info": "提示"}
+    for row in rows:
+        cause, layer, severity = row.split()[:3]
+        assert severity == words[by_id[cause].severity] and layer == by_id[cause].layer, row
+    titles = [by_id[row.split()[0]].title_zh or by_id[row.split()[0]].title for row in rows]
+    assert len({columns(row[: row.index(title)]) for row, title in zip(rows, titles, strict=True)}) == 1

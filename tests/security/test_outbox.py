@@ -72,6 +72,18 @@ def test_put_refuses_when_full(tmp_path: Path) -> None:
     assert box.put("answer", "a", {}) is None  # a duplicate is still recognized, not refused
 
 
+def test_put_many_is_one_batch_with_an_outcome_each_and_raw_keeps_the_text(tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "p.db", capacity=3)
+    box.put("answer", "a", {})
+    token = "xoxb-1234567890-abcdefghij"
+    deliveries = [("event:1", {"text": token}), ("a", {}), ("event:1", {}), ("event:2", {}), ("event:3", {})]
+    first, duplicate, again, second, refused = box.put_many("event", deliveries, raw=True)
+    assert isinstance(first, int) and second == first + 1
+    assert duplicate is None and again is None  # already stored, or earlier in the same batch
+    assert isinstance(refused, QueueFull) and box.unfinished() == 3
+    assert rows(tmp_path / "p.db")[1][1:] == ("event:1", "pending", 0, json.dumps({"text": token}))  # raw
+
+
 def test_claim_takes_the_oldest_and_done_keeps_only_the_key(tmp_path: Path) -> None:
     clock = Clock()
     box = Outbox(tmp_path / "p.db", clock=clock)
