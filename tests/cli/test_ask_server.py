@@ -23,6 +23,10 @@ from pitstop.cli import ask_server
 from pitstop.cli.main import main
 from tests.bot.conftest import copy_kb
 
+# One worker for all of them (`--dist loadgroup`): one test touches an entry file's mtime, which makes
+# every running server stale, another test's included.
+pytestmark = pytest.mark.xdist_group("ask_server")
+
 QUESTION = "Failed to initialize NVML: Driver/library version mismatch"
 CHINESE = "训练时报错 NCCL timeout，所有 rank 卡住"
 
