@@ -413,17 +413,25 @@ class Retriever:
         if not terms:
             return []
         weights = ", ".join(str(w) for w in self.tuning.columns)
-        rows = (
-            self._db()
-            .execute(
-                f"SELECT pitfall_id, bm25({table}, {weights}) AS s FROM {table} WHERE {table} MATCH ? "
-                f"ORDER BY s LIMIT {FTS_LIMIT}",
-                (match_expression(terms),),
+        db = self._db()
+        # The ranking selects rowids only; the best rows' entry ids are read afterwards by rowid.
+        # Selecting the stored pitfall_id column in it read that column for every matching row
+        # (about 3,000 per query at 100k entries: a fifth of the query's time).
+        rows = db.execute(
+            f"SELECT rowid, bm25({table}, {weights}) AS s FROM {table} WHERE {table} MATCH ? "
+            f"ORDER BY s LIMIT {FTS_LIMIT}",
+            (match_expression(terms),),
+        ).fetchall()
+        if not rows:
+            return []
+        marks = ",".join("?" * len(rows))
+        owner = dict(
+            db.execute(
+                f"SELECT rowid, pitfall_id FROM {table} WHERE rowid IN ({marks})", [r for r, _ in rows]
             )
-            .fetchall()
         )
         ranked: dict[str, float] = {}
-        for pitfall_id, score in rows:
+        for pitfall_id, score in ((owner[rowid], score) for rowid, score in rows):
             if pitfall_id in catalog.pitfalls and pitfall_id not in ranked:
                 ranked[pitfall_id] = -score
         return [(pid, None, score) for pid, score in ranked.items()]

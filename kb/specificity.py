@@ -27,11 +27,18 @@ if TYPE_CHECKING:
 RULES = "1"  # bump when what counts as a match changes: every stored match is then recomputed
 RULES_KEY = "signature_hit_rules"
 CHUNK = 5_000  # example rows read (and match rows written) at a time
+# From this many texts one RE2 set of the whole signatures (signatures.Scanner) pays for building its
+# automaton, about 2 s of CPU for the bundled signatures; fewer texts are prefiltered by literals.
+WHOLE_SET_TEXTS = 25_000
 
 
-def _scan(db: sqlite_utils.Database, scanner: signatures.Scanner, ids: Sequence[int], where: str) -> set[int]:
-    """Store the matches of the scanner's signatures (`ids`, in its order) on the examples `where`
+def _scan(
+    db: sqlite_utils.Database, compiled: Sequence[signatures.Compiled], ids: Sequence[int], where: str
+) -> set[int]:
+    """Store the matches of the signatures `compiled` (ids `ids`, in that order) on the examples `where`
     selects; returns the signature ids that matched any. Identical texts are matched once."""
+    texts = db.execute(f"SELECT COUNT(*) FROM examples WHERE {where}").fetchone()[0]
+    scanner = signatures.Scanner(compiled, whole=texts >= WHOLE_SET_TEXTS)
     hit: set[int] = set()
     rows: list[tuple[int, int]] = []
     last: tuple[str, list[int]] = ("", [])
@@ -75,13 +82,13 @@ def refresh(db: sqlite_utils.Database, catalog: Catalog) -> set[int] | None:
             )
         changed = set(gone)
         if new:  # the new signatures over the examples already scanned
-            scanner = signatures.Scanner([wanted[key] for key in new])
-            changed |= _scan(db, scanner, [stored[key] for key in new], "signatures_scanned = 1")
+            compiled = [wanted[key] for key in new]
+            changed |= _scan(db, compiled, [stored[key] for key in new], "signatures_scanned = 1")
             changed |= {stored[key] for key in new}
         if db.execute("SELECT 1 FROM examples WHERE signatures_scanned = 0 LIMIT 1").fetchone():
             keys = list(wanted)
-            scanner = signatures.Scanner([wanted[key] for key in keys])
-            changed |= _scan(db, scanner, [stored[key] for key in keys], "signatures_scanned = 0")
+            compiled = [wanted[key] for key in keys]
+            changed |= _scan(db, compiled, [stored[key] for key in keys], "signatures_scanned = 0")
             db.execute("UPDATE examples SET signatures_scanned = 1 WHERE signatures_scanned = 0")
     return None if fresh else changed
 

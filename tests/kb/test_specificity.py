@@ -74,11 +74,11 @@ def test_the_scanner_finds_what_searching_each_signature_finds():
         "md0 : active raid1 [U_]",
         "nothing here",
     ]
-    scanner = signatures.Scanner(compiled)
+    whole, literals = signatures.Scanner(compiled), signatures.Scanner(compiled, whole=False)
     for text in texts:
         expected = [i for i, c in enumerate(compiled) if c.search(text) is not None]
-        assert scanner.matching(text) == expected, text
-    assert scanner.matching("ſtatus code") == [3]  # the casefolded prefilter keeps RE2's case folding
+        assert whole.matching(text) == literals.matching(text) == expected, text
+    assert literals.matching("ſtatus code") == [3]  # the casefolded prefilter keeps RE2's case folding
 
 
 def test_stored_counts_of_the_bundled_kb_equal_a_scan_of_every_text(kb):
