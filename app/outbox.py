@@ -79,10 +79,6 @@ class _Put:
     error: BaseException | None = None
 
 
-def _json(payload: Any) -> str:
-    return json.dumps(payload, ensure_ascii=False)
-
-
 _LIVE: set[str] = set()  # the owner names of this process's Outbox instances
 
 
@@ -157,9 +153,14 @@ class Outbox:
         each its row id, None (key already stored) or the QueueFull that refused it. `raw` stores the
         payloads unredacted: only for signed Slack requests whose handler redacts what it keeps
         (`pitstop.bot.inbox`)."""
-        # A raw body may hold lone surrogates (JSON's "\ud800"), which only an escape can store.
+        # A raw payload is escaped to ASCII: a signed body may carry a lone surrogate (JSON allows
+        # "\ud800"), which SQLite cannot store as UTF-8; the escape reads back to the same string.
         items = [
-            _Put(kind, key, json.dumps(payload, ensure_ascii=True) if raw else _json(redact_data(payload)))
+            _Put(
+                kind,
+                key,
+                json.dumps(payload) if raw else json.dumps(redact_data(payload), ensure_ascii=False),
+            )
             for key, payload in deliveries
         ]
         with self._queue_lock:

@@ -65,7 +65,7 @@ def server_rankings(db: Path) -> dict[str, dict[str, list[list[object]]]]:
     ask_server.start(db, 3600)
     try:
         deadline = time.monotonic() + 300
-        while not ask_server._listening(path):
+        while not ask_server.listening(path):
             if time.monotonic() > deadline:
                 raise SystemExit(f"no server: {Path(f'{path}.log').read_text(errors='replace')}")
             time.sleep(0.2)

@@ -113,7 +113,7 @@ def main() -> None:
             path = ask_server.socket_path(db)
             assert path is not None
             deadline = time.monotonic() + 120
-            while not ask_server._listening(path):
+            while not ask_server.listening(path):
                 if time.monotonic() > deadline:
                     raise SystemExit(f"no server: {Path(f'{path}.log').read_text(errors='replace')}")
                 time.sleep(0.1)

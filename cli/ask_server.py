@@ -168,7 +168,7 @@ def start(db: Path, idle_s: float) -> None:
     import subprocess
 
     path = socket_path(db)
-    if path is None or _listening(path):
+    if path is None or listening(path):
         return
     import pitstop
 
@@ -186,7 +186,8 @@ def start(db: Path, idle_s: float) -> None:
     )
 
 
-def _listening(path: Path) -> bool:
+def listening(path: Path) -> bool:
+    """True when a server accepts connections on `path`."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
         try:
             probe.connect(str(path))
@@ -297,11 +298,16 @@ def serve(db: str, idle_s: float) -> None:
 
 
 def _loop(listener: socket.socket, db: Path, idle_s: float) -> None:
+    from pitstop.kb.onnx_embed import default_embedder
+    from pitstop.kb.schema import PITFALLS_DIR
     from pitstop.kb.service import KnowledgeBase
 
-    kb = KnowledgeBase.open(db)
-    kb.warm()
+    # KnowledgeBase.open, with what it loads from noted first: a commit or an edit made while it loads
+    # then makes the first question find the server stale, rather than answered from older content.
+    kb = KnowledgeBase(db, PITFALLS_DIR, default_embedder())
     loaded = _Loaded(kb, db)
+    kb.build()
+    kb.warm()
     listener.settimeout(min(TICK_S, idle_s))
     last = time.monotonic()
     while True:

@@ -21,9 +21,11 @@ KILL_AFTER_S = 2
 # Under bash (most login shells) `timeout` is a shell function with GNU timeout's `-k K T` contract
 # and exit codes (124 stopped by TERM, 137 by KILL; the tool in its own process group, killed whole):
 # the tool is the only process a command starts, where the `timeout` program costs a second one.
-# It polls the tool with the `kill -0` builtin between `read -t` waits on the script's stdin, which
-# the runner holds open and never writes (fd 6); when stdin carries a command's input or has ended,
-# it waits on a pipe from one idle coprocess instead. Other shells run the real `timeout`.
+# It polls the tool between `read -t` waits on the script's stdin, which the runner holds open and
+# never writes (fd 6): alive is `kill -0` and, where /proc is, not a zombie (a tool that has exited
+# but that bash has not reaped yet still answers `kill -0`, and would run out the timeout). When
+# stdin carries a command's input or has ended, it waits on a pipe from one idle coprocess instead.
+# Other shells run the real `timeout`.
 HEADER = (
     "export LC_ALL=C",
     'PATH="$PATH:/usr/sbin:/sbin"; export PATH',
@@ -36,6 +38,11 @@ HEADER = (
     '  [ -n "${_PS_CLOCK_PID-}" ] || eval "coproc _PS_CLOCK { read -r _; }"',
     '  read -t "$1" -u "${_PS_CLOCK[0]}" _',
     "}",
+    "_ps_alive() {",
+    '  kill -0 "$1" 2>/dev/null || return 1',
+    '  local s; { read -r s < "/proc/$1/stat"; } 2>/dev/null || return 0',
+    '  s=${s##*) }; [ "${s%% *}" != Z ]',
+    "}",
     "timeout() {",
     '  [ "$1" = -k ] || { command timeout "$@"; return; }',
     "  local k=$2 t=$3 p d=0.002 end rc=124",
@@ -43,11 +50,11 @@ HEADER = (
     "  [ /dev/fd/0 -ef /dev/fd/6 ] && _ps_stdin_used=1",
     '  exec 5<&0; set -m; "$@" <&5 5<&- 6<&- & p=$!; set +m; exec 5<&-',
     "  end=$((SECONDS + t + 1))",
-    '  while kill -0 "$p" 2>/dev/null; do',
+    '  while _ps_alive "$p"; do',
     '    if [ "$SECONDS" -ge "$end" ]; then',
     '      kill -TERM -- "-$p" 2>/dev/null; end=$((SECONDS + k))',
-    '      while kill -0 "$p" 2>/dev/null && [ "$SECONDS" -lt "$end" ]; do _ps_sleep 0.1; done',
-    '      kill -0 "$p" 2>/dev/null && rc=137; kill -KILL -- "-$p" 2>/dev/null',
+    '      while _ps_alive "$p" && [ "$SECONDS" -lt "$end" ]; do _ps_sleep 0.1; done',
+    '      _ps_alive "$p" && rc=137; kill -KILL -- "-$p" 2>/dev/null',
     '      wait "$p" 2>/dev/null; return "$rc"',
     "    fi",
     '    _ps_sleep "$d"',

@@ -23,6 +23,10 @@ from pitstop.cli import ask_server
 from pitstop.cli.main import main
 from tests.bot.conftest import copy_kb
 
+# One worker for all of them (`--dist loadgroup`): one test touches an entry file's mtime, which makes
+# every running server stale, another test's included.
+pytestmark = pytest.mark.xdist_group("ask_server")
+
 QUESTION = "Failed to initialize NVML: Driver/library version mismatch"
 CHINESE = "训练时报错 NCCL timeout，所有 rank 卡住"
 
@@ -62,7 +66,7 @@ def wait_listening(db: Path, timeout: float = 60.0) -> None:
     path = ask_server.socket_path(db)
     assert path is not None
     deadline = time.monotonic() + timeout
-    while not ask_server._listening(path):
+    while not ask_server.listening(path):
         assert time.monotonic() < deadline, Path(f"{path}.log").read_text(errors="replace")
         time.sleep(0.2)
 
@@ -143,7 +147,7 @@ def test_an_idle_server_exits_and_removes_its_socket(world: dict[str, str]) -> N
     while path.exists():
         assert time.monotonic() < deadline
         time.sleep(0.2)
-    assert not ask_server._listening(path)
+    assert not ask_server.listening(path)
 
 
 def test_no_server_when_the_socket_folder_is_not_private_or_too_deep(

@@ -80,3 +80,33 @@ def test_a_long_output_costs_its_cap_and_keeps_its_tail() -> None:
     assert held <= (1 << 20) + len(chunk)  # the cap plus the chunk in hand, never the stream
     text = tail.text()
     assert len(text.encode()) <= 1 << 20 and text.endswith("line 0005999\n") and text.startswith("line ")
+
+
+@pytest.mark.skipif(not shutil.which("bash"), reason="the timeout function is bash's")
+def test_a_zombie_tool_counts_as_finished() -> None:
+    """`kill -0` still finds a tool that has exited but is not reaped; `_ps_alive` must not."""
+    header = "\n".join(framing.HEADER)
+    zombie = subprocess.Popen(["true"])  # exits at once; not waited for, so it stays a zombie
+    live = subprocess.Popen(["sleep", "30"])
+    try:
+        for _ in range(100):  # until the kernel shows it as a zombie
+            with open(f"/proc/{zombie.pid}/stat", encoding="ascii") as stat:
+                if stat.read().rsplit(") ", 1)[1].startswith("Z"):
+                    break
+            subprocess.run(["sleep", "0.02"], check=True)
+        probe = "\n".join(
+            [
+                header,
+                f"_ps_alive {zombie.pid} && echo alive || echo gone",
+                f"kill -0 {zombie.pid} && echo found",
+                f"_ps_alive {live.pid} && echo alive || echo gone",
+            ]
+        )
+        out = subprocess.run(
+            ["bash", "-c", probe], capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL
+        )
+        assert out.stdout.split() == ["gone", "found", "alive"]
+    finally:
+        live.kill()
+        live.wait()
+        zombie.wait()
