@@ -104,7 +104,9 @@ def _roots() -> list[Path]:
     for layer in LAYERS:
         spec = importlib.util.find_spec(f"pitstop.{layer}")
         if spec is not None and spec.submodule_search_locations:
-            roots.append(Path(next(iter(spec.submodule_search_locations))).resolve())
+            folder = Path(next(iter(spec.submodule_search_locations))).resolve()
+            if not folder.is_relative_to(roots[0]):  # installed: the layers are inside the package
+                roots.append(folder)
     return roots
 
 
@@ -222,6 +224,7 @@ class _Loaded:
 
     def __init__(self, kb: KnowledgeBase, db: Path) -> None:
         self.kb, self.db = kb, db
+        self.roots = _roots()
         self.state = self._now()
 
     def _now(self) -> tuple[Any, ...]:
@@ -232,7 +235,7 @@ class _Loaded:
         from pitstop.core.sources import digest
 
         version = self.kb.db.execute("PRAGMA data_version").fetchone()[0]
-        return (info.st_dev, info.st_ino, version, digest(_roots(), SOURCE_SUFFIXES))
+        return (info.st_dev, info.st_ino, version, digest(self.roots, SOURCE_SUFFIXES))
 
     def current(self) -> bool:
         """True when the sources, the database file and its content are what was loaded."""

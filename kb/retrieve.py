@@ -479,7 +479,7 @@ class Retriever:
         vectors = self._embedder.encode(texts)
         neighbours = self._index().search(vectors, DENSE_NEIGHBOURS)
         examples = store.examples_by_id(self._db(), [eid for eid, _ in neighbours])
-        ranked: dict[str, tuple[_Why, float]] = {}
+        ranked: dict[str, tuple[_Why | None, float]] = {}
         learned: dict[str, tuple[int, float]] = {}
         for eid, similarity in neighbours:
             example = examples.get(eid)
@@ -488,15 +488,17 @@ class Retriever:
             if example.incident_id is not None and example.pitfall_id not in learned:
                 learned[example.pitfall_id] = (example.incident_id, float(similarity))
             if example.pitfall_id not in ranked:
-                label = msg(
-                    "kb.detail.nearest",
-                    kind=msg(_KINDS.get(example.kind, "kb.detail.kind.other")),
-                    similarity=f"{similarity:.2f}",
-                    text=example.text[:100],
-                )
-                # Only the top ranks' reasons are read (ask); a reason costs a rendered message.
-                reason = _nearest_reason(example) if len(ranked) < WHY_RANKS else None
-                ranked[example.pitfall_id] = (_Why((label,), reason), float(similarity))
+                # Only the top WHY_RANKS entries are explained (`ask`): the others get no detail line.
+                why = None
+                if len(ranked) < WHY_RANKS:
+                    label = msg(
+                        "kb.detail.nearest",
+                        kind=msg(_KINDS.get(example.kind, "kb.detail.kind.other")),
+                        similarity=f"{similarity:.2f}",
+                        text=example.text[:100],
+                    )
+                    why = _Why((label,), _nearest_reason(example))
+                ranked[example.pitfall_id] = (why, float(similarity))
         self._found.learned = learned
         return [(pid, why, sim) for pid, (why, sim) in ranked.items()]
 
