@@ -1,4 +1,4 @@
-"""The frozen corpora match their pins, the halves split them exactly, and no KB example is from a test half."""
+"""Frozen corpora match their pins, halves split them exactly, and no KB example is from a test half."""
 
 import hashlib
 import importlib.util
