@@ -130,11 +130,11 @@ def record(db: Path, use_e5: bool, extras: bool) -> dict[str, list[Case]]:
 
     retriever._fuse = recording  # type: ignore[method-assign]
 
-    def listing(signal: str) -> Callable[[Any, Any], Any]:
+    def listing(signal: str) -> Callable[..., Any]:
         run = getattr(retriever, f"_{signal}")
 
-        def ranked(prepared: Any, catalog: Any) -> Any:
-            found = run(prepared, catalog)
+        def ranked(*args: Any) -> Any:
+            found = run(*args)
             seen[signal] = [(pid, float(value)) for pid, _, value in found]
             return found
 
@@ -499,6 +499,12 @@ class Fusion:
 MAIN = Fusion()
 
 
+def overlay(*fusions: Fusion) -> Fusion:
+    """Main's fusion with every field that one of `fusions` changed (later ones win)."""
+    changed = {k: v for f in fusions for k, v in f.__dict__.items() if v != getattr(MAIN, k)}
+    return Fusion(**{**MAIN.__dict__, **changed})
+
+
 def dense_list(case: Case, view: str) -> list[tuple[str, float]]:
     """Entries by similarity as one dense view sees them (`merged` is what `ask` recorded)."""
     if view == "merged" or not case.views:
@@ -516,42 +522,57 @@ def dense_list(case: Case, view: str) -> list[tuple[str, float]]:
     return sorted(sims.items(), key=lambda item: (-item[1], item[0]))
 
 
+VIEWS = ("merged", "whole", "lines", "mean")
+_ARRAYS: dict[int, tuple[list[str], dict[str, Any]]] = {}
+
+
+def arrays(case: Case) -> tuple[list[str], dict[str, Any]]:
+    """The case's entries (sorted by id, the fusion's tie-break) and per signal their ranks and values."""
+    if id(case) not in _ARRAYS:
+        lists = {s: case.signals[s] for s in FOUR[:3]}
+        lists |= {f"dense {v}": dense_list(case, v) for v in VIEWS}
+        lists["bm25"] = sorted(case.entry_bm25.items(), key=lambda item: (-item[1], item[0]))
+        pids = sorted({pid for ranked in lists.values() for pid, _ in ranked})
+        at = {pid: i for i, pid in enumerate(pids)}
+        out: dict[str, Any] = {}
+        for name, ranked in lists.items():
+            rank, value = np.full(len(pids), np.inf), np.zeros(len(pids))
+            for r, (pid, v) in enumerate(ranked, start=1):
+                rank[at[pid]], value[at[pid]] = r, v
+            out[name], out[f"{name} value"] = rank, value
+        out["sigw"] = np.array([case.sigw.get(pid, 1.0) for pid in pids])
+        out["bm25 share"] = out["bm25 value"] / (out["bm25 value"].max(initial=0.0) or 1.0)
+        _ARRAYS[id(case)] = pids, out
+    return _ARRAYS[id(case)]
+
+
 def fuse(case: Case, f: Fusion) -> tuple[list[str], str]:
     """Top ten ids and the first one's confidence under `f`, as `Retriever` would compute them.
 
     The confidence judges the four signals' agreement only (main's calibrated rule), so an added
     BM25 term can re-order the entries without making an answer more confident.
     """
-    lists = {**case.signals, "dense": dense_list(case, f.view)}
-    weights = {s: getattr(f, s) for s in FOUR}
-    if f.thin and case.qlang == "zh" and case.dense_words < f.thin:
-        weights["dense"] *= f.thin_dense
-    if f.bm25_rank:
-        lists["bm25"] = sorted(case.entry_bm25.items(), key=lambda item: (-item[1], item[0]))
-        weights["bm25"] = f.bm25_rank
-    ceiling4 = sum(weights[s] / (f.k + 1) for s in FOUR) or 1.0
-    ceiling = ceiling4 + weights.get("bm25", 0.0) / (f.k + 1)
-    raw: dict[str, dict[str, float]] = {}
-    value: dict[str, dict[str, float]] = {}
-    for signal, ranked in lists.items():
-        for rank, (pid, v) in enumerate(ranked, start=1):
-            raw.setdefault(pid, {})[signal] = weights[signal] / (f.k + rank)
-            value.setdefault(pid, {})[signal] = v
-    best = max(case.entry_bm25.values(), default=0.0) or 1.0
-    order, agree = {}, {}
-    for pid, parts in raw.items():
-        discount = parts.get("signature", 0.0) * (1.0 - case.sigw.get(pid, 1.0))
-        agree[pid] = min(1.0, sum(parts[s] for s in FOUR if s in parts) / ceiling4)
-        order[pid] = (sum(parts.values()) - discount) / ceiling + f.bm25_score * case.entry_bm25.get(
-            pid, 0.0
-        ) / best
-    ids = sorted(order, key=lambda pid: (-order[pid], pid))[:10]
-    if not ids:
+    pids, a = arrays(case)
+    if not pids:
         return [], "low"
-    first = value[ids[0]]
-    if first.get("signature") and agree[ids[0]] >= 0.9 and first.get("dense", 0.0) >= 0.6:
-        return ids, "high"
-    return ids, "medium" if first.get("signature") and agree[ids[0]] >= 0.7 else "low"
+    dense = f.dense * (f.thin_dense if f.thin and case.qlang == "zh" and case.dense_words < f.thin else 1.0)
+    weights = {"signature": f.signature, "words": f.words, "trigram": f.trigram, f"dense {f.view}": dense}
+    ceiling4 = sum(weights.values()) / (f.k + 1) or 1.0
+    ceiling = ceiling4 + f.bm25_rank / (f.k + 1)
+    # summed in `Retriever._fuse`'s order, so that a score at a threshold lands on the same side
+    parts = [w / (f.k + a[name]) / ceiling for name, w in weights.items()]
+    if f.bm25_rank:
+        parts.append(f.bm25_rank / (f.k + a["bm25"]) / ceiling)
+    total = parts[0] + parts[1] + parts[2] + parts[3] + (parts[4] if f.bm25_rank else 0.0)
+    discount = parts[0] * (1.0 - a["sigw"])
+    four = (total - discount) + discount if not f.bm25_rank else sum(parts[:4]) * ceiling / ceiling4
+    order = total - discount + f.bm25_score * a["bm25 share"]
+    best = np.lexsort((np.arange(len(pids)), -order))[:10]
+    first = best[0]
+    signature, similarity = a["signature value"][first], a[f"dense {f.view} value"][first]
+    agree = min(1.0, four[first])
+    conf = "high" if signature and agree >= 0.9 and similarity >= 0.6 else "medium"
+    return [pids[i] for i in best], conf if signature and agree >= 0.7 else "low"
 
 
 # --- scoring ---
@@ -724,8 +745,12 @@ def sixth_pass(recorded: dict[str, list[Case]]) -> None:
         "own": recorded["own"],
     }
     tune = sets["choose (v3 + v2 tune + v4 tune)"]
-    moved = sum(fuse(case, MAIN) != (base(case)[0][:10], base(case)[1]) for case in tune)
-    print(f"main's fusion recomputed offline: {moved} of {len(tune)} choose answers differ", file=sys.stderr)
+    every = [case for cases in sets.values() for case in cases]
+    moved = sum(fuse(case, MAIN) != (base(case)[0][:10], base(case)[1]) for case in every)
+    print(
+        f"main's fusion recomputed offline: {moved} of {len(every)} answers differ from `ask`",
+        file=sys.stderr,
+    )
 
     def fusion(f: Fusion) -> Ranker:
         return lambda case: fuse(case, f)
@@ -733,11 +758,17 @@ def sixth_pass(recorded: dict[str, list[Case]]) -> None:
     def eligible(f: Fusion) -> bool:
         return score(sets["dev"], fusion(f)).r1 >= 0.95 and score(sets["own"], fusion(f)).r1 >= 0.97
 
+    def merit(s: Score) -> float:
+        return round(s.r1 + s.r3, 6)
+
     def pick(label: str, options: Sequence[Fusion]) -> Fusion:
-        kept = [f for f in options if f == MAIN or eligible(f)]
-        best = max(kept, key=lambda f: round(score(tune, fusion(f)).r1 + score(tune, fusion(f)).r3, 6))
-        print(f"chosen for {label}: {best.label()} ({len(kept)} of {len(options)} eligible)", file=sys.stderr)
-        return best
+        """The eligible option best on "choose" by R@1 + R@3 (ties keep the first listed)."""
+        on_tune = [merit(score(tune, fusion(f))) for f in options]
+        for at in sorted(range(len(options)), key=lambda i: (-on_tune[i], i)):
+            if options[at] == MAIN or eligible(options[at]):
+                print(f"chosen for {label}: {options[at].label()}", file=sys.stderr)
+                return options[at]
+        return MAIN
 
     chosen: dict[str, Fusion] = {"current ranking": MAIN}
     grid = itertools.product((1.0, 1.5, 2.0), (1.0, 1.5, 2.0, 2.5), (0.25, 0.5, 1.0), (0.5, 0.75, 1.0, 1.5))
@@ -773,22 +804,26 @@ def sixth_pass(recorded: dict[str, list[Case]]) -> None:
         [MAIN] + [Fusion(thin=n, thin_dense=x) for n in (3, 6, 10, 20, 40) for x in (0.0, 0.25, 0.5)],
     )
     picks = list(chosen.values())[1:]
-    joint = [
-        Fusion(
-            picks[0].signature,
-            picks[0].words,
-            picks[0].trigram,
-            picks[3].dense * picks[0].dense / MAIN.dense,
-            picks[0].k,
-            b.bm25_rank,
-            a.bm25_score,
-            picks[3].view,
-            t.thin,
-            t.thin_dense,
-        )
-        for b, a, t in itertools.product((MAIN, picks[1]), (MAIN, picks[2]), (MAIN, picks[4]))
-    ]
-    chosen["all of the above together (the best combination)"] = pick("joint", [MAIN, *joint])
+    chosen["the family choices above, every combination"] = pick(
+        "combined",
+        [overlay(*kept) for n in range(len(picks) + 1) for kept in itertools.combinations(picks, n)],
+    )
+    chosen["one grid over BM25 rank, weights, k, dense view and the Chinese switch (1,080 sets)"] = pick(
+        "joint",
+        [MAIN]
+        + [
+            Fusion(sig, words, 0.5, dense, k, bm25, 0.0, view, thin, 0.5 if thin else 1.0)
+            for bm25, words, sig, dense, k, view, thin in itertools.product(
+                (0.5, 1.0, 1.5, 2.0, 3.0),
+                (0.5, 1.0, 1.5),
+                (1.0, 1.5, 2.0),
+                (0.5, 1.0),
+                (5.0, 8.0, 15.0),
+                ("merged", "whole"),
+                (0, 10),
+            )
+        ],
+    )
     variants = {f"{name}: {f.label()}": fusion(f) for name, f in chosen.items()}
     baselines = {label: score(cases, lambda case: (case.baseline, "always")) for label, cases in sets.items()}
     print_table(variants, sets, baselines)
