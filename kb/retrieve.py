@@ -15,7 +15,9 @@ import logging
 import math
 import threading
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import sqlite_utils
@@ -28,6 +30,7 @@ from pitstop.kb.glossary import dense_text, translate_terms
 from pitstop.kb.index import VectorIndex
 from pitstop.kb.preprocess import Prepared, is_error_line, prepare
 from pitstop.kb.schema import CheckRef, Pitfall
+from pitstop.kb.signatures import Prefilter
 from pitstop.kb.tokens import (
     MAX_TERMS,
     WORD,
@@ -179,6 +182,12 @@ class Catalog:
         own, total = self.hits[index]
         return math.sqrt((own + 1) / (total + 1))
 
+    @cached_property
+    def prefilter(self) -> Prefilter:
+        """Every signature's literal prefilter: a paste is searched only with the signatures it leaves
+        (the others cannot match), one pass of a small RE2 set instead of one search per signature."""
+        return Prefilter([sig.regex for sig in self.signatures], range(len(self.signatures)))
+
     def words_of(self, pitfall_id: str) -> frozenset[str]:
         """The word-index terms of an entry's text (computed on first use: only top results need them)."""
         found = self._words.get(pitfall_id)
@@ -279,6 +288,10 @@ def _entry_text(pitfall: Pitfall) -> str:
     )
 
 
+# The dense search's result: (example id, similarity) best first, and each example's (entry, incident).
+_Nearest = tuple[list[tuple[int, float]], dict[int, tuple[str, int | None]]]
+
+
 @dataclass
 class _Evidence:
     ranks: dict[str, int] = field(default_factory=dict)
@@ -327,6 +340,10 @@ class Retriever:
         self.tuning = tuning or Tuning()
         self._adjustments = adjustments  # feedback hook (kb.feedback): hybrid mode only
         self._found = threading.local()  # per query thread: incident neighbours, signature weights
+        # The dense signal's model and index search run here while the lexical signals run in the
+        # asking thread: onnxruntime, faiss, SQLite and RE2 all release the GIL, so on two cores a
+        # question takes about the longer of the two instead of their sum.
+        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kb-dense")
 
     def ask(self, text: str, top: int = 5, mode: str = "hybrid", prepared: Prepared | None = None) -> Answer:
         """Rank the entries for a paste; raises UsageError on empty or unusable text."""
@@ -336,8 +353,12 @@ class Retriever:
         catalog = self._catalog()
         evidence: dict[str, _Evidence] = {}
         self._found.learned, self._found.weights = {}, {}
+        nearest = self._nearest(prepared) if "dense" in MODES[mode] else None
         for signal in MODES[mode]:
-            ranked = getattr(self, f"_{signal}")(prepared, catalog)
+            if signal == "dense":
+                ranked = self._dense(catalog, nearest)
+            else:
+                ranked = getattr(self, f"_{signal}")(prepared, catalog)
             for rank, (pitfall_id, why, value) in enumerate(ranked, start=1):
                 item = evidence.setdefault(pitfall_id, _Evidence())
                 item.ranks[signal] = rank
@@ -377,7 +398,10 @@ class Retriever:
         spans: dict[str, list[tuple[signatures.Match, str]]] = {}
         weight: dict[str, float] = {}
         hits, out_of_time = signatures.first_matches(
-            [sig.regex for sig in catalog.signatures], prepared.raw, SIGNATURE_BUDGET_S
+            [sig.regex for sig in catalog.signatures],
+            prepared.raw,
+            SIGNATURE_BUDGET_S,
+            sorted(catalog.prefilter.candidates(prepared.raw)),
         )
         if out_of_time:
             log.warning("signature budget of %.1f s spent; later signatures skipped", SIGNATURE_BUDGET_S)
@@ -424,11 +448,11 @@ class Retriever:
         ).fetchall()
         if not rows:
             return []
+        # Read from the FTS5 content table itself (its column c0 is pitfall_id): through the virtual
+        # table each lookup loads the whole row, texts too (4.5 of 5.5 ms at 100k entries).
         marks = ",".join("?" * len(rows))
         owner = dict(
-            db.execute(
-                f"SELECT rowid, pitfall_id FROM {table} WHERE rowid IN ({marks})", [r for r, _ in rows]
-            )
+            db.execute(f"SELECT id, c0 FROM {table}_content WHERE id IN ({marks})", [r for r, _ in rows])
         )
         ranked: dict[str, float] = {}
         for pitfall_id, score in ((owner[rowid], score) for rowid, score in rows):
@@ -472,35 +496,53 @@ class Retriever:
         texts = [prepared.clean, *(errors[-MAX_DENSE_LINES:] if len(lines) > 1 else ())]
         return list(dict.fromkeys(view for view in map(dense_text, texts) if view))
 
-    def _dense(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, _Why | None, float]]:
+    def _nearest(self, prepared: Prepared) -> Future[_Nearest] | None:
+        """The examples nearest the paste's dense texts (example id, similarity) and their owners, being
+        searched on the worker thread; None when nothing is left to embed."""
         texts = self._dense_texts(prepared)
         if not texts:
+            return None
+        index = self._index()  # loaded (or built) in this thread, not the worker's
+
+        def search() -> _Nearest:
+            neighbours = index.search(self._embedder.encode(texts), DENSE_NEIGHBOURS)
+            return neighbours, store.example_owners(self._db(), [eid for eid, _ in neighbours])
+
+        return self._pool.submit(search)
+
+    def _dense(
+        self, catalog: Catalog, nearest: Future[_Nearest] | None
+    ) -> list[tuple[str, _Why | None, float]]:
+        if nearest is None:
             return []
-        vectors = self._embedder.encode(texts)
-        neighbours = self._index().search(vectors, DENSE_NEIGHBOURS)
-        examples = store.examples_by_id(self._db(), [eid for eid, _ in neighbours])
-        ranked: dict[str, tuple[_Why | None, float]] = {}
+        neighbours, owners = nearest.result()
+        best: dict[str, tuple[int, float]] = {}  # entry -> its nearest example and similarity
         learned: dict[str, tuple[int, float]] = {}
         for eid, similarity in neighbours:
-            example = examples.get(eid)
-            if not example or example.pitfall_id not in catalog.pitfalls:
+            pitfall_id, incident_id = owners.get(eid, ("", None))
+            if pitfall_id not in catalog.pitfalls:
                 continue
-            if example.incident_id is not None and example.pitfall_id not in learned:
-                learned[example.pitfall_id] = (example.incident_id, float(similarity))
-            if example.pitfall_id not in ranked:
-                # Only the top WHY_RANKS entries are explained (`ask`): the others get no detail line.
-                why = None
-                if len(ranked) < WHY_RANKS:
-                    label = msg(
-                        "kb.detail.nearest",
-                        kind=msg(_KINDS.get(example.kind, "kb.detail.kind.other")),
-                        similarity=f"{similarity:.2f}",
-                        text=example.text[:100],
-                    )
-                    why = _Why((label,), _nearest_reason(example))
-                ranked[example.pitfall_id] = (why, float(similarity))
+            if incident_id is not None and pitfall_id not in learned:
+                learned[pitfall_id] = (incident_id, float(similarity))
+            if pitfall_id not in best:
+                best[pitfall_id] = (eid, float(similarity))
         self._found.learned = learned
-        return [(pid, why, sim) for pid, (why, sim) in ranked.items()]
+        # Only the top WHY_RANKS entries are explained (`ask`): only their examples' texts are read.
+        explained = list(best.values())[:WHY_RANKS]
+        examples = store.examples_by_id(self._db(), [eid for eid, _ in explained])
+        out: list[tuple[str, _Why | None, float]] = []
+        for pitfall_id, (eid, similarity) in best.items():
+            why, example = None, examples.get(eid) if len(out) < WHY_RANKS else None
+            if example is not None:  # (None too if a writer removed it since the search)
+                label = msg(
+                    "kb.detail.nearest",
+                    kind=msg(_KINDS.get(example.kind, "kb.detail.kind.other")),
+                    similarity=f"{similarity:.2f}",
+                    text=example.text[:100],
+                )
+                why = _Why((label,), _nearest_reason(example))
+            out.append((pitfall_id, why, similarity))
+        return out
 
     # --- fusion and presentation ---
 
