@@ -103,6 +103,66 @@ def _shell_cpu(printed: str) -> float:
     return sum(int(m[0]) * 60 + float(m[1]) + int(m[2]) * 60 + float(m[3]) for m in _TIMES.findall(printed))
 
 
+# What a sample was doing, by the first rule that matches: any frame (imports, which run module
+# code), else the innermost frame matched by a path or function fragment.
+_ANY_FRAME = (("start-up imports", ("_find_and_load",)),)
+_INNERMOST = (
+    ("parsers", ("collectors/parsers/",)),
+    ("checks", ("collectors/checks/", "collectors/facts.py", "collectors/compare.py")),
+    ("messages (i18n)", ("core/i18n.py", "core/messages/")),
+    ("redaction", ("core/redact.py",)),
+    ("audit rows (SQLite)", ("collectors/audit.py",)),
+    ("JSON report", ("core/jsondoc.py", "to_json", "json/")),
+    ("KB load", ("kb/",)),
+    ("inventory, policy, config", ("collectors/inventory.py", "app/authz.py", "core/config.py", "yaml/")),
+    ("framing and demux", ("collectors/transport/framing.py",)),
+    ("runner", ("collectors/runner.py",)),
+    ("diagnose (app)", ("app/diagnose.py", "app/digest.py")),
+    ("asyncssh", ("asyncssh/",)),
+    ("check worker IPC (pickle, pipes)", ("multiprocessing/", "concurrent/", "pickle")),
+    ("event loop (asyncio, selectors)", ("asyncio/", "selectors.py")),
+)
+
+
+def _category(frames: list[str]) -> str:
+    for name, needles in _ANY_FRAME:
+        if any(n in f for f in frames for n in needles):
+            return name
+    for frame in reversed(frames):
+        for name, needles in _INNERMOST:
+            if any(n in frame for n in needles):
+                return name
+    return "other"
+
+
+def _breakdown_table(n: int, stacks: Path, cpu_s: float, sampled_cpu_s: float) -> str:
+    """Where the CPU of a sampled run went (py-spy raw stacks), as ms per host of the unsampled run."""
+    parts: Counter[str] = Counter()
+    procs: Counter[str] = Counter()
+    for line in stacks.read_text(errors="replace").splitlines():
+        stack, _, count = line.rpartition(" ")
+        frames = stack.split(";")
+        parts[_category(frames[1:])] += int(count)
+        procs["check worker" if "spawn_main" in stack else "main process"] += int(count)
+    total = sum(parts.values()) or 1
+    rows = [
+        f"| {name} | {c / total * 100:.1f}% | {c / total * cpu_s / n * 1000:.1f} ms |"
+        for name, c in parts.most_common()
+    ]
+    who = ", ".join(f"{k} {v / total * 100:.0f}%" for k, v in procs.most_common())
+    return "\n".join(
+        [
+            f"{n} hosts, sampled (py-spy, {total} samples; {who}; the sampled run's CPU "
+            f"{sampled_cpu_s / n * 1000:.1f} ms per host, the unsampled run's {cpu_s / n * 1000:.1f} ms):",
+            "",
+            "| part | share of samples | per host (of the unsampled CPU) |",
+            "|---|---|---|",
+            *rows,
+            "",
+        ]
+    )
+
+
 def _load() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
@@ -146,7 +206,11 @@ def main() -> None:
     parser.add_argument("--scenario", default="h100-sxm5-healthy")
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument(
-        "--profile", type=Path, default=None, help="also run each size once under cProfile, stats into DIR"
+        "--profile",
+        type=Path,
+        default=None,
+        help="also run each size once under py-spy (sampling, the check worker too): stacks into DIR, "
+        "CPU by part",
     )
     parser.add_argument("--no-pdsh", action="store_true", help="measure Pitstop only (no ratio)")
     args = parser.parse_args()
@@ -198,10 +262,15 @@ def main() -> None:
                 lost = [h["host"] for h in report.get("hosts", []) if h.get("status") != "ok"]
                 if args.profile and rep == 0:
                     args.profile.mkdir(parents=True, exist_ok=True)
-                    stats = args.profile / f"diagnose-{n}.prof"
-                    _measured(
-                        [sys.executable, "-m", "cProfile", "-o", str(stats), *cli], env, work / "prof.json"
+                    stacks = args.profile / f"diagnose-{n}.txt"
+                    sampled = _measured(
+                        ["py-spy", "record", "--subprocesses", "--nonblocking", "-r", "250", "-f", "raw"]
+                        + ["-o", str(stacks), "--", sys.executable, *cli],
+                        env,
+                        work / "prof.json",
                     )
+                    notes.append(_breakdown_table(n, stacks, ours["cpu_s"], sampled["cpu_s"]))
+                    print(notes[-1], flush=True)
                 theirs = None
                 if not args.no_pdsh:
                     before = _lab_cpu(pids)
