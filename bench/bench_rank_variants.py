@@ -201,7 +201,7 @@ def record(db: Path, use_e5: bool, extras: bool) -> dict[str, list[Case]]:
             prepared = prepare(case.query)
             pids = [pid for pid, _ in fused]
             glossed = " ".join(translate_terms(prepared.clean)) if prepared.lang == "zh" else ""
-            sixth = {
+            sixth: dict[str, Any] = {
                 "signals": {s: seen.get(s, []) for s in SIGNALS},
                 "sigw": dict(retriever._found.weights),
                 "views": views(prepared),
@@ -509,7 +509,7 @@ def dense_list(case: Case, view: str) -> list[tuple[str, float]]:
     """Entries by similarity as one dense view sees them (`merged` is what `ask` recorded)."""
     if view == "merged" or not case.views:
         return case.signals["dense"]
-    whole, lines = dict(case.views[0]), {}
+    whole, lines = dict(case.views[0]), dict[str, float]()
     for ranked in case.views[1:] or case.views[:1]:
         for pid, sim in ranked:
             lines[pid] = max(lines.get(pid, -1.0), sim)
