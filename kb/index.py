@@ -149,8 +149,10 @@ class VectorIndex:
 
     def search(self, vector: np.ndarray, k: int) -> list[tuple[int, float]]:
         """The `k` nearest examples to one or more query vectors: (example id, best similarity)."""
+        import faiss
         import numpy as np
 
+        faiss.omp_set_num_threads(1)  # the setting is per thread, and the retriever searches on a worker
         with self._lock:
             if self._index.ntotal == 0:
                 return []

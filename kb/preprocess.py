@@ -101,6 +101,33 @@ NOISE: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
+# Stack-trace scaffolding says where code ran, not what went wrong: Python frames (and the source
+# line under each), the chained-exception banners, caret lines, and C++ frames of a c10 backtrace.
+TRACE_FRAME = re.compile(r'^\s*File "[^"\n]*", line \d+(?:, in \S+)?\s*$')
+TRACE_SCAFFOLD = re.compile(
+    r"^\s*(?:Traceback \(most recent call last\):|frame #\d+:.*|[~^\s]*\^[~^\s]*"
+    r"|During handling of the above exception, another exception occurred:"
+    r"|The above exception was the direct cause of the following exception:)\s*$"
+)
+
+
+def drop_trace_scaffold(lines: list[str]) -> list[str]:
+    """The lines without stack-trace frames (a Python frame takes its source line with it)."""
+    kept: list[str] = []
+    skip_source = False
+    for line in lines:
+        if TRACE_FRAME.match(line):
+            skip_source = True
+            continue
+        if skip_source and line.startswith((" ", "\t")) and not TRACE_SCAFFOLD.match(line):
+            skip_source = False
+            continue
+        skip_source = False
+        if not TRACE_SCAFFOLD.match(line):
+            kept.append(line)
+    return kept
+
+
 @dataclass(frozen=True)
 class Prepared:
     """A paste ready for retrieval."""
@@ -223,6 +250,9 @@ def _focus(text: str) -> tuple[str, bool]:
 
 def normalise(text: str) -> str:
     """Remove timestamps, PIDs, hex addresses and long paths; collapse spaces and repeated lines."""
+    lines = drop_trace_scaffold(text.splitlines())
+    if any(re.search(r"\w", line) for line in lines):  # a paste of frames only keeps them
+        text = "\n".join(lines)
     for pattern, replacement in NOISE:
         text = pattern.sub(replacement, text)
     return "\n".join(_dedupe([line.strip() for line in text.splitlines()]))

@@ -15,7 +15,9 @@ import logging
 import math
 import threading
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import sqlite_utils
@@ -28,6 +30,7 @@ from pitstop.kb.glossary import dense_text, translate_terms
 from pitstop.kb.index import VectorIndex
 from pitstop.kb.preprocess import Prepared, is_error_line, prepare
 from pitstop.kb.schema import CheckRef, Pitfall
+from pitstop.kb.signatures import Prefilter
 from pitstop.kb.tokens import (
     MAX_TERMS,
     WORD,
@@ -179,6 +182,12 @@ class Catalog:
         own, total = self.hits[index]
         return math.sqrt((own + 1) / (total + 1))
 
+    @cached_property
+    def prefilter(self) -> Prefilter:
+        """Every signature's literal prefilter: a paste is searched only with the signatures it leaves
+        (the others cannot match), one pass of a small RE2 set instead of one search per signature."""
+        return Prefilter([sig.regex for sig in self.signatures], range(len(self.signatures)))
+
     def words_of(self, pitfall_id: str) -> frozenset[str]:
         """The word-index terms of an entry's text (computed on first use: only top results need them)."""
         found = self._words.get(pitfall_id)
@@ -327,6 +336,10 @@ class Retriever:
         self.tuning = tuning or Tuning()
         self._adjustments = adjustments  # feedback hook (kb.feedback): hybrid mode only
         self._found = threading.local()  # per query thread: incident neighbours, signature weights
+        # The dense signal's model and index search run here while the lexical signals run in the
+        # asking thread: onnxruntime, faiss, SQLite and RE2 all release the GIL, so on two cores a
+        # question takes about the longer of the two instead of their sum.
+        self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="kb-dense")
 
     def ask(self, text: str, top: int = 5, mode: str = "hybrid", prepared: Prepared | None = None) -> Answer:
         """Rank the entries for a paste; raises UsageError on empty or unusable text."""
@@ -336,8 +349,12 @@ class Retriever:
         catalog = self._catalog()
         evidence: dict[str, _Evidence] = {}
         self._found.learned, self._found.weights = {}, {}
+        nearest = self._nearest(prepared) if "dense" in MODES[mode] else None
         for signal in MODES[mode]:
-            ranked = getattr(self, f"_{signal}")(prepared, catalog)
+            if signal == "dense":
+                ranked = self._dense(catalog, nearest)
+            else:
+                ranked = getattr(self, f"_{signal}")(prepared, catalog)
             for rank, (pitfall_id, why, value) in enumerate(ranked, start=1):
                 item = evidence.setdefault(pitfall_id, _Evidence())
                 item.ranks[signal] = rank
@@ -377,7 +394,10 @@ class Retriever:
         spans: dict[str, list[tuple[signatures.Match, str]]] = {}
         weight: dict[str, float] = {}
         hits, out_of_time = signatures.first_matches(
-            [sig.regex for sig in catalog.signatures], prepared.raw, SIGNATURE_BUDGET_S
+            [sig.regex for sig in catalog.signatures],
+            prepared.raw,
+            SIGNATURE_BUDGET_S,
+            sorted(catalog.prefilter.candidates(prepared.raw)),
         )
         if out_of_time:
             log.warning("signature budget of %.1f s spent; later signatures skipped", SIGNATURE_BUDGET_S)
@@ -472,12 +492,21 @@ class Retriever:
         texts = [prepared.clean, *(errors[-MAX_DENSE_LINES:] if len(lines) > 1 else ())]
         return list(dict.fromkeys(view for view in map(dense_text, texts) if view))
 
-    def _dense(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, _Why | None, float]]:
+    def _nearest(self, prepared: Prepared) -> Future[list[tuple[int, float]]] | None:
+        """The nearest examples to the paste's dense texts (example id, similarity), being searched on
+        the worker thread; None when nothing is left to embed."""
         texts = self._dense_texts(prepared)
         if not texts:
+            return None
+        index = self._index()  # loaded (or built) in this thread, not the worker's
+        return self._pool.submit(lambda: index.search(self._embedder.encode(texts), DENSE_NEIGHBOURS))
+
+    def _dense(
+        self, catalog: Catalog, nearest: Future[list[tuple[int, float]]] | None
+    ) -> list[tuple[str, _Why | None, float]]:
+        if nearest is None:
             return []
-        vectors = self._embedder.encode(texts)
-        neighbours = self._index().search(vectors, DENSE_NEIGHBOURS)
+        neighbours = nearest.result()
         examples = store.examples_by_id(self._db(), [eid for eid, _ in neighbours])
         ranked: dict[str, tuple[_Why | None, float]] = {}
         learned: dict[str, tuple[int, float]] = {}

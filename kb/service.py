@@ -209,7 +209,7 @@ class KnowledgeBase:
 
     def warm(self) -> None:
         """Load everything a query needs now (catalog, index, model) instead of on the first query."""
-        self._get_catalog()
+        self._get_catalog().prefilter  # noqa: B018  # built on first use: the signatures' literal set
         self._get_index()
         self.embedder.encode(["warm up"])
 

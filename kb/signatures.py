@@ -213,20 +213,21 @@ def compile_all(patterns: Iterable[str]) -> list[Compiled]:
 
 
 def first_matches(
-    compiled: Sequence[Compiled], text: str, budget_s: float
+    compiled: Sequence[Compiled], text: str, budget_s: float, positions: Iterable[int] | None = None
 ) -> tuple[list[tuple[int, Match]], bool]:
     """(index, first match) of each signature that matches `text`, within `budget_s` seconds in all;
-    the flag is True when the budget ran out and later signatures were not tried.
+    the flag is True when the budget ran out and later signatures were not tried. `positions`
+    (ascending) limits the search to those signatures, e.g. `Scanner.candidates`: the others cannot match.
 
     The budget is this thread's CPU time (both engines search in the calling thread), so a busy machine
     does not skip signatures and change the answer; a fallback search's own timeout stays wall time."""
     deadline = time.thread_time() + budget_s
     found: list[tuple[int, Match]] = []
-    for index, sig in enumerate(compiled):
+    for index in range(len(compiled)) if positions is None else positions:
         left = deadline - time.thread_time()
         if left <= 0:
             return found, True
-        hit = sig.search(text, min(PATTERN_TIMEOUT_S, left))
+        hit = compiled[index].search(text, min(PATTERN_TIMEOUT_S, left))
         if hit is not None:
             found.append((index, hit))
     return found, False
@@ -285,7 +286,7 @@ def literals_of(pattern: str) -> list[frozenset[str]]:
     return [frozenset(lit.casefold() for lit in req) for req in _requirements(parsed)]
 
 
-class _Prefilter:
+class Prefilter:
     """Signatures searched only where each of their literal sets (`literals_of`) has a member in the
     text: one RE2 set of the literals, matched once on the casefolded text."""
 
@@ -309,15 +310,19 @@ class _Prefilter:
         if self._set is not None:
             self._set.Compile()
 
-    def matching(self, text: str) -> set[int]:
-        """Positions of its signatures that match `text`."""
+    def candidates(self, text: str) -> set[int]:
+        """Positions of its signatures whose literal sets all have a member in `text`: only they can match."""
         found = set(self._set.Match(text.casefold()) or ()) if self._set is not None else set()
         candidates = set(self._always)
         for literal in found:
             for position in self._by_literal.get(literal, ()):
                 if all(need & found for need in self._needs[position]):
                     candidates.add(position)
-        return {p for p in candidates if self._compiled[p].search(text) is not None}
+        return candidates
+
+    def matching(self, text: str) -> set[int]:
+        """Positions of its signatures that match `text`."""
+        return {p for p in self.candidates(text) if self._compiled[p].search(text) is not None}
 
 
 class Scanner:
@@ -326,7 +331,7 @@ class Scanner:
     The RE2 signatures are compiled together into one RE2 set, whose single pass over a text says
     exactly which of them match. The set also holds a pattern that matches every text, so a pass the
     set could not finish (its automaton out of memory: no index at all) is seen, and that text goes
-    the slower way: a prefilter (`_Prefilter`) of every signature's literals, then each remaining
+    the slower way: a prefilter (`Prefilter`) of every signature's literals, then each remaining
     signature's own `Compiled.search`, as a paste is searched. The fallback-engine signatures
     (lookarounds) always go that way. The result is exactly that of searching every signature
     (tests/kb/test_specificity.py compares them, both ways)."""
@@ -346,8 +351,8 @@ class Scanner:
             except re2.error:  # too large for one automaton: every signature goes the slower way
                 self._set, self._in_set = None, []
         rest = sorted(set(range(len(self._compiled))).difference(self._in_set))
-        self._rest = _Prefilter(self._compiled, rest)
-        self._all: _Prefilter | None = None  # every signature, for a text the set could not finish
+        self._rest = Prefilter(self._compiled, rest)
+        self._all: Prefilter | None = None  # every signature, for a text the set could not finish
 
     def matching(self, text: str) -> list[int]:
         """Positions (in the signatures given) of those that match `text`, ascending."""
@@ -357,7 +362,7 @@ class Scanner:
         canary = len(self._in_set)
         if canary not in found:
             if self._all is None:
-                self._all = _Prefilter(self._compiled, range(len(self._compiled)))
+                self._all = Prefilter(self._compiled, range(len(self._compiled)))
             return sorted(self._all.matching(text))
         hits = {self._in_set[i] for i in found if i != canary}
         return sorted(hits | self._rest.matching(text))

@@ -15,14 +15,42 @@ def test_strips_ansi_timestamps_pids_hex_and_paths():
     text = (
         "\x1b[31m2024-03-01T12:00:03.123Z\x1b[0m [12345.678901] NVRM: Xid (PCI:0000:3b:00): 79, pid=48213, "
         "GPU has fallen off the bus at 0x7f3a2b1c4d50\n"
-        '  File "/opt/conda/lib/python3.10/site-packages/torch/cuda/__init__.py", line 5'
+        "OSError: /opt/conda/lib/python3.10/site-packages/torch/lib/libtorch_cuda.so: cannot open"
     )
     prepared = prepare(text)
     assert "\x1b" not in prepared.raw and "\x1b" not in prepared.clean
     assert "PCI:0000:3b:00" in prepared.raw  # signatures see the raw text
     for noise in ("2024-03-01", "48213", "0x7f3a2b1c4d50", "/opt/conda", "12345.678901"):
         assert noise not in prepared.clean
-    assert "Xid" in prepared.clean and "79" in prepared.clean and "__init__.py" in prepared.clean
+    assert "Xid" in prepared.clean and "79" in prepared.clean and "libtorch_cuda.so" in prepared.clean
+
+
+def test_stack_trace_frames_are_dropped_and_the_error_lines_kept():
+    text = (
+        "training stopped at step 40:\n"
+        "Traceback (most recent call last):\n"
+        '  File "/home/me/train.py", line 47, in main\n'
+        "    board = lock_gpu()\n"
+        '  File "/home/me/gpu.py", line 20, in lock_gpu\n'
+        "    cm.cuda_set_device(board)\n"
+        "             ^^^^^^^^^^^^^^\n"
+        "RuntimeError: CUDA error: no CUDA-capable device is detected\n"
+        "Exception raised from c10_cuda_check_implementation at ../c10/cuda/CUDAException.cpp:44\n"
+        "frame #0: c10::Error::Error(c10::SourceLocation, std::string) + 0x57 (0x7f in libc10.so)\n"
+        "During handling of the above exception, another exception occurred:\n"
+    )
+    clean = prepare(text).clean
+    assert clean.splitlines() == [
+        "training stopped at step 40:",
+        "RuntimeError: CUDA error: no CUDA-capable device is detected",
+        "Exception raised from c10_cuda_check_implementation at ../c10/cuda/CUDAException.cpp:44",
+    ]
+    assert "Traceback" in prepare(text).raw  # the signatures still see every line
+
+
+def test_a_paste_of_frames_only_keeps_them():
+    text = '  File "/home/me/train.py", line 47, in main\n    board = lock_gpu()'
+    assert "train.py" in prepare(text).clean
 
 
 def test_repeated_lines_are_kept_once():
