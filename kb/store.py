@@ -304,6 +304,17 @@ def examples_by_id(db: sqlite_utils.Database, ids: Iterable[int]) -> dict[int, E
     return {r[0]: ExampleRow(*r) for r in rows}
 
 
+def example_owners(db: sqlite_utils.Database, ids: Sequence[int]) -> dict[int, tuple[str, int | None]]:
+    """(entry id, incident id) of the examples with these ids: what ranking by nearest example needs,
+    without reading their texts (`examples_by_id`)."""
+    if not ids:
+        return {}
+    rows = db.execute(
+        f"SELECT id, pitfall_id, incident_id FROM examples WHERE id IN ({','.join('?' * len(ids))})", ids
+    )
+    return {eid: (pitfall_id, incident_id) for eid, pitfall_id, incident_id in rows}
+
+
 def embedding_state(db: sqlite_utils.Database, model: str) -> Iterator[tuple[int, str, str | None]]:
     """(example id, text, content hash of its `model` vector or None) for every example, streamed (at
     100k entries the list held 400,000 texts); write the tables only once it is consumed."""

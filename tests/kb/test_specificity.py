@@ -11,6 +11,7 @@ import pytest
 from pitstop.core.db import open_db
 from pitstop.kb import signatures, specificity, store
 from pitstop.kb.embed import Embedder
+from pitstop.kb.evaluate import load_cases
 from pitstop.kb.retrieve import Catalog
 from pitstop.kb.schema import Pitfall
 from pitstop.kb.service import KnowledgeBase
@@ -79,6 +80,24 @@ def test_the_scanner_finds_what_searching_each_signature_finds():
         expected = [i for i, c in enumerate(compiled) if c.search(text) is not None]
         assert whole.matching(text) == literals.matching(text) == expected, text
     assert literals.matching("ſtatus code") == [3]  # the casefolded prefilter keeps RE2's case folding
+
+
+def test_a_paste_searched_only_with_the_prefilters_candidates_matches_as_with_every_signature(kb, shared_dir):
+    """The retriever searches a paste only with `Catalog.prefilter`'s candidates: the same first matches
+    as trying every signature, on the dev pastes and on example texts of the bundled KB."""
+    catalog = kb._get_catalog()
+    compiled = [sig.regex for sig in catalog.signatures]
+    pastes = [case.query for case in load_cases(shared_dir / "eval" / "dev-cases.jsonl")]
+    texts = [row[0] for row in kb.db.execute("SELECT text FROM examples ORDER BY id LIMIT 400")]
+    hits = 0
+    for text in pastes + texts:
+        every, _ = signatures.first_matches(compiled, text, 60.0)
+        candidates = sorted(catalog.prefilter.candidates(text))
+        only, _ = signatures.first_matches(compiled, text, 60.0, candidates)
+        assert [(i, m.start(), m.end()) for i, m in only] == [(i, m.start(), m.end()) for i, m in every]
+        assert len(candidates) < len(compiled) / 4  # the point: most signatures are never tried
+        hits += len(every)
+    assert hits > 200  # the bundled signatures match these texts (290 when written)
 
 
 def test_stored_counts_of_the_bundled_kb_equal_a_scan_of_every_text(kb):
