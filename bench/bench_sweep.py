@@ -52,11 +52,11 @@ def _peak_fds(pid: int, stop: threading.Event, out: list[int]) -> None:
     out.append(peak)
 
 
-def _measured(argv: list[str], env: dict[str, str], stdout_path: Path) -> dict:
-    """Run argv; wall, CPU of it and its children, its peak RSS and open fds."""
+def _measured(argv: list[str], env: dict[str, str], stdout_path: Path, cwd: Path | None = None) -> dict:
+    """Run argv (in `cwd`); wall, CPU of it and its children, its peak RSS and open fds."""
     with stdout_path.open("wb") as sink:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(argv, env=env, stdout=sink, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(argv, env=env, stdout=sink, stderr=subprocess.PIPE, cwd=cwd)
         stop, fds = threading.Event(), []
         sampler = threading.Thread(target=_peak_fds, args=(proc.pid, stop, fds))
         sampler.start()
@@ -103,6 +103,80 @@ def _shell_cpu(printed: str) -> float:
     return sum(int(m[0]) * 60 + float(m[1]) + int(m[2]) * 60 + float(m[3]) for m in _TIMES.findall(printed))
 
 
+# What a sample was doing, by the first rule that matches: any frame (imports, which run module
+# code), else the innermost frame matched by a path or function fragment.
+_ANY_FRAME: tuple[tuple[str, tuple[str, ...]], ...] = (("start-up imports", ("_find_and_load",)),)
+_INNERMOST: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("parsers", ("collectors/parsers/",)),
+    ("checks", ("collectors/checks/", "collectors/facts.py", "collectors/compare.py")),
+    ("messages (i18n)", ("core/i18n.py", "core/messages/")),
+    ("redaction", ("core/redact.py",)),
+    ("audit rows (SQLite)", ("collectors/audit.py",)),
+    ("JSON report", ("core/jsondoc.py", "to_json", "json/")),
+    ("KB load", ("kb/",)),
+    ("inventory, policy, config", ("collectors/inventory.py", "app/authz.py", "core/config.py", "yaml/")),
+    ("framing and demux", ("collectors/transport/framing.py",)),
+    ("runner", ("collectors/runner.py",)),
+    ("diagnose (app)", ("app/diagnose.py", "app/digest.py")),
+    ("asyncssh", ("asyncssh/",)),
+    ("check worker IPC (pickle, pipes)", ("multiprocessing/", "concurrent/", "pickle")),
+    ("event loop (asyncio, selectors)", ("asyncio/", "selectors.py")),
+)
+
+
+def _category(frames: list[str]) -> str:
+    for name, needles in _ANY_FRAME:
+        if any(n in f for f in frames for n in needles):
+            return name
+    for frame in reversed(frames):
+        for name, needles in _INNERMOST:
+            if any(n in frame for n in needles):
+                return name
+    return "other"
+
+
+def _breakdown_table(n: int, stacks: Path, cpu_s: float, sampled_cpu_s: float) -> str:
+    """Where the CPU of a sampled run went (py-spy raw stacks), as ms per host of the unsampled run."""
+    parts: Counter[str] = Counter()
+    procs: Counter[str] = Counter()
+    for line in stacks.read_text(errors="replace").splitlines():
+        stack, _, count = line.rpartition(" ")
+        frames = stack.split(";")
+        parts[_category(frames[1:])] += int(count)
+        procs["check worker" if "spawn_main" in stack else "main process"] += int(count)
+    total = sum(parts.values()) or 1
+    rows = [
+        f"| {name} | {c / total * 100:.1f}% | {c / total * cpu_s / n * 1000:.1f} ms |"
+        for name, c in parts.most_common()
+    ]
+    who = ", ".join(f"{k} {v / total * 100:.0f}%" for k, v in procs.most_common())
+    return "\n".join(
+        [
+            f"{n} hosts, sampled (py-spy, {total} samples; {who}; the sampled run's CPU "
+            f"{sampled_cpu_s / n * 1000:.1f} ms per host, the unsampled run's {cpu_s / n * 1000:.1f} ms):",
+            "",
+            "| part | share of samples | per host (of the unsampled CPU) |",
+            "|---|---|---|",
+            *rows,
+            "",
+        ]
+    )
+
+
+def _lost(report: Path) -> list[str]:
+    """The hosts a `--json` report did not check."""
+    data = json.loads(report.read_text() or "{}")
+    return [h["host"] for h in data.get("hosts", []) if h.get("status") != "ok"]
+
+
+def _brief(run: dict, n: int, lost: list[str]) -> str:
+    """Wall, CPU per host, peak RSS, peak fds, hosts lost: one run's cells."""
+    return (
+        f"{run['wall_s']:.2f} s | {run['cpu_s'] / n * 1000:.1f} ms | {run['peak_rss_mib']:.0f} MiB "
+        f"| {run['peak_fds']} | {len(lost)}"
+    )
+
+
 def _load() -> str:
     return " ".join(Path("/proc/loadavg").read_text().split()[:3])
 
@@ -146,9 +220,20 @@ def main() -> None:
     parser.add_argument("--scenario", default="h100-sxm5-healthy")
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument(
-        "--profile", type=Path, default=None, help="also run each size once under cProfile, stats into DIR"
+        "--profile",
+        type=Path,
+        default=None,
+        help="also run each size once under py-spy (sampling, the check worker too): stacks into DIR, "
+        "CPU by part",
     )
     parser.add_argument("--no-pdsh", action="store_true", help="measure Pitstop only (no ratio)")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        default=None,
+        help="another checkout (the code before a change): its `pitstop diagnose` runs before this one's "
+        "on every size and run, on the same lab and KB",
+    )
     args = parser.parse_args()
 
     from pitstop.app.diagnose import needed_collectors
@@ -166,6 +251,7 @@ def main() -> None:
     lab_up_s = time.perf_counter() - t0
     rows: list[str] = []
     notes: list[str] = []
+    compared: list[str] = []
     try:
         policy = work / "policy.yaml"  # the lab's policy without the hourly cap: the sizes run back to back
         rules = lab_policy(getpass.getuser(), (h.name for h in lab.hosts))
@@ -191,17 +277,31 @@ def main() -> None:
                 cli += ["--inventory", str(lab.inventory), "--policy", str(policy), "--db", str(db)]
                 cli += ["--max-hosts", str(len(names))]
                 pids = [h.pid for h in lab.hosts[:n]]
+                if args.baseline:
+                    base = _measured([sys.executable, *cli], env, work / "base.json", cwd=args.baseline)
+                    base_lost = _lost(work / "base.json")
                 before = _lab_cpu(pids)
                 ours = _measured([sys.executable, *cli], env, work / "ours.json")
                 ours["remote_s"] = _lab_cpu(pids) - before
                 report = json.loads((work / "ours.json").read_text() or "{}")
-                lost = [h["host"] for h in report.get("hosts", []) if h.get("status") != "ok"]
+                lost = _lost(work / "ours.json")
+                if args.baseline:
+                    compared.append(
+                        f"| {n} | {rep + 1} | {_brief(base, n, base_lost)} | {_brief(ours, n, lost)} "
+                        f"| {_load()} |"
+                    )
+                    print(compared[-1], flush=True)
                 if args.profile and rep == 0:
                     args.profile.mkdir(parents=True, exist_ok=True)
-                    stats = args.profile / f"diagnose-{n}.prof"
-                    _measured(
-                        [sys.executable, "-m", "cProfile", "-o", str(stats), *cli], env, work / "prof.json"
+                    stacks = args.profile / f"diagnose-{n}.txt"
+                    sampled = _measured(
+                        ["py-spy", "record", "--subprocesses", "--nonblocking", "-r", "250", "-f", "raw"]
+                        + ["-o", str(stacks), "--", sys.executable, *cli],
+                        env,
+                        work / "prof.json",
                     )
+                    notes.append(_breakdown_table(n, stacks, ours["cpu_s"], sampled["cpu_s"]))
+                    print(notes[-1], flush=True)
                 theirs = None
                 if not args.no_pdsh:
                     before = _lab_cpu(pids)
@@ -263,6 +363,19 @@ def main() -> None:
             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
             *rows,
             "",
+            *(
+                [
+                    f"Before and after, interleaved (the baseline `{args.baseline}` first in each pair):",
+                    "",
+                    "| hosts | run | before: wall | CPU/host | peak RSS | peak fds | hosts lost "
+                    "| after: wall | CPU/host | peak RSS | peak fds | hosts lost | load after |",
+                    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+                    *compared,
+                    "",
+                ]
+                if compared
+                else []
+            ),
             *notes,
         ]
     )

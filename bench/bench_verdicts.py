@@ -1,6 +1,8 @@
 """Verdicts over every real output and every lab scenario: coverage, confirmations, false ones.
 
     python3 bench/bench_verdicts.py            # markdown tables for bench/verdicts_RESULTS.md
+    python3 bench/bench_verdicts.py --dump F   # also every verdict, one line each, into F (compare
+                                               # two runs byte for byte: a change that keeps verdicts)
 
 Real outputs: ../shared/outputs (or $PITSTOP_SHARED/outputs) and tests/fixtures/outputs, labelled in
 tests/fixtures/verdict_labels.yaml; each is fed alone to the collectors its folder feeds and every KB
@@ -11,6 +13,7 @@ tests/collectors/test_checks_scenarios.py.
 
 from __future__ import annotations
 
+import argparse
 import os
 import re
 import sys
@@ -23,7 +26,8 @@ sys.path.insert(0, str(REPO))
 
 from pitstop.collectors import catalog  # noqa: E402
 from pitstop.collectors.checks.registry import CHECKS, evaluate  # noqa: E402
-from pitstop.collectors.model import CheckContext  # noqa: E402
+from pitstop.collectors.model import CheckContext, Verdict  # noqa: E402
+from pitstop.core.i18n import render  # noqa: E402
 from pitstop.kb.schema import load_pitfalls  # noqa: E402
 from pitstop.lab.scenario import load_scenario, shipped_scenarios  # noqa: E402
 from tests.collectors.fixture_verdicts import (  # noqa: E402
@@ -37,6 +41,11 @@ from tests.collectors.fixture_verdicts import (  # noqa: E402
 from tests.collectors.test_checks_scenarios import NOW, scenario_results  # noqa: E402
 
 SHARED = Path(os.environ.get("PITSTOP_SHARED", REPO.parent / "shared"))
+
+
+def _line(where: str, pitfall: str, v: Verdict) -> str:
+    """A verdict in full: fields (reason parameters, evidence, commands), its reason in both languages."""
+    return f"{where}\t{pitfall}\t{v!r}\t{render(v.reason, 'en')}\t{render(v.reason, 'zh')}"
 
 
 def _flat(reason: object) -> str:
@@ -57,8 +66,9 @@ def coverage() -> list[str]:
     ]
 
 
-def real_outputs() -> tuple[list[str], dict[str, int]]:
-    """Fixtures per collector (its parser) and the verdict counts over them and their variants."""
+def real_outputs(sink: list[str]) -> tuple[list[str], dict[str, int]]:
+    """Fixtures per collector (its parser) and the verdict counts over them and their variants (every
+    verdict also into `sink`)."""
     pitfalls = entries()
     per: Counter[str] = Counter()
     counts: Counter[str] = Counter()
@@ -68,6 +78,7 @@ def real_outputs() -> tuple[list[str], dict[str, int]]:
     for f in fixtures(SHARED):
         per[f.collector] += 1
         got = dict((p.id, v) for p, v in verdicts(f.result(), pitfalls))
+        sink += [_line(f.name, pid, v) for pid, v in got.items()]
         for pid, v in got.items():
             counts[v.verdict] += 1
             if v.verdict == "confirmed":
@@ -87,8 +98,9 @@ def real_outputs() -> tuple[list[str], dict[str, int]]:
             if understood(f.collector, t) != same
         ]
         counts["variants"] += len(variants)
-        for result in variants:
+        for n, result in enumerate(variants):
             for p, v in verdicts(result, pitfalls):
+                sink.append(_line(f"{f.name} variant {n}", p.id, v))
                 if v.verdict == "ruled_out" and (result.truncated or before.get(p.id) != _flat(v.reason)):
                     cut_out.append(f"{f.name} {p.id}")
     counts["false_confirmations"] = len(wrong)
@@ -100,8 +112,8 @@ def real_outputs() -> tuple[list[str], dict[str, int]]:
     return table, dict(counts)
 
 
-def scenarios() -> dict[str, int]:
-    """expect.yaml of every shipped scenario against the offline verdicts."""
+def scenarios(sink: list[str]) -> dict[str, int]:
+    """expect.yaml of every shipped scenario against the offline verdicts (every verdict into `sink`)."""
     pitfalls = [p for p in load_pitfalls() if p.checks]
     counts: Counter[str] = Counter()
     for path in shipped_scenarios():
@@ -109,6 +121,7 @@ def scenarios() -> dict[str, int]:
         results = scenario_results(path)
         ctx = CheckContext(host=path.name, expectations=dict(scenario.expect), now=NOW)
         got = {p.id: evaluate(p, results, ctx) for p in pitfalls}
+        sink += [_line(path.name, pid, v) for pid, v in got.items()]
         counts["scenarios"] += 1
         counts["expected"] += len(scenario.confirmed)
         counts["made"] += sum(got[p].verdict == "confirmed" for p in scenario.confirmed)
@@ -125,9 +138,15 @@ def scenarios() -> dict[str, int]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dump", type=Path, default=None, help="write every verdict, one per line, here")
+    args = parser.parse_args()
     start = time.perf_counter()
-    table, real = real_outputs()
-    scen = scenarios()
+    every: list[str] = []
+    table, real = real_outputs(every)
+    scen = scenarios(every)
+    if args.dump:
+        args.dump.write_text("\n".join(every) + "\n", encoding="utf-8")
     print("## Checks per entry\n")
     print("\n".join(coverage()))
     print("\n## Real outputs per parser\n")
@@ -156,7 +175,10 @@ def main() -> None:
         f"| {scen['false']} | {scen.get('benign', 0)} "
         f"| {scen['ruled_out_made']}/{scen['ruled_out_expected']} |"
     )
-    print(f"\n({time.perf_counter() - start:.1f} s; {len(catalog.CATALOG)} catalog commands)")
+    print(
+        f"\n({time.perf_counter() - start:.1f} s; {len(catalog.CATALOG)} catalog commands; "
+        f"{len(every)} verdicts)"
+    )
 
 
 if __name__ == "__main__":

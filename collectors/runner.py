@@ -143,40 +143,54 @@ def _result(
 
 
 async def _run_lane(session: Session, cmds: Sequence[Command]) -> list[CommandResult | None]:
-    """Run one framing script; None marks a command that never started."""
+    """Run one framing script; None marks a command that never started.
+
+    One timer watches the lane: each marker moves it to the running command's deadline (or, between
+    commands, to the next one's start), so a marker costs a timer, not a wake-up of this coroutine.
+    """
     nonce = framing.new_nonce()
     script = framing.build_script(cmds, nonce)
     policy.check_argv(("sh", "-c", script))
+    loop = asyncio.get_running_loop()
     began: dict[int, float] = {}
     ended: dict[int, float] = {}
-    progress = asyncio.Event()
+    running: int | None = None
+    last = loop.time()
+    hung: int | None = None
+    timer: asyncio.TimerHandle
+
+    def deadline() -> float:
+        if running is not None:
+            return began[running] + cmds[running].timeout_s + framing.KILL_AFTER_S + SLACK_S
+        return last + OPEN_S
+
+    def expire() -> None:
+        nonlocal hung, timer
+        if loop.time() < deadline():
+            timer = loop.call_at(deadline(), expire)
+        elif not task.done():
+            hung = running if running is not None else -1
+            task.cancel()
 
     def on_marker(kind: str, index: int) -> None:
-        (began if kind == "B" else ended)[index] = time.monotonic()
-        progress.set()
+        nonlocal running, last, timer
+        now = loop.time()
+        if kind == "B":
+            began[index], running = now, index
+        else:
+            ended[index], running, last = now, None, now
+        timer.cancel()
+        timer = loop.call_at(deadline(), expire)
 
     out = framing.Demux(nonce, [c.output_cap for c in cmds], on_marker)
     err = framing.Demux(nonce, [STDERR_CAP] * len(cmds))
     stdin = next((c.stdin for c in cmds if c.stdin is not None), None)
-    start = time.monotonic()
     task = asyncio.ensure_future(session.run(script, stdin, out.feed, err.feed))
-    hung: int | None = None
+    timer = loop.call_at(deadline(), expire)
     try:
-        while not task.done():
-            running = next((i for i in began if i not in ended), None)
-            if running is not None:
-                deadline = began[running] + cmds[running].timeout_s + framing.KILL_AFTER_S + SLACK_S
-            else:
-                deadline = max([start, *ended.values()]) + OPEN_S
-            wait = deadline - time.monotonic()
-            if wait <= 0:
-                hung = running if running is not None else -1
-                break
-            progress.clear()
-            waiter = asyncio.ensure_future(progress.wait())
-            await asyncio.wait({task, waiter}, timeout=wait, return_when=asyncio.FIRST_COMPLETED)
-            waiter.cancel()
+        await asyncio.wait({task})
     finally:
+        timer.cancel()
         if not task.done():
             task.cancel()
         with contextlib.suppress(BaseException):
@@ -187,7 +201,7 @@ async def _run_lane(session: Session, cmds: Sequence[Command]) -> list[CommandRe
     out.close()
     err.close()
     results: list[CommandResult | None] = []
-    now = time.monotonic()
+    now = loop.time()
     for i, cmd in enumerate(cmds):
         stdout, stderr = out.tails[i], err.tails[i]
         duration = ended.get(i, now) - began.get(i, now)

@@ -37,6 +37,10 @@ GENERATIONS: tuple[tuple[re.Pattern[str], str, int], ...] = tuple(
 )
 
 
+_PCIE_NAME = re.compile(r"PCIe|\bNVL\b", re.I)
+_SXM_NAME = re.compile(r"SXM|HBM3", re.I)
+
+
 def generation(name: str | None) -> tuple[str, int] | None:
     """(architecture, rank) from a product name, None when unknown."""
     for pattern, arch, rank in GENERATIONS:
@@ -48,9 +52,9 @@ def generation(name: str | None) -> tuple[str, int] | None:
 def form_factor(gpu: Gpu) -> str | None:
     """'PCIe' or 'SXM' from the name, else from the power envelope (SXM5 H100: 700 W; PCIe: 350 W)."""
     name = gpu.name or ""
-    if re.search(r"PCIe|\bNVL\b", name, re.I):
+    if _PCIE_NAME.search(name):
         return "PCIe"
-    if re.search(r"SXM|HBM3", name, re.I):
+    if _SXM_NAME.search(name):
         return "SXM"
     limit = gpu.max_power_limit_w or gpu.power_limit_w
     if limit is not None and re.search(r"H100|H200|A100|H800", name):

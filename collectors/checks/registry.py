@@ -176,7 +176,8 @@ def evaluate(pitfall: Pitfall, results: Mapping[str, CommandResult], ctx: CheckC
         chosen = [v for v in verdicts if v.verdict == name]
         if chosen:
             break
-    reasons = tuple(dict.fromkeys(v.reason for v in chosen))
+    # distinct reasons in order (a message hashes by rendering its parameters: skipped for one)
+    reasons = (chosen[0].reason,) if len(chosen) == 1 else tuple(dict.fromkeys(v.reason for v in chosen))
     reason = reasons[0] if len(reasons) == 1 else msg("reasons.all", reasons=reasons)
     evidence = tuple(e for v in chosen for e in v.evidence if e.lines)
     return Verdict(

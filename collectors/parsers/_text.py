@@ -6,6 +6,7 @@ import re
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 _NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
+_HEX = re.compile(r"\s*0x[0-9a-fA-F]+\s*")
 UNKNOWN_WORDS = frozenset(
     {
         "",
@@ -45,7 +46,7 @@ def to_float(value: str | None) -> float | None:
 
 def to_int(value: str | None) -> int | None:
     """Like `to_float` but integral (hex "0x1f" accepted)."""
-    if value is not None and re.fullmatch(r"\s*0x[0-9a-fA-F]+\s*", value):
+    if value is not None and _HEX.fullmatch(value):
         return int(value, 16)
     number = to_float(value)
     return int(number) if number is not None else None

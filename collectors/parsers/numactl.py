@@ -31,12 +31,17 @@ class Numa:
     available_line: str = ""
 
 
+_COUNT = re.compile(r"\(\d+\)")
+_SEPARATORS = re.compile(r"[,\s]+")
+_RANGE = re.compile(r"(\d+)-(\d+)")
+
+
 def cpu_list(text: str) -> tuple[int, ...]:
     """ "0-3,8 9 (16)" -> (0, 1, 2, 3, 8, 9); ignores the `--cpu-compress` count in parentheses."""
-    text = re.sub(r"\(\d+\)", " ", text)
+    text = _COUNT.sub(" ", text)
     cpus: list[int] = []
-    for part in re.split(r"[,\s]+", text.strip()):
-        if (m := re.fullmatch(r"(\d+)-(\d+)", part)) is not None:
+    for part in _SEPARATORS.split(text.strip()):
+        if (m := _RANGE.fullmatch(part)) is not None:
             cpus.extend(range(int(m.group(1)), int(m.group(2)) + 1))
         elif part.isdigit():
             cpus.append(int(part))

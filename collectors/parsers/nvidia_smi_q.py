@@ -23,22 +23,27 @@ _REASON_NAMES = {
 }
 
 
-@dataclass(slots=True)
 class _Node:
-    key: str
-    value: str | None
-    line: str
-    indent: int
-    children: list[_Node] = field(default_factory=list)
-    _first: dict[str, int] | None = None  # lower-case key -> index of its first child, built on first use
+    """One line of the output and the lines indented under it (a plain class: about 1,600 per output)."""
+
+    __slots__ = ("key", "value", "line", "indent", "children", "_first")
+
+    def __init__(self, key: str, value: str | None, line: str, indent: int) -> None:
+        self.key, self.value, self.line, self.indent = key, value, line, indent
+        self.children: list[_Node] = []
+        self._first: dict[str, int] | None = None  # lower-case key -> index of its first child, on first use
 
     def find(self, *keys: str) -> _Node | None:
         """The first child whose key matches one of `keys` (case-insensitive)."""
-        if self._first is None:
-            self._first = {}
+        first = self._first
+        if first is None:
+            first = self._first = {}
             for i, child in enumerate(self.children):
-                self._first.setdefault(child.key.lower(), i)
-        found = [self._first[k] for k in map(str.lower, keys) if k in self._first]
+                first.setdefault(child.key.lower(), i)
+        if len(keys) == 1:
+            at = first.get(keys[0].lower())
+            return None if at is None else self.children[at]
+        found = [first[k] for k in map(str.lower, keys) if k in first]
         return self.children[min(found)] if found else None
 
     def get(self, *path: str) -> _Node | None:
@@ -63,10 +68,11 @@ class SmiQuery:
 def _tree(text: str) -> _Node:
     root = _Node("", None, "", -1)
     stack = [root]
+    indents = [-1]  # the stack's indents (the root's is below every line's)
     for raw in clean_lines(text):
         line = raw.expandtabs(8) if "\t" in raw else raw
         stripped = line.lstrip()
-        if not stripped or stripped.startswith("[...]") or stripped.startswith("="):
+        if not stripped or stripped[0] == "=" or stripped.startswith("[...]"):
             continue
         indent = len(line) - len(stripped)
         header = _GPU_HEADER.match(stripped) if stripped.startswith("GPU") else None
@@ -77,10 +83,12 @@ def _tree(text: str) -> _Node:
             node = _Node(key.rstrip(), value.strip(), raw, indent)
         else:
             node = _Node(stripped, None, raw, indent)
-        while stack[-1].indent >= indent and len(stack) > 1:
+        while indents[-1] >= indent:
             stack.pop()
+            indents.pop()
         stack[-1].children.append(node)
         stack.append(node)
+        indents.append(indent)
     return root
 
 
@@ -245,7 +253,9 @@ def parse(text: str) -> SmiQuery:
     error = None if gpu_nodes else smi_error.detect(text)  # error texts come instead of GPU blocks
     if not gpu_nodes and any(c.children or c.indent > 0 for c in root.children) and error is None:
         # A section fragment without the GPU header (e.g. `-d ECC` as quoted): one anonymous GPU.
-        gpu_nodes = [_Node("", None, "", -1, [c for c in root.children if c.children])]
+        anonymous = _Node("", None, "", -1)
+        anonymous.children = [c for c in root.children if c.children]
+        gpu_nodes = [anonymous]
     gpus = tuple(_gpu(node, i, driver) for i, node in enumerate(gpu_nodes))
     lines: dict[str, str] = {k: top[k].line.strip() for k in ("driver version", "cuda version") if k in top}
     return SmiQuery(

@@ -13,6 +13,7 @@ from pitstop.collectors.parsers.gpu import NvLink
 _GPU = re.compile(r"^GPU (?P<index>\d+): (?P<name>.+?)(?: \(UUID: (?P<uuid>[^)]+)\))?$")
 _LINK = re.compile(r"^Link (?P<link>\d+): (?P<rest>.+)$")
 _DCGM_GPU = re.compile(r"^gpuId (?P<index>\d+):$")
+_SPEED = re.compile(r"([\d.]+)\s*GB/s")
 _DCGM_STATES = {"U": "up", "D": "down", "X": "disabled", "_": "unsupported"}
 
 
@@ -38,7 +39,7 @@ class NvLinkStatus:
 
 def _link(match: re.Match[str], line: str) -> NvLink:
     rest = match.group("rest").strip()
-    speed = re.match(r"([\d.]+)\s*GB/s", rest)
+    speed = _SPEED.match(rest)
     if speed:
         return NvLink(int(match.group("link")), "up", float(speed.group(1)), line)
     state = "down" if "inactive" in rest.lower() else "disabled" if "disabled" in rest.lower() else "unknown"

@@ -9,6 +9,8 @@ from pitstop.collectors.parsers import smi_error
 from pitstop.collectors.parsers._text import clean_lines, to_int
 
 _SPLIT = re.compile(r"\t| {2,}")
+_GPU_NAME = re.compile(r"GPU\d+")
+_NVLINKS = re.compile(r"NV(\d+)")
 
 
 @dataclass(frozen=True)
@@ -24,7 +26,7 @@ class TopoDevice:
     @property
     def is_gpu(self) -> bool:
         """GPU rows are named GPU0, GPU1..."""
-        return re.fullmatch(r"GPU\d+", self.name) is not None
+        return _GPU_NAME.fullmatch(self.name) is not None
 
 
 @dataclass(frozen=True)
@@ -51,7 +53,7 @@ class Topology:
         conn = row.links.get(b) if row else None
         if conn is None:
             return None
-        match = re.fullmatch(r"NV(\d+)", conn)
+        match = _NVLINKS.fullmatch(conn)
         return int(match.group(1)) if match else 0
 
 

@@ -66,6 +66,7 @@ HEADER = (
 )
 _NONCE = r"[0-9a-f]{16}"
 BEGIN_LINE = re.compile(rf"printf '\\n@@({_NONCE}) B (\d{{1,3}})\\n'; printf '\\n@@\1 B \2\\n' >&2")
+_MARKER_START = "printf '\\n@@"  # how every marker line starts (a cheap test before the patterns)
 END_LINE = re.compile(rf"printf '\\n@@({_NONCE}) E (\d{{1,3}}) %s\\n' \"\$\?\"; printf '\\n@@\1 E \2\\n' >&2")
 
 
@@ -105,9 +106,9 @@ def script_blocks(script: str) -> tuple[list[str], list[str]] | None:
     for line in script.rstrip("\n").split("\n"):
         if current is None:
             fixed.append(line)
-            if BEGIN_LINE.fullmatch(line):
+            if line.startswith(_MARKER_START) and BEGIN_LINE.fullmatch(line):
                 current = []
-        elif END_LINE.fullmatch(line):
+        elif line.startswith(_MARKER_START) and END_LINE.fullmatch(line):
             fixed.append(line)
             commands.append("\n".join(current))
             current = None
@@ -173,7 +174,7 @@ class Demux:
         self, nonce: str, caps: Sequence[int], on_marker: Callable[[str, int], None] | None = None
     ) -> None:
         self._sep = b"\n@@" + nonce.encode() + b" "
-        self._pending = bytearray()
+        self._pending = b""  # the start of a marker line, not yet complete
         self._current: int | None = None
         self._on_marker = on_marker
         self.tails = [Tail(cap) for cap in caps]
@@ -185,25 +186,30 @@ class Demux:
             self.tails[self._current].add(chunk)
 
     def feed(self, data: bytes) -> None:
-        """Consume the next bytes of the stream."""
-        pending = self._pending
-        pending += data
+        """Consume the next bytes of the stream (a chunk without a marker goes to its tail as it is)."""
+        buf = self._pending + data if self._pending else data
+        sep = self._sep
+        start = 0
         while True:
-            i = pending.find(self._sep)
+            i = buf.find(sep, start)
             if i < 0:
-                keep = len(self._sep) - 1
-                if len(pending) > keep:
-                    self._flush(bytes(pending[:-keep]))
-                    del pending[:-keep]
-                return
-            j = pending.find(b"\n", i + len(self._sep))
+                break
+            j = buf.find(b"\n", i + len(sep))
             if j < 0:
-                self._flush(bytes(pending[:i]))
-                del pending[:i]
+                self._flush(buf[start:i])
+                self._pending = buf[i:]
                 return
-            self._flush(bytes(pending[:i]))
-            self._marker(bytes(pending[i + len(self._sep) : j]).decode("ascii", "replace").split())
-            del pending[: j + 1]
+            self._flush(buf[start:i])
+            self._marker(buf[i + len(sep) : j].decode("ascii", "replace").split())
+            start = j + 1
+        # hold back an ending that may be the first bytes of a marker, flush the rest
+        k = buf.rfind(b"\n", max(start, len(buf) - len(sep) + 1))
+        if k >= 0 and sep.startswith(buf[k:]):
+            self._flush(buf[start:k])
+            self._pending = buf[k:]
+        else:
+            self._flush(buf[start:] if start else buf)
+            self._pending = b""
 
     def _marker(self, fields: list[str]) -> None:
         if len(fields) < 2 or not fields[1].isdigit() or int(fields[1]) >= len(self.tails):
@@ -221,5 +227,5 @@ class Demux:
 
     def close(self) -> None:
         """End of stream: whatever is pending belongs to the command still running."""
-        self._flush(bytes(self._pending))
-        self._pending.clear()
+        self._flush(self._pending)
+        self._pending = b""
