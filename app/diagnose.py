@@ -261,21 +261,28 @@ def _worker_init(pitfalls: Sequence[Any]) -> None:
 
 
 def _check(
-    pitfalls: Sequence[Any] | None, results: Mapping[str, CommandResult], ctx: CheckContext, host: str
+    pitfalls: Sequence[Any] | None,
+    results: Mapping[str, CommandResult],
+    ctx: CheckContext,
+    host: str,
+    lean: bool = False,
 ) -> tuple[tuple[Verdict, ...], compare.Profile | None]:
-    """Verdicts and the comparable profile of one host's results (in the worker: its pitfalls)."""
+    """Verdicts (`lean`: as a large sweep keeps them, `_lean`) and the comparable profile of one host's
+    results (in the worker: its pitfalls; leaned there, the verdicts come back a third of the size)."""
     pitfalls = _WORKER_PITFALLS if pitfalls is None else pitfalls
     # `evaluate` owns the "no check exists" verdict and turns a broken check into an inconclusive one.
     verdicts = tuple(evaluate(p, results, ctx) for p in pitfalls)
-    return verdicts, compare.profile(host, facts_for(results, ctx.now)) if results else None
+    profile = compare.profile(host, facts_for(results, ctx.now)) if results else None
+    return (_lean(verdicts) if lean else verdicts), profile
 
 
 class _Checker:
     """Runs `_check` inline for a few hosts, else in one worker process so parsing a large kernel log
     never stalls the event loop that keeps every other host's connection moving."""
 
-    def __init__(self, pitfalls: Sequence[Any], hosts: int) -> None:
+    def __init__(self, pitfalls: Sequence[Any], hosts: int, lean: bool) -> None:
         self._pitfalls = pitfalls
+        self._lean = lean
         self._pool: ProcessPoolExecutor | None = None
         if hosts >= WORKER_FROM_HOSTS:
             self._pool = ProcessPoolExecutor(
@@ -289,15 +296,15 @@ class _Checker:
         self, results: Mapping[str, CommandResult], ctx: CheckContext, host: str
     ) -> tuple[tuple[Verdict, ...], compare.Profile | None]:
         if self._pool is None:
-            return _check(self._pitfalls, results, ctx, host)
+            return _check(self._pitfalls, results, ctx, host, self._lean)
         try:
             # submitted from a thread: the first submission starts the worker, which blocks until
             # the new interpreter has read its start-up data (1.5 s on a loaded machine)
-            future = await asyncio.to_thread(self._pool.submit, _check, None, results, ctx, host)
+            future = await asyncio.to_thread(self._pool.submit, _check, None, results, ctx, host, self._lean)
             return await asyncio.wrap_future(future)
         except BrokenProcessPool:
             log.warning("the check worker died; checking %s in this process", host)
-            return _check(self._pitfalls, results, ctx, host)
+            return _check(self._pitfalls, results, ctx, host, self._lean)
 
     def close(self) -> None:
         if self._pool is not None:
@@ -313,7 +320,9 @@ def _lean(verdicts: tuple[Verdict, ...]) -> tuple[Verdict, ...]:
     """A large sweep's verdicts as kept: evidence only on confirmed ones, the only ones a sweep shows
     (about 200 KiB per host otherwise); the rest keep their verdict, reason and commands (counts,
     evidence status)."""
-    return tuple(v if v.verdict == "confirmed" else replace(v, evidence=()) for v in verdicts)
+    return tuple(
+        v if v.verdict == "confirmed" or not v.evidence else replace(v, evidence=()) for v in verdicts
+    )
 
 
 async def _run(
@@ -376,8 +385,9 @@ async def diagnose(
     slots = runner.host_slots(max(1, concurrency))
     gate = asyncio.Semaphore(slots)
     backlog = asyncio.Semaphore(slots + CHECK_BACKLOG)  # started and not yet checked
-    check = _Checker(pitfalls, len(hosts)) if collectors else None
     keep_outputs = len(hosts) <= KEEP_OUTPUTS_HOSTS
+    lean = sweep and not keep_outputs
+    check = _Checker(pitfalls, len(hosts), lean) if collectors else None
     reports: dict[str, HostReport] = {}
     profiles: dict[str, compare.Profile] = {}
 
@@ -397,8 +407,7 @@ async def diagnose(
                     profiles[host.name] = profile
             elif not collectors:
                 verdicts = tuple(evaluate(p, run.results, ctx) for p in pitfalls)
-            if sweep and not keep_outputs:
-                verdicts = _lean(verdicts)
+                verdicts = _lean(verdicts) if lean else verdicts
             commands = run.commands if keep_outputs else _released(run.commands)
             report = HostReport(host.name, run.status, run.error, verdicts, commands, run.duration_s, sweep)
             del run  # its outputs are gone before another host may start
