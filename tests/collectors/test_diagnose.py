@@ -13,6 +13,7 @@ import yaml
 
 pytest.importorskip("pitstop.collectors.checks.registry")  # the facts engineer's module; diagnose needs it
 
+from pitstop.app import checking  # noqa: E402
 from pitstop.app import diagnose as diagnose_mod  # noqa: E402
 from pitstop.app.diagnose import DiagnoseRequest, diagnose  # noqa: E402
 from pitstop.cli import main as cli  # noqa: E402
@@ -87,9 +88,9 @@ def test_a_large_sweep_checked_in_the_worker_reports_as_inline(
     # run: the worker process must give the report the inline checks give
     names = [s.name for s in shipped_scenarios()][: diagnose_mod.KEEP_OUTPUTS_HOSTS + 1]
     hosts = ",".join(names)
-    monkeypatch.setattr(diagnose_mod, "WORKER_FROM_HOSTS", 10_000)
+    monkeypatch.setattr(checking, "WORKER_FROM_HOSTS", 10_000)
     inline = _diagnose(lab_inventory, mini_kb, hosts)
-    monkeypatch.setattr(diagnose_mod, "WORKER_FROM_HOSTS", 1)
+    monkeypatch.setattr(checking, "WORKER_FROM_HOSTS", 1)
     worker = _diagnose(lab_inventory, mini_kb, hosts)
     assert all(h.status == "ok" for h in worker.hosts)
     assert any(h.confirmed for h in worker.hosts) and all(
