@@ -76,10 +76,13 @@ class FeedbackAdjuster:
         self._by_cause: dict[str, list[int]] = {}
         self._hosts: list[tuple[str, str, int]] = []  # (host, cause, incident), oldest first
 
-    def __call__(self, prepared: Prepared) -> dict[str, Adjustment]:
-        """The prior, host and feedback adjustments for this paste (empty when there are none)."""
+    def __call__(self, prepared: Prepared, vector: np.ndarray | None = None) -> dict[str, Adjustment]:
+        """The prior, host and feedback adjustments for this paste (empty when there are none).
+
+        `vector`: the embedding of the paste's cleaned text's view (`dense_view(prepared.clean)`), when
+        the caller has it (the retriever's dense signal embeds that view first); else it is embedded."""
         out: dict[str, Adjustment] = {}
-        for part in (self._priors(prepared.raw), self._demotions(prepared.clean)):
+        for part in (self._priors(prepared.raw), self._demotions(prepared.clean, vector)):
             for pid, change in part.items():
                 old = out.get(pid)
                 out[pid] = (
@@ -123,15 +126,18 @@ class FeedbackAdjuster:
             self._by_cause, self._hosts, self._resolved_key = dict(by_cause), hosts, key
         return self._by_cause
 
-    def _demotions(self, query: str) -> dict[str, Adjustment]:
-        """Demotions for the causes people rejected on questions like `query` (empty when none)."""
+    def _demotions(self, query: str, vector: np.ndarray | None) -> dict[str, Adjustment]:
+        """Demotions for the causes people rejected on questions like `query` (empty when none);
+        `vector` is its view's embedding when already computed."""
         votes = self._load()
         if votes is None or not votes.helpful.size or votes.helpful.all():
             return {}
         view = dense_view(query)
         if view is None:
             return {}
-        near = votes.vectors @ self._embedder.encode([view.text])[0] >= NEAR
+        if vector is None:
+            vector = self._embedder.encode([view.text])[0]
+        near = votes.vectors @ vector >= NEAR
         tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
         for pitfall_id, helpful, close in zip(votes.pitfall_ids, votes.helpful, near, strict=True):
             if close:

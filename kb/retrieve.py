@@ -42,6 +42,8 @@ from pitstop.kb.tokens import (
 )
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from pitstop.kb.onnx_embed import OnnxEmbedder
 
 log = logging.getLogger(__name__)
@@ -288,8 +290,12 @@ def _entry_text(pitfall: Pitfall) -> str:
     )
 
 
-# The dense search's result: (example id, similarity) best first, and each example's (entry, incident).
-_Nearest = tuple[list[tuple[int, float]], dict[int, tuple[str, int | None]]]
+class _Nearest(NamedTuple):
+    """The dense search's result."""
+
+    vectors: np.ndarray  # of the paste's dense texts (`_dense_texts`), the paste's own view first
+    neighbours: list[tuple[int, float]]  # (example id, similarity), best first
+    owners: dict[int, tuple[str, int | None]]  # example id -> (entry id, incident id)
 
 
 @dataclass
@@ -331,14 +337,16 @@ class Retriever:
         index: Callable[[], VectorIndex],
         embedder: Embedder | OnnxEmbedder,
         tuning: Tuning | None = None,
-        adjustments: Callable[[Prepared], Mapping[str, Adjustment]] | None = None,
+        adjustments: Callable[[Prepared, np.ndarray | None], Mapping[str, Adjustment]] | None = None,
     ) -> None:
         self._db = db
         self._catalog = catalog
         self._index = index
         self._embedder = embedder
         self.tuning = tuning or Tuning()
-        self._adjustments = adjustments  # feedback hook (kb.feedback): hybrid mode only
+        # Feedback hook (kb.feedback), hybrid mode only: given the paste and the vector of its own dense
+        # view when the dense signal has one, so the paste is not embedded twice.
+        self._adjustments = adjustments
         self._found = threading.local()  # per query thread: incident neighbours, signature weights
         # The dense signal's model and index search run here while the lexical signals run in the
         # asking thread: onnxruntime, faiss, SQLite and RE2 all release the GIL, so on two cores a
@@ -376,7 +384,8 @@ class Retriever:
             evidence[pitfall_id].signature_weight = weight
         fused = self._boost_learned(self._fuse(evidence, MODES[mode]), evidence)
         if self._adjustments is not None and mode == "hybrid":
-            fused = _adjust(fused, evidence, self._adjustments(prepared))
+            vector = nearest.result().vectors[0] if nearest is not None else None
+            fused = _adjust(fused, evidence, self._adjustments(prepared, vector))
         best = fused[: max(1, top)]
         results = [self._match(catalog.pitfalls[pid], score, evidence[pid]) for pid, score in best]
         query = prepared.raw if prepared.truncated else text.strip()
@@ -505,8 +514,9 @@ class Retriever:
         index = self._index()  # loaded (or built) in this thread, not the worker's
 
         def search() -> _Nearest:
-            neighbours = index.search(self._embedder.encode(texts), DENSE_NEIGHBOURS)
-            return neighbours, store.example_owners(self._db(), [eid for eid, _ in neighbours])
+            vectors = self._embedder.encode(texts)
+            neighbours = index.search(vectors, DENSE_NEIGHBOURS)
+            return _Nearest(vectors, neighbours, store.example_owners(self._db(), [e for e, _ in neighbours]))
 
         return self._pool.submit(search)
 
@@ -515,7 +525,7 @@ class Retriever:
     ) -> list[tuple[str, _Why | None, float]]:
         if nearest is None:
             return []
-        neighbours, owners = nearest.result()
+        _, neighbours, owners = nearest.result()
         best: dict[str, tuple[int, float]] = {}  # entry -> its nearest example and similarity
         learned: dict[str, tuple[int, float]] = {}
         for eid, similarity in neighbours:

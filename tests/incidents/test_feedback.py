@@ -77,6 +77,22 @@ def test_this_was_it_votes_cancel_and_the_effect_is_capped(fresh_kb, embedder):
     assert cached == 2
 
 
+def test_a_demoting_ask_embeds_the_paste_once_and_demotes_as_with_its_own_embedding(fresh_kb, monkeypatch):
+    target = next(iter(scores(fresh_kb, QUERY)))
+    vote(fresh_kb, "6.0", QUERY, ["N1", "N2"], target, helpful=False)
+    alone = FeedbackAdjuster(lambda: fresh_kb.db, fresh_kb.embedder)(
+        prepare(QUERY)
+    )  # embeds the paste itself
+    assert alone[target].delta == -2 * STEP
+    embedded: list[str] = []
+    encode = fresh_kb.embedder.encode
+    monkeypatch.setattr(fresh_kb.embedder, "encode", lambda texts: embedded.extend(texts) or encode(texts))
+    answer = fresh_kb.ask(QUERY, top=10)
+    demoted = next(m for m in answer.results if m.id == target)
+    assert any("demoted by 0.10" in str(why) for why in demoted.why)
+    assert embedded and len(embedded) == len(set(embedded)), embedded  # the dense signal's vector is reused
+
+
 @pytest.mark.parametrize("cause", ["no-such-pitfall'; drop table x;--", "", "NVML-DRIVER-LIBRARY-MISMATCH"])
 def test_feedback_for_a_cause_the_kb_does_not_hold_is_refused_and_not_stored(fresh_kb, cause):
     store = incidents_for(fresh_kb)
