@@ -13,8 +13,10 @@ among options that keep dev R@1 >= 0.95 and own R@1 >= 0.97, then reports it on 
 half ("confirm": aggregate figures only, no case is printed), dev and own:
 
 - the four signals' weights and RRF k (a grid);
-- the entry-level BM25 (one document per entry, `kb.baseline`) of the clean paste, plus its glossary
-  terms when it is Chinese, as a fifth RRF signal, or its score over the paste's best added;
+- the entry-level BM25 as a fifth RRF signal: the shipped `entry` signal (FTS5 `entries_fts`, one
+  document per entry) as `ask` ranked it; its score as `kb.baseline` computes it (over the clean paste,
+  plus its glossary terms when it is Chinese) added over the paste's best;
+- the five shipped signals' weights and RRF k (a grid: what `Tuning` ships is chosen here);
 - the dense rank from the whole paste only, its error lines only, their mean, or the best of all (main);
 - a per-paste switch: the dense weight lowered for a Chinese paste whose English view is thin;
 - the best of each combined.
@@ -111,12 +113,13 @@ def is_prose(line: str) -> bool:
 def record(db: Path, use_e5: bool, extras: bool) -> dict[str, list[Case]]:
     """Ask every case once and keep what the variants need (`extras`: the fourth pass's line views)."""
     from pitstop.kb import store
-    from pitstop.kb.baseline import BM25, _terms
+    from pitstop.kb.baseline import BM25
     from pitstop.kb.evaluate import load_cases
     from pitstop.kb.glossary import dense_text, translate_terms
     from pitstop.kb.preprocess import is_error_line, prepare
     from pitstop.kb.retrieve import DENSE_NEIGHBOURS
     from pitstop.kb.service import KnowledgeBase
+    from pitstop.kb.store import document_terms
 
     kb = KnowledgeBase.open(db)
     retriever = kb.retriever
@@ -140,7 +143,7 @@ def record(db: Path, use_e5: bool, extras: bool) -> dict[str, list[Case]]:
 
         return ranked
 
-    for signal in SIGNALS:
+    for signal in (*SIGNALS, "entry"):
         setattr(retriever, f"_{signal}", listing(signal))
     model, dim = kb.embedder.name, kb.embedder.dim
     ids = store.searchable_ids(kb.db, model, dim)
@@ -152,7 +155,7 @@ def record(db: Path, use_e5: bool, extras: bool) -> dict[str, list[Case]]:
     mean_len = sum(bm25.lengths) / len(bm25.lengths)
 
     def bm25_scores(text: str, pids: Sequence[str]) -> list[float]:
-        terms = [t for t in dict.fromkeys(_terms(text)) if t in bm25.idf]
+        terms = [t for t in dict.fromkeys(document_terms(text)) if t in bm25.idf]
         out = []
         for pid in pids:
             i = where.get(pid)
@@ -202,7 +205,7 @@ def record(db: Path, use_e5: bool, extras: bool) -> dict[str, list[Case]]:
             pids = [pid for pid, _ in fused]
             glossed = " ".join(translate_terms(prepared.clean)) if prepared.lang == "zh" else ""
             sixth: dict[str, Any] = {
-                "signals": {s: seen.get(s, []) for s in SIGNALS},
+                "signals": {s: seen.get(s, []) for s in (*SIGNALS, "entry")},
                 "sigw": dict(retriever._found.weights),
                 "views": views(prepared),
                 "entry_bm25": {
@@ -496,7 +499,16 @@ class Fusion:
         return ", ".join(changed) or "main's fusion"
 
 
-MAIN = Fusion()
+MAIN = Fusion()  # the fusion before the entry-level signal shipped
+
+
+def shipped() -> Fusion:
+    """What `Tuning` ships now (`ask` recorded the cases with it)."""
+    from pitstop.kb.retrieve import Tuning
+
+    t = Tuning()
+    w = t.weights
+    return Fusion(w["signature"], w["words"], w["trigram"], w["dense"], t.rrf_k, w.get("entry", 0.0))
 
 
 def overlay(*fusions: Fusion) -> Fusion:
@@ -531,7 +543,7 @@ def arrays(case: Case) -> tuple[list[str], dict[str, Any]]:
     if id(case) not in _ARRAYS:
         lists = {s: case.signals[s] for s in FOUR[:3]}
         lists |= {f"dense {v}": dense_list(case, v) for v in VIEWS}
-        lists["bm25"] = sorted(case.entry_bm25.items(), key=lambda item: (-item[1], item[0]))
+        lists["bm25"] = case.signals["entry"]  # the shipped signal, best first
         pids = sorted({pid for ranked in lists.values() for pid, _ in ranked})
         at = {pid: i for i, pid in enumerate(pids)}
         out: dict[str, Any] = {}
@@ -746,7 +758,8 @@ def sixth_pass(recorded: dict[str, list[Case]]) -> None:
     }
     tune = sets["choose (v3 + v2 tune + v4 tune)"]
     every = [case for cases in sets.values() for case in cases]
-    moved = sum(fuse(case, MAIN) != (base(case)[0][:10], base(case)[1]) for case in every)
+    now = shipped()
+    moved = sum(fuse(case, now) != (base(case)[0][:10], base(case)[1]) for case in every)
     print(
         f"main's fusion recomputed offline: {moved} of {len(every)} answers differ from `ask`",
         file=sys.stderr,
@@ -770,7 +783,7 @@ def sixth_pass(recorded: dict[str, list[Case]]) -> None:
                 return options[at]
         return MAIN
 
-    chosen: dict[str, Fusion] = {"current ranking": MAIN}
+    chosen: dict[str, Fusion] = {"before the entry signal": MAIN, "shipped (`Tuning`)": now}
     grid = itertools.product((1.0, 1.5, 2.0), (1.0, 1.5, 2.0, 2.5), (0.25, 0.5, 1.0), (0.5, 0.75, 1.0, 1.5))
     chosen["four weights and RRF k (576 sets)"] = pick(
         "weights",
@@ -803,7 +816,22 @@ def sixth_pass(recorded: dict[str, list[Case]]) -> None:
         "thin Chinese",
         [MAIN] + [Fusion(thin=n, thin_dense=x) for n in (3, 6, 10, 20, 40) for x in (0.0, 0.25, 0.5)],
     )
-    picks = list(chosen.values())[1:]
+    chosen["the five shipped signals' weights and RRF k (3,024 sets)"] = pick(
+        "five",
+        [MAIN, now]
+        + [
+            Fusion(sig, words, tri, dense, k, bm25)
+            for bm25, words, sig, tri, dense, k in itertools.product(
+                (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0),
+                (0.25, 0.5, 1.0, 1.5),
+                (1.0, 1.5, 2.0),
+                (0.25, 0.5, 1.0),
+                (0.5, 0.75, 1.0, 1.5),
+                (5.0, 8.0, 15.0),
+            )
+        ],
+    )
+    picks = list(chosen.values())[2:]
     chosen["the family choices above, every combination"] = pick(
         "combined",
         [overlay(*kept) for n in range(len(picks) + 1) for kept in itertools.combinations(picks, n)],

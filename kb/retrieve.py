@@ -1,4 +1,5 @@
-"""Hybrid retrieval: signature regexes, FTS5 BM25 (words and trigrams) and dense similarity, fused.
+"""Hybrid retrieval: signature regexes, FTS5 BM25 (words and trigrams, per row), an entry-level BM25
+(one document per entry) and dense similarity, fused.
 
 Each signal ranks entries on its own; weighted reciprocal-rank fusion combines the ranks into a
 0..1 score. A resolution this deployment confirmed counts more than a curated symptom: when the
@@ -47,7 +48,10 @@ if TYPE_CHECKING:
     from pitstop.kb.onnx_embed import OnnxEmbedder
 
 log = logging.getLogger(__name__)
-SIGNALS = ("signature", "words", "trigram", "dense")
+SIGNALS = ("signature", "words", "trigram", "dense", "entry")
+# The signals whose agreement the confidence judges (calibrated before "entry" existed): the entry-level
+# BM25 re-orders entries but cannot make an answer more confident.
+JUDGED = frozenset(("signature", "words", "trigram", "dense"))
 MODES: dict[str, tuple[str, ...]] = {
     "hybrid": SIGNALS,
     "dense": ("dense",),
@@ -67,7 +71,7 @@ class Tuning:
     """Fusion weights and confidence thresholds (tuned on the dev cases; see docs/KB.md)."""
 
     weights: Mapping[str, float] = field(
-        default_factory=lambda: {"signature": 1.5, "words": 1.5, "trigram": 0.5, "dense": 1.0}
+        default_factory=lambda: {"signature": 1.0, "words": 0.5, "trigram": 0.5, "dense": 1.0, "entry": 1.0}
     )
     rrf_k: float = 5.0
     # bm25() column weights: pitfall_id, example_id, title, summary, symptoms, cause
@@ -307,6 +311,9 @@ class _Evidence:
     signature_chars: float = 0.0  # paste characters the signature matches cover, times signature_weight
     signature_weight: float = 1.0  # the specificity of its most specific matching signature
     discount: float = 0.0  # what that specificity took off the fused score (ranking only)
+    # what the confidence adds to the fused score: the discount back, and the fused score rescaled to
+    # the JUDGED signals alone
+    shift: float = 0.0
     learned: tuple[int, float] | None = None  # (incident id, similarity) of the nearest resolved incident
 
 
@@ -442,16 +449,18 @@ class Retriever:
             spent += cost[term]
         return chosen
 
-    def _fts(self, table: str, terms: list[str], catalog: Catalog) -> list[tuple[str, _Why | None, float]]:
+    def _fts(
+        self, table: str, terms: list[str], catalog: Catalog, weights: Sequence[float]
+    ) -> list[tuple[str, _Why | None, float]]:
         if not terms:
             return []
-        weights = ", ".join(str(w) for w in self.tuning.columns)
+        columns = ", ".join(str(w) for w in weights)
         db = self._db()
         # The ranking selects rowids only; the best rows' entry ids are read afterwards by rowid.
         # Selecting the stored pitfall_id column in it read that column for every matching row
         # (about 3,000 per query at 100k entries: a fifth of the query's time).
         rows = db.execute(
-            f"SELECT rowid, bm25({table}, {weights}) AS s FROM {table} WHERE {table} MATCH ? "
+            f"SELECT rowid, bm25({table}, {columns}) AS s FROM {table} WHERE {table} MATCH ? "
             f"ORDER BY s LIMIT {FTS_LIMIT}",
             (match_expression(terms),),
         ).fetchall()
@@ -477,9 +486,16 @@ class Retriever:
         df = store.term_df(self._db(), "words_fts", terms) if len(terms) > MAX_TERMS else {}
         return select_terms(terms, set(word_terms(f"{errors}\n{extra}")), df)
 
+    def _word_query(self, prepared: Prepared) -> list[str]:
+        """The word terms both word-level signals search with, within the postings budget (once a query)."""
+        found = getattr(self._found, "terms", None)
+        if found is None or found[0] is not prepared:
+            found = self._found.terms = (prepared, self._affordable("words_fts", self._query_words(prepared)))
+        return found[1]
+
     def _words(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, _Why | None, float]]:
-        terms = self._affordable("words_fts", self._query_words(prepared))
-        ranked = self._fts("words_fts", terms, catalog)
+        terms = self._word_query(prepared)
+        ranked = self._fts("words_fts", terms, catalog, self.tuning.columns)
         out = []
         for rank, (pitfall_id, _, score) in enumerate(ranked):
             shared = [t for t in terms if t in catalog.words_of(pitfall_id)][:8] if rank < 10 else []
@@ -496,7 +512,20 @@ class Retriever:
 
     def _trigram(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, _Why | None, float]]:
         terms = self._affordable("docs_fts", trigram_terms(prepared.clean), grams=True)
-        return self._fts("docs_fts", terms, catalog)
+        return self._fts("docs_fts", terms, catalog, self.tuning.columns)
+
+    def _entry(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, _Why | None, float]]:
+        """Entries by BM25 of the paste's word terms over one document per entry (`entries_fts`: title,
+        summary, cause and every example together), where `words` ranks an entry by its best row."""
+        ranked = self._fts("entries_fts", self._word_query(prepared), catalog, (0.0, 1.0))
+        return [
+            (
+                pid,
+                _Why((msg("kb.detail.entry", rank=rank, score=f"{score:.1f}"),), None) if rank <= 3 else None,
+                score,
+            )
+            for rank, (pid, _, score) in enumerate(ranked, start=1)
+        ]
 
     def _dense_texts(self, prepared: Prepared) -> list[str]:
         """The whole paste and its last error-bearing lines, as the English-only model should see them."""
@@ -560,16 +589,22 @@ class Retriever:
         """Weighted reciprocal-rank fusion; a signature counts by its specificity (`Catalog.specificity`).
 
         The specificity only orders the entries: what it took off is kept as `discount`, and the
-        confidence judges how well the signals agree without it (an exact code stays confident).
+        confidence judges how well the JUDGED signals agree without it (an exact code stays confident).
         """
         weights, k = self.tuning.weights, self.tuning.rrf_k
         ceiling = sum(weights[s] / (k + 1) for s in signals) or 1.0
+        judged = sum(weights[s] / (k + 1) for s in signals if s in JUDGED) or 1.0
         scored = []
         for pid, item in evidence.items():
             parts = {s: weights[s] / (k + r) / ceiling for s, r in item.ranks.items()}
             if "signature" in parts:
                 item.discount = parts["signature"] * (1.0 - item.signature_weight)
-            scored.append((pid, sum(parts.values()) - item.discount))
+            total = sum(parts.values()) - item.discount
+            if judged == ceiling:  # (summed apart, so a score at a threshold lands where it did)
+                item.shift = item.discount
+            else:
+                item.shift = sum(v for s, v in parts.items() if s in JUDGED) * ceiling / judged - total
+            scored.append((pid, total))
         return sorted(scored, key=lambda item: (-item[1], item[0]))
 
     def _boost_learned(
@@ -596,7 +631,7 @@ class Retriever:
         """high | medium | low (low: "no confident match"), from the calibrated evidence rules."""
         t = self.tuning
         learned = item.learned[1] if item.learned else 0.0
-        score = min(1.0, score + item.discount)
+        score = min(1.0, score + item.shift)
         if learned >= t.learned_high or (
             item.signature_chars and score >= t.high_score and item.similarity >= t.high_similarity
         ):
