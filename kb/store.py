@@ -119,14 +119,24 @@ def entry_documents(
     if pitfall_ids is not None:
         where += f" AND id IN ({','.join('?' * len(pitfall_ids))})"
         args += list(pitfall_ids)
+    texts: dict[str, list[str]] = {}
     for pid, title, title_zh, summary, summary_zh, cause in db.execute(
         f"SELECT id, title, title_zh, summary, summary_zh, cause FROM pitfalls WHERE {where} ORDER BY id",
         args,
-    ).fetchall():
-        examples = [
-            row[0] for row in db.execute("SELECT text FROM examples WHERE pitfall_id = ? ORDER BY id", (pid,))
-        ]
-        yield pid, "\n".join([title, title_zh or "", summary, summary_zh or "", cause, *examples])
+    ):
+        texts[pid] = [title, title_zh or "", summary, summary_zh or "", cause]
+    rows = db.execute(
+        "SELECT pitfall_id, text FROM examples ORDER BY id"
+        if pitfall_ids is None
+        else f"SELECT pitfall_id, text FROM examples WHERE pitfall_id IN ({','.join('?' * len(texts))}) "
+        "ORDER BY id",
+        [] if pitfall_ids is None else list(texts),
+    )
+    for pid, text in rows:
+        if pid in texts:
+            texts[pid].append(text)
+    for pid, parts in texts.items():
+        yield pid, "\n".join(parts)
 
 
 DOCUMENT_BATCH = 500

@@ -5,6 +5,7 @@ ranked as the fused `entry` signal."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,10 +15,14 @@ from pitstop.core.db import open_db
 from pitstop.kb import store
 from pitstop.kb.baseline import BM25
 from pitstop.kb.embed import Embedder
+from pitstop.kb.evaluate import load_cases
 from pitstop.kb.preprocess import prepare
+from pitstop.kb.retrieve import Tuning
 from pitstop.kb.service import KnowledgeBase
 from pitstop.migrations import migrations
 from tests.kb.entries import make_entry
+
+OWN_CASES = Path(__file__).resolve().parents[2] / "bench" / "eval" / "own-cases.jsonl"
 
 
 def documents(db: sqlite_utils.Database) -> dict[str, Counter[str]]:
@@ -97,3 +102,22 @@ def test_the_entry_signal_ranks_the_whole_entry_not_its_best_row(small_kb):
     answer = small_kb.ask(paste)
     spread_match = next(m for m in answer.results if m.id == "spread")
     assert any("whole text ranks #1" in str(w) for w in spread_match.why)
+
+
+@pytest.mark.parametrize("case_id", ["o192", "o336"])
+def test_the_entry_signal_puts_the_right_cause_first_where_the_rows_did_not(kb_path, embedder, case_id):
+    """Two of the project's own cases that the fusion without the entry signal ranks second."""
+    case = next(c for c in load_cases(OWN_CASES) if c.id == case_id)
+    shipped = Tuning()
+    before = replace(
+        shipped,
+        weights={"signature": 1.5, "words": 1.5, "trigram": 0.5, "dense": 1.0, "entry": 0.0},
+        rrf_k=5.0,
+    )
+    ranked = {}
+    for name, tuning in (("shipped", shipped), ("before", before)):
+        kb = KnowledgeBase.open(kb_path, embedder=embedder, tuning=tuning)
+        ranked[name] = [m.id for m in kb.ask(case.query).results]
+        kb.close()
+    assert ranked["shipped"][0] in case.slugs, ranked
+    assert ranked["before"][0] not in case.slugs and set(ranked["before"][:3]) & set(case.slugs), ranked
