@@ -577,7 +577,12 @@ def fuse(case: Case, f: Fusion) -> tuple[list[str], str]:
         parts.append(f.bm25_rank / (f.k + a["bm25"]) / ceiling)
     total = parts[0] + parts[1] + parts[2] + parts[3] + (parts[4] if f.bm25_rank else 0.0)
     discount = parts[0] * (1.0 - a["sigw"])
-    four = (total - discount) + discount if not f.bm25_rank else sum(parts[:4]) * ceiling / ceiling4
+    # the confidence's agreement: the four signals at the weights it was calibrated with (`Tuning.judged`)
+    judged = dict(zip(weights, (MAIN.signature, MAIN.words, MAIN.trigram, MAIN.dense), strict=True))
+    if judged == weights and not f.bm25_rank:
+        four = (total - discount) + discount
+    else:
+        four = sum(w / (f.k + a[name]) for name, w in judged.items()) / (sum(judged.values()) / (f.k + 1))
     order = total - discount + f.bm25_score * a["bm25 share"]
     best = np.lexsort((np.arange(len(pids)), -order))[:10]
     first = best[0]

@@ -48,9 +48,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 SIGNALS = ("signature", "words", "trigram", "dense", "entry")
-# The signals whose agreement the confidence judges (calibrated before "entry" existed): the entry-level
-# BM25 re-orders entries but cannot make an answer more confident.
-JUDGED = frozenset(("signature", "words", "trigram", "dense"))
 MODES: dict[str, tuple[str, ...]] = {
     "hybrid": SIGNALS,
     "dense": ("dense",),
@@ -73,6 +70,12 @@ class Tuning:
         default_factory=lambda: {"signature": 1.0, "words": 0.5, "trigram": 0.5, "dense": 1.0, "entry": 1.0}
     )
     rrf_k: float = 5.0
+    # The fusion the confidence judges: the four signals at the weights its thresholds were calibrated
+    # with (before "entry" existed), so re-weighting and the entry-level BM25 re-order entries but
+    # cannot make an answer more (or less) confident.
+    judged: Mapping[str, float] = field(
+        default_factory=lambda: {"signature": 1.5, "words": 1.5, "trigram": 0.5, "dense": 1.0}
+    )
     # bm25() column weights: pitfall_id, example_id, title, summary, symptoms, cause
     columns: tuple[float, ...] = (0.0, 0.0, 3.0, 1.5, 2.0, 0.5)
     high_score: float = 0.9  # fused score of a signature hit the other signals agree with
@@ -596,21 +599,24 @@ class Retriever:
         """Weighted reciprocal-rank fusion; a signature counts by its specificity (`Catalog.specificity`).
 
         The specificity only orders the entries: what it took off is kept as `discount`, and the
-        confidence judges how well the JUDGED signals agree without it (an exact code stays confident).
+        confidence judges how well the signals agree without it, at `Tuning.judged` (an exact code stays
+        confident).
         """
-        weights, k = self.tuning.weights, self.tuning.rrf_k
+        weights, judged, k = self.tuning.weights, self.tuning.judged, self.tuning.rrf_k
         ceiling = sum(weights[s] / (k + 1) for s in signals) or 1.0
-        judged = sum(weights[s] / (k + 1) for s in signals if s in JUDGED) or 1.0
+        same = all(weights.get(s, 0.0) == judged.get(s, 0.0) for s in signals)
+        judged_ceiling = sum(judged.get(s, 0.0) / (k + 1) for s in signals) or 1.0
         scored = []
         for pid, item in evidence.items():
             parts = {s: weights[s] / (k + r) / ceiling for s, r in item.ranks.items()}
             if "signature" in parts:
                 item.discount = parts["signature"] * (1.0 - item.signature_weight)
             total = sum(parts.values()) - item.discount
-            if judged == ceiling:  # (summed apart, so a score at a threshold lands where it did)
+            if same:  # (the discount added back, so a score at a threshold lands where it always did)
                 item.shift = item.discount
             else:
-                item.shift = sum(v for s, v in parts.items() if s in JUDGED) * ceiling / judged - total
+                agree = sum(judged.get(s, 0.0) / (k + r) for s, r in item.ranks.items()) / judged_ceiling
+                item.shift = agree - total
             scored.append((pid, total))
         return sorted(scored, key=lambda item: (-item[1], item[0]))
 
