@@ -1,8 +1,9 @@
 """A plain BM25 over the KB's own text: the baseline every retrieval figure is compared with.
 
 One document per searchable entry: its title, summary, symptoms and cause in both languages plus
-every stored example (curated, imported, learned). Terms are the word index's terms (lowercased
-words, CJK character bigrams, no stopwords); nothing else (no signatures, fusion or glossary).
+every stored example (curated, imported, learned). Terms are lowercased words and CJK character
+bigrams, no stopwords; nothing else (no signatures, fusion or glossary, nor the word index's whole
+Chinese words).
 """
 
 from __future__ import annotations
