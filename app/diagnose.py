@@ -10,20 +10,18 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
-import multiprocessing
-from collections.abc import Awaitable, Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from pitstop.app.authz import Policy
+from pitstop.app.checking import Checker, leaned
 from pitstop.collectors import catalog, compare, jobs, runner
 from pitstop.collectors.audit import AuditLog
 from pitstop.collectors.catalog import display
 from pitstop.collectors.checks import fleet
-from pitstop.collectors.checks.registry import CHECKS, evaluate, facts_for
+from pitstop.collectors.checks.registry import CHECKS, evaluate
 from pitstop.collectors.facts import ReadState, reading
 from pitstop.collectors.hostlist import compress
 from pitstop.collectors.inventory import DEFAULT_MAX_HOSTS, Host, Inventory
@@ -44,8 +42,6 @@ if TYPE_CHECKING:
     from pitstop.kb.service import KnowledgeBase
 
 CANDIDATES = 5
-WORKER_FROM_HOSTS = 64  # from this many hosts the checks run in a worker process (the second core):
-# starting it costs about as much CPU as checking 60 hosts inline
 KEEP_OUTPUTS_HOSTS = 16  # above this many hosts a command's output is released once it is checked
 # (and a sweep keeps evidence only for what it shows: its confirmed verdicts)
 CHECK_BACKLOG = 64  # hosts whose outputs wait for the check worker, beyond those being collected:
@@ -252,68 +248,9 @@ def host_bound(lanes: int, collectors: Sequence[str], connect_timeout: float) ->
     return connect_timeout + 1 + phase(first, lanes) + later + runner.SLACK_S
 
 
-_WORKER_PITFALLS: Sequence[Any] = ()
-
-
-def _worker_init(pitfalls: Sequence[Any]) -> None:
-    global _WORKER_PITFALLS
-    _WORKER_PITFALLS = pitfalls
-
-
-def _check(
-    pitfalls: Sequence[Any] | None, results: Mapping[str, CommandResult], ctx: CheckContext, host: str
-) -> tuple[tuple[Verdict, ...], compare.Profile | None]:
-    """Verdicts and the comparable profile of one host's results (in the worker: its pitfalls)."""
-    pitfalls = _WORKER_PITFALLS if pitfalls is None else pitfalls
-    # `evaluate` owns the "no check exists" verdict and turns a broken check into an inconclusive one.
-    verdicts = tuple(evaluate(p, results, ctx) for p in pitfalls)
-    return verdicts, compare.profile(host, facts_for(results, ctx.now)) if results else None
-
-
-class _Checker:
-    """Runs `_check` inline for a few hosts, else in one worker process so parsing a large kernel log
-    never stalls the event loop that keeps every other host's connection moving."""
-
-    def __init__(self, pitfalls: Sequence[Any], hosts: int) -> None:
-        self._pitfalls = pitfalls
-        self._pool: ProcessPoolExecutor | None = None
-        if hosts >= WORKER_FROM_HOSTS:
-            self._pool = ProcessPoolExecutor(
-                1,
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_worker_init,
-                initargs=(pitfalls,),
-            )
-
-    async def __call__(
-        self, results: Mapping[str, CommandResult], ctx: CheckContext, host: str
-    ) -> tuple[tuple[Verdict, ...], compare.Profile | None]:
-        if self._pool is None:
-            return _check(self._pitfalls, results, ctx, host)
-        try:
-            # submitted from a thread: the first submission starts the worker, which blocks until
-            # the new interpreter has read its start-up data (1.5 s on a loaded machine)
-            future = await asyncio.to_thread(self._pool.submit, _check, None, results, ctx, host)
-            return await asyncio.wrap_future(future)
-        except BrokenProcessPool:
-            log.warning("the check worker died; checking %s in this process", host)
-            return _check(self._pitfalls, results, ctx, host)
-
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-
-
 def _released(commands: tuple[CommandResult, ...]) -> tuple[CommandResult, ...]:
     """The commands without their output (kept: sizes, exit codes, messages)."""
     return tuple(replace(c, stdout="", stderr="") for c in commands)
-
-
-def _lean(verdicts: tuple[Verdict, ...]) -> tuple[Verdict, ...]:
-    """A large sweep's verdicts as kept: evidence only on confirmed ones, the only ones a sweep shows
-    (about 200 KiB per host otherwise); the rest keep their verdict, reason and commands (counts,
-    evidence status)."""
-    return tuple(v if v.verdict == "confirmed" else replace(v, evidence=()) for v in verdicts)
 
 
 async def _run(
@@ -376,8 +313,9 @@ async def diagnose(
     slots = runner.host_slots(max(1, concurrency))
     gate = asyncio.Semaphore(slots)
     backlog = asyncio.Semaphore(slots + CHECK_BACKLOG)  # started and not yet checked
-    check = _Checker(pitfalls, len(hosts)) if collectors else None
     keep_outputs = len(hosts) <= KEEP_OUTPUTS_HOSTS
+    lean = sweep and not keep_outputs
+    check = Checker(pitfalls, len(hosts), lean) if collectors else None
     reports: dict[str, HostReport] = {}
     profiles: dict[str, compare.Profile] = {}
 
@@ -397,8 +335,7 @@ async def diagnose(
                     profiles[host.name] = profile
             elif not collectors:
                 verdicts = tuple(evaluate(p, run.results, ctx) for p in pitfalls)
-            if sweep and not keep_outputs:
-                verdicts = _lean(verdicts)
+                verdicts = leaned(verdicts) if lean else verdicts
             commands = run.commands if keep_outputs else _released(run.commands)
             report = HostReport(host.name, run.status, run.error, verdicts, commands, run.duration_s, sweep)
             del run  # its outputs are gone before another host may start

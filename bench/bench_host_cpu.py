@@ -5,7 +5,7 @@
 Starts a lab of `--hosts` copies of h100-sxm5-healthy (real sshd on 127.0.0.x), then measures with
 `time.process_time` (the process's CPU, not wall time, so the figures hold on a loaded machine):
 connect + close alone, `runner.run_host` with a sweep's collectors (connect included; the lanes of a
-fleet sweep), and `app.diagnose._check` (every curated cause's checks and the host profile, fresh
+fleet sweep), and `app.checking.check` (every curated cause's checks and the host profile, fresh
 facts each time, as the check worker does) on each host's results, best of `--rounds`. Data
 packets per host: the channels' received data chunks (one per SSH data message). `--save` keeps the
 collected results (pickle) so `--load` times the checks again without a lab; `--profile` writes
@@ -27,7 +27,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from pitstop.app.diagnose import _check, needed_collectors  # noqa: E402
+from pitstop.app.checking import check  # noqa: E402
+from pitstop.app.diagnose import needed_collectors  # noqa: E402
 from pitstop.collectors import inventory as inventory_mod  # noqa: E402
 from pitstop.collectors import runner  # noqa: E402
 from pitstop.collectors.checks import registry  # noqa: E402
@@ -105,7 +106,7 @@ def _time_checks(results: list[dict], rounds: int, profile: Path | None) -> floa
         t0 = time.process_time()
         for i, r in enumerate(fresh):
             ctx = CheckContext(host=f"h{i}", expectations={}, since=None, now=now, until=None)
-            _check(pitfalls, r, ctx, f"h{i}")
+            check(pitfalls, r, ctx, f"h{i}")
         return (time.process_time() - t0) / len(fresh)
 
     best = min(one_round() for _ in range(rounds))

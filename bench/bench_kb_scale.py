@@ -155,7 +155,7 @@ def measure(db: Path) -> dict:
     from pitstop.kb.service import KnowledgeBase
 
     stages: dict[str, float] = {}
-    store.refresh_term_df = _timed(stages, "term_counts", store.refresh_term_df)
+    store.refresh_lexical = _timed(stages, "lexical", store.refresh_lexical)
     VectorIndex.build_batched = _timed(stages, "faiss", VectorIndex.build_batched)  # type: ignore[method-assign]
     start, cpu = time.perf_counter(), time.process_time()
     kb = KnowledgeBase.open(db, entries_dir=None)

@@ -1,7 +1,7 @@
 """`pitstop diagnose` as a user runs it (the whole CLI process) against `pdsh -R ssh`, on lab fleets.
 
     python3 bench/bench_sweep.py --hosts 40,160,500,2000 [--repeat 1] [--fanout 256] [--out FILE]
-        [--profile DIR] [--no-pdsh]
+        [--profile DIR] [--no-pdsh] [--baseline CHECKOUT]
 
 Starts one lab of copies of a scenario (real sshd per host on 127.0.0.x, 250 addresses per port),
 then per size runs, interleaved: `pitstop diagnose <every host> --json` (a full sweep: every
@@ -16,6 +16,11 @@ account and which pdsh's script reports with the shell's `times` (Pitstop's one-
 same, so the figure is counted for both; its second channel for `ethtool -i` is not in it).
 pdsh gets one `ssh` client per host, `-f` at most `--fanout` at once (Pitstop's own concurrency
 gate is 256 hosts); its hosts come from a generated ssh config (one port per 250).
+`--baseline CHECKOUT` runs that checkout's `pitstop diagnose` just before this one's on every size and
+run (same lab, KB and policy): before and after a change, interleaved. `--profile DIR` runs each size
+once more under py-spy (sampling from outside, the check worker included) and prints where the
+samples fell, by part; py-spy counts a thread that is runnable but waiting for a core, so on a loaded
+machine the shares follow CPU demand only roughly, and its own CPU is in that run's figure.
 """
 
 from __future__ import annotations

@@ -191,7 +191,7 @@ class KnowledgeBase:
         if cached is not None:
             return cached
         self._embed_missing()
-        store.refresh_term_df(db)  # content changed: refresh the lexical cost estimates too
+        store.refresh_lexical(db)  # content changed: the lexical cost estimates (and segments) too
         ids = store.searchable_ids(db, model, dim)
         index = VectorIndex.build_batched(
             len(ids),

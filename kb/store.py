@@ -431,12 +431,22 @@ def fingerprint(db: sqlite_utils.Database, model: str, salt: str = "") -> str:
 
 
 VOCABULARIES = {"words_fts": "words_vocab", "docs_fts": "docs_vocab"}
+COMPACT_ROWS = 20_000  # FTS rows up to which `refresh_lexical` merges the indexes into one segment
 
 
-def refresh_term_df(db: sqlite_utils.Database) -> None:
-    """Snapshot every term's document count in both FTS indexes (one scan of each vocabulary)."""
+def refresh_lexical(db: sqlite_utils.Database) -> None:
+    """After a content change: snapshot every term's document count in both FTS indexes (one scan of
+    each vocabulary) and, up to COMPACT_ROWS rows, merge each index into one segment.
+
+    Rows written one entry at a time leave an index in about 20 segments, and a query reads every
+    term's postings from each: one segment makes a 1k-entry KB's word query 5.7 -> 3.6 ms and its
+    trigram query 3.0 -> 0.9 ms, for 0.25 s of CPU. The ranking cannot change (same rows, same
+    statistics, same row order). At 100k entries the merge took 32 s of CPU for under 2 ms a query."""
     with db.conn:
         db.execute("BEGIN IMMEDIATE")
+        if db.execute("SELECT count(*) FROM words_fts_docsize").fetchone()[0] <= COMPACT_ROWS:
+            for fts in FTS_TABLES:
+                db.execute(f"INSERT INTO {fts}({fts}) VALUES ('optimize')")
         db.execute("DELETE FROM term_df")
         for fts, vocab in VOCABULARIES.items():
             db.execute(f"INSERT INTO term_df(fts, term, df) SELECT ?, term, doc FROM {vocab}", (fts,))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import asyncssh
@@ -160,6 +161,7 @@ class Connector:
     connect_timeout: float | None = None
     handshakes: int = HANDSHAKES  # SSH handshakes in flight at once, apart from open connections
     _known: dict[tuple[str, ...], asyncssh.SSHKnownHosts] = field(default_factory=dict)
+    _keys: dict[tuple[str, ...], Sequence[asyncssh.SSHKeyPair]] = field(default_factory=dict)
     _handshaking: asyncio.Semaphore | None = None
     _jumps: dict[tuple, asyncio.Task] = field(default_factory=dict)
 
@@ -171,6 +173,13 @@ class Connector:
                 asyncssh.read_known_hosts(present) if present else asyncssh.import_known_hosts("")
             )
         return self._known[files]
+
+    def _client_keys(self, paths: tuple[str, ...]) -> Sequence[asyncssh.SSHKeyPair]:
+        """The key pairs (and certificates beside them) of these files, read once for every host
+        that names them: asyncssh would read and parse each file again for every connection."""
+        if paths not in self._keys:
+            self._keys[paths] = asyncssh.load_keypairs(list(paths))
+        return self._keys[paths]
 
     @property
     def timeout(self) -> float:
@@ -213,12 +222,12 @@ class Connector:
         files = self.inventory.known_hosts_files(host)
         known = self._known_hosts(files)
         shown_files = ", ".join(f for f in files if os.path.isfile(f)) or f"{files[0]} (missing)"
-        present = [p for p in host.identity_files if os.path.isfile(p)]
-        keys = {"client_keys": present} if present else {}
+        present = tuple(p for p in host.identity_files if os.path.isfile(p))
         proxy = {"proxy_command": host.proxy_command} if host.proxy_command and tunnel is None else {}
         if self._handshaking is None:
             self._handshaking = asyncio.Semaphore(max(1, self.handshakes))
         try:
+            keys = {"client_keys": self._client_keys(present)} if present else {}
             for attempt in range(1, HANDSHAKE_TRIES + 1):
                 try:
                     async with self._handshaking:  # the connect timeout starts when this host's turn comes

@@ -13,6 +13,8 @@ import yaml
 
 pytest.importorskip("pitstop.collectors.checks.registry")  # the facts engineer's module; diagnose needs it
 
+from pitstop.app import checking  # noqa: E402
+from pitstop.app import diagnose as diagnose_mod  # noqa: E402
 from pitstop.app.diagnose import DiagnoseRequest, diagnose  # noqa: E402
 from pitstop.cli import main as cli  # noqa: E402
 from pitstop.cli.diagnose import render  # noqa: E402
@@ -22,6 +24,7 @@ from pitstop.core.clock import parse_since  # noqa: E402
 from pitstop.core.db import open_db  # noqa: E402
 from pitstop.core.errors import NotFound, UsageError  # noqa: E402
 from pitstop.kb.service import KnowledgeBase  # noqa: E402
+from pitstop.lab.scenario import shipped_scenarios  # noqa: E402
 
 pytestmark = pytest.mark.lab
 PITFALLS = Path(__file__).resolve().parents[2] / "kb" / "pitfalls"
@@ -68,6 +71,33 @@ def test_sweep_gives_the_scenarios_verdicts(lab_inventory: Inventory, mini_kb: K
     fm = doc["hosts"][0]["verdicts"][0]
     assert fm["pitfall"] == "fabric-manager-not-running" and fm["evidence"][0]["lines"]
     assert {"argv", "outcome", "exit", "duration_s"} <= set(doc["hosts"][0]["commands"][0])
+
+
+def _without_durations(doc: dict) -> dict:
+    for host in doc["hosts"]:
+        host.pop("duration_s")
+        for command in host["commands"]:
+            command.pop("duration_s")
+    return doc
+
+
+def test_a_large_sweep_checked_in_the_worker_reports_as_inline(
+    lab_inventory: Inventory, mini_kb: KnowledgeBase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # past KEEP_OUTPUTS_HOSTS a sweep keeps evidence only on confirmed verdicts, leaned where the checks
+    # run: the worker process must give the report the inline checks give
+    names = [s.name for s in shipped_scenarios()][: diagnose_mod.KEEP_OUTPUTS_HOSTS + 1]
+    hosts = ",".join(names)
+    monkeypatch.setattr(checking, "WORKER_FROM_HOSTS", 10_000)
+    inline = _diagnose(lab_inventory, mini_kb, hosts)
+    monkeypatch.setattr(checking, "WORKER_FROM_HOSTS", 1)
+    worker = _diagnose(lab_inventory, mini_kb, hosts)
+    assert all(h.status == "ok" for h in worker.hosts)
+    assert any(h.confirmed for h in worker.hosts) and all(
+        e.lines for h in worker.hosts for v in h.confirmed for e in v.evidence
+    )
+    assert all(not v.evidence for h in worker.hosts for v in h.verdicts if v.verdict != "confirmed")
+    assert _without_durations(worker.to_json()) == _without_durations(inline.to_json())
 
 
 def test_only_the_needed_collectors_run(lab_inventory: Inventory, mini_kb: KnowledgeBase) -> None:
