@@ -478,7 +478,7 @@ WORDS_KEY = "words_version"
 def reindex_words(db: sqlite_utils.Database) -> bool:
     """Rewrite the word index from the trigram index's stored text when `word_text` changed since it
     was written (kb.tokens.words_version); True when it did. An empty index only records the version.
-    One transaction; term counts refreshed."""
+    One transaction; then `refresh_lexical`."""
     version = words_version()
     if get_meta(db, WORDS_KEY) == version:
         return False
@@ -498,7 +498,7 @@ def reindex_words(db: sqlite_utils.Database) -> bool:
             [(r[0], r[1], r[2], *(word_text(f or "") for f in r[3:])) for r in rows],
         )
         set_meta(db, WORDS_KEY, version)
-    refresh_term_df(db)
+    refresh_lexical(db)
     return True
 
 

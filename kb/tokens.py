@@ -2,7 +2,7 @@
 
 `words_fts` uses unicode61, which treats a run of Chinese characters as one token; we rewrite
 every CJK run as overlapping character bigrams so that two-character words (显存, 降频, 掉卡) match,
-plus the known ops words it contains (kb.glossary: 宿主机, 带宽上不去), kept whole so that a shared
+plus the known ops words it contains (kb.zh_terms: 宿主机, 带宽上不去), kept whole so that a shared
 word counts for more than a stray bigram across two words.
 `docs_fts` uses trigrams, so its query terms are substrings of at least three characters.
 """
@@ -13,6 +13,8 @@ import hashlib
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from functools import cache
+
+from pitstop.kb.zh_terms import GLOSSARY, SEGMENT_WORDS
 
 CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 WORD = re.compile(r"[^\W_]+")
@@ -50,9 +52,6 @@ def bigram_text(text: str) -> str:
 @cache
 def _known_words() -> re.Pattern[str]:
     """The glossary's Chinese terms and SEGMENT_WORDS as one pattern, longest first."""
-    # imported here: kb.glossary imports kb.store, which imports this module
-    from pitstop.kb.glossary import GLOSSARY, SEGMENT_WORDS
-
     words = sorted({*GLOSSARY, *SEGMENT_WORDS}, key=lambda w: (-len(w), w))
     return re.compile("|".join(map(re.escape, words)))
 
