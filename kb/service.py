@@ -62,6 +62,7 @@ class KnowledgeBase:
         self._local = threading.local()
         self._lock = threading.RLock()
         self._catalog: Catalog | None = None
+        self._warm = False  # a long-lived process: build what pays off over many queries
         self._index: VectorIndex | None = None
         self.retriever = Retriever(
             self._db,
@@ -142,6 +143,8 @@ class KnowledgeBase:
                 if not known.issuperset(catalog.admitted):
                     store.record_admitted(db, catalog.admitted)
                 self._catalog = specificity.weigh(db, catalog)
+                if self._warm:
+                    self._catalog.prefilter()
             return self._catalog
 
     def _get_index(self) -> VectorIndex:
@@ -209,8 +212,10 @@ class KnowledgeBase:
         return self._get_index().meta
 
     def warm(self) -> None:
-        """Load everything a query needs now (catalog, index, model) instead of on the first query."""
-        self._get_catalog().prefilter  # noqa: B018  # built on first use: the signatures' literal set
+        """Load everything a query needs now (catalog, index, model) instead of on the first query, and
+        keep the catalog's signature prefilter built from now on (a long-lived process's)."""
+        self._warm = True
+        self._get_catalog().prefilter()
         self._get_index()
         self.embedder.encode(["warm up"])
 

@@ -92,10 +92,11 @@ def test_a_paste_searched_only_with_the_prefilters_candidates_matches_as_with_ev
     hits = 0
     for text in pastes + texts:
         every, _ = signatures.first_matches(compiled, text, 60.0)
-        candidates = sorted(catalog.prefilter.candidates(text))
+        candidates = sorted(catalog.prefilter().candidates(text))
         only, _ = signatures.first_matches(compiled, text, 60.0, candidates)
         assert [(i, m.start(), m.end()) for i, m in only] == [(i, m.start(), m.end()) for i, m in every]
         assert len(candidates) < len(compiled) / 4  # the point: most signatures are never tried
+        assert catalog.candidates(text) == candidates  # what the retriever searches, once built
         hits += len(every)
     assert hits > 200  # the bundled signatures match these texts (290 when written)
 
