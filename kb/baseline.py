@@ -2,8 +2,9 @@
 
 One document per searchable entry (`store.entry_documents`, the same text as the product's
 entry-level signal): its title, summary, symptoms and cause in both languages plus every stored
-example (curated, imported, learned). Terms are the word index's terms (`store.document_terms`);
-nothing else (no signatures, fusion or glossary).
+example (curated, imported, learned). Terms are lowercased words and CJK character
+bigrams, no stopwords (`store.document_terms`); nothing else (no signatures, fusion or glossary, nor
+the word index's whole Chinese words).
 """
 
 from __future__ import annotations

@@ -34,11 +34,11 @@ from pitstop.kb.signatures import Prefilter
 from pitstop.kb.tokens import (
     MAX_TERMS,
     WORD,
-    bigram_text,
     match_expression,
     select_terms,
     trigram_terms,
     word_terms,
+    word_text,
 )
 
 if TYPE_CHECKING:
@@ -208,7 +208,7 @@ class Catalog:
         """The word-index terms of an entry's text (computed on first use: only top results need them)."""
         found = self._words.get(pitfall_id)
         if found is None:
-            text = bigram_text(_entry_text(self.pitfalls[pitfall_id])).lower()
+            text = word_text(_entry_text(self.pitfalls[pitfall_id])).lower()
             found = self._words[pitfall_id] = frozenset(WORD.findall(text))
         return found
 

@@ -118,12 +118,13 @@ class KnowledgeBase:
         """Load the bundled entry files into SQLite if they changed (always with `force`)."""
         if self.entries_dir is None:
             raise UsageError(msg("errors.kb.no_entry_files"))
+        reindexed = store.reindex_words(self._db())  # first: on a new database it only records the rules
         try:
             report = sync_entries(self._db(), self.entries_dir, force=force)
         except ValueError as exc:
             raise UsageError(msg("errors.kb.bad_entries", error=str(exc))) from None
         self.last_sync = report
-        if not report.skipped:
+        if reindexed or not report.skipped:
             self._invalidate()
             self._get_catalog()  # what the signatures match is stored now, not at the first query
         return report

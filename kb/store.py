@@ -20,7 +20,7 @@ import sqlite_utils
 from pitstop.core.clock import stamp, utc_now
 from pitstop.core.db import inserted_id
 from pitstop.kb.schema import Pitfall
-from pitstop.kb.tokens import WORD, bigram_text, informative
+from pitstop.kb.tokens import WORD, bigram_text, informative, word_text, words_version
 
 if TYPE_CHECKING:
     import numpy as np
@@ -83,7 +83,7 @@ def _fts_insert(
     fields: tuple[str, str, str, str],
 ) -> None:
     for table in FTS_TABLES:
-        values = fields if table == "docs_fts" else tuple(bigram_text(f) for f in fields)
+        values = fields if table == "docs_fts" else tuple(word_text(f) for f in fields)
         db.execute(
             f"INSERT INTO {table}(rowid, pitfall_id, example_id, title, summary, symptoms, cause) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -104,8 +104,8 @@ def _stale(db: sqlite_utils.Database, pitfall_ids: Iterable[str]) -> None:
 
 
 def document_terms(text: str) -> list[str]:
-    """Every word-index term occurrence of `text`, in order (lowercased words, CJK character bigrams, no
-    stopwords): what an entry's document holds and what kb.baseline counts."""
+    """Every term occurrence of `text`, in order (lowercased words, CJK character bigrams, no stopwords;
+    not the word index's whole Chinese words): what an entry's document holds and kb.baseline counts."""
     return [t for t in (w.lower() for w in WORD.findall(bigram_text(text))) if informative(t)]
 
 
@@ -546,6 +546,36 @@ def get_meta(db: sqlite_utils.Database, key: str) -> str | None:
 def set_meta(db: sqlite_utils.Database, key: str, value: str) -> None:
     """Set a value in kb_meta."""
     db.execute("INSERT OR REPLACE INTO kb_meta(key, value) VALUES (?, ?)", (key, value))
+
+
+WORDS_KEY = "words_version"
+
+
+def reindex_words(db: sqlite_utils.Database) -> bool:
+    """Rewrite the word index from the trigram index's stored text when `word_text` changed since it
+    was written (kb.tokens.words_version); True when it did. An empty index only records the version.
+    One transaction; then `refresh_lexical`."""
+    version = words_version()
+    if get_meta(db, WORDS_KEY) == version:
+        return False
+    if db.execute("SELECT 1 FROM words_fts LIMIT 1").fetchone() is None:
+        set_meta(db, WORDS_KEY, version)
+        db.conn.commit()
+        return False
+    with db.conn:
+        db.execute("BEGIN IMMEDIATE")
+        rows = db.execute(
+            "SELECT rowid, pitfall_id, example_id, title, summary, symptoms, cause FROM docs_fts"
+        ).fetchall()
+        db.execute("DELETE FROM words_fts")
+        db.conn.executemany(
+            "INSERT INTO words_fts(rowid, pitfall_id, example_id, title, summary, symptoms, cause) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(r[0], r[1], r[2], *(word_text(f or "") for f in r[3:])) for r in rows],
+        )
+        set_meta(db, WORDS_KEY, version)
+    refresh_lexical(db)
+    return True
 
 
 ADMITTED_KEY = "admitted_signatures"

@@ -1,14 +1,20 @@
 """Terms for the two FTS5 indexes, built the same way for stored text and for queries.
 
 `words_fts` uses unicode61, which treats a run of Chinese characters as one token; we rewrite
-every CJK run as overlapping character bigrams so that two-character words (显存, 降频, 掉卡) match.
+every CJK run as overlapping character bigrams so that two-character words (显存, 降频, 掉卡) match,
+plus the known ops words it contains (kb.zh_terms: 宿主机, 带宽上不去), kept whole so that a shared
+word counts for more than a stray bigram across two words.
 `docs_fts` uses trigrams, so its query terms are substrings of at least three characters.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from functools import cache
+
+from pitstop.kb.zh_terms import GLOSSARY, SEGMENT_WORDS
 
 CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 WORD = re.compile(r"[^\W_]+")
@@ -43,13 +49,47 @@ def bigram_text(text: str) -> str:
     return CJK_RUN.sub(split, text)
 
 
+@cache
+def _known_words() -> re.Pattern[str]:
+    """The glossary's Chinese terms and SEGMENT_WORDS as one pattern, longest first."""
+    words = sorted({*GLOSSARY, *SEGMENT_WORDS}, key=lambda w: (-len(w), w))
+    return re.compile("|".join(map(re.escape, words)))
+
+
+WORD_RULES = 1  # bump when word_text changes
+
+
+@cache
+def words_version() -> str:
+    """Identifies how word_text splits Chinese; the word index is rebuilt when it changes."""
+    return hashlib.sha256(f"{WORD_RULES}:{_known_words().pattern}".encode()).hexdigest()[:12]
+
+
+def word_text(text: str) -> str:
+    """`text` with each CJK run replaced by its bigrams and the known words in it (the word index's terms).
+
+    Known words are found leftmost, longest first, without overlaps; one-character runs stay as they are.
+    """
+    known = _known_words()
+
+    def split(match: re.Match[str]) -> str:
+        run = match.group(0)
+        if len(run) == 1:
+            return f" {run} "
+        pieces = [*known.findall(run), *(run[i : i + 2] for i in range(len(run) - 1))]
+        return " " + " ".join(pieces) + " "
+
+    return CJK_RUN.sub(split, text)
+
+
 def _unique(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
 def word_terms(text: str) -> list[str]:
-    """Distinct word-index terms of `text` in order: lowercased words, numbers, CJK bigrams, no stopwords."""
-    terms = (t.lower() for t in WORD.findall(bigram_text(text)))
+    """Distinct word-index terms of `text` in order: lowercased words, numbers, CJK bigrams and known
+    words, no stopwords."""
+    terms = (t.lower() for t in WORD.findall(word_text(text)))
     return _unique(t for t in terms if informative(t))
 
 
