@@ -156,9 +156,6 @@ def measure(db: Path) -> dict:
 
     stages: dict[str, float] = {}
     store.refresh_lexical = _timed(stages, "lexical", store.refresh_lexical)
-    store.refresh_documents = _timed(
-        stages, "entry_documents", store.refresh_documents
-    )  # in the catalog load
     VectorIndex.build_batched = _timed(stages, "faiss", VectorIndex.build_batched)  # type: ignore[method-assign]
     start, cpu = time.perf_counter(), time.process_time()
     kb = KnowledgeBase.open(db, entries_dir=None)

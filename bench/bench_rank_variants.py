@@ -13,10 +13,8 @@ among options that keep dev R@1 >= 0.95 and own R@1 >= 0.97, then reports it on 
 half ("confirm": aggregate figures only, no case is printed), dev and own:
 
 - the four signals' weights and RRF k (a grid);
-- the entry-level BM25 as a fifth RRF signal: the shipped `entry` signal (FTS5 `entries_fts`, one
-  document per entry) as `ask` ranked it; its score as `kb.baseline` computes it (over the clean paste,
-  plus its glossary terms when it is Chinese) added over the paste's best;
-- the five shipped signals' weights and RRF k (a grid: what `Tuning` ships is chosen here);
+- the entry-level BM25 (one document per entry, `kb.baseline`) of the clean paste, plus its glossary
+  terms when it is Chinese, as a fifth RRF signal, or its score over the paste's best added;
 - the dense rank from the whole paste only, its error lines only, their mean, or the best of all (main);
 - a per-paste switch: the dense weight lowered for a Chinese paste whose English view is thin;
 - the best of each combined.
@@ -113,13 +111,12 @@ def is_prose(line: str) -> bool:
 def record(db: Path, use_e5: bool, extras: bool) -> dict[str, list[Case]]:
     """Ask every case once and keep what the variants need (`extras`: the fourth pass's line views)."""
     from pitstop.kb import store
-    from pitstop.kb.baseline import BM25
+    from pitstop.kb.baseline import BM25, _terms
     from pitstop.kb.evaluate import load_cases
     from pitstop.kb.glossary import dense_text, translate_terms
     from pitstop.kb.preprocess import is_error_line, prepare
     from pitstop.kb.retrieve import DENSE_NEIGHBOURS
     from pitstop.kb.service import KnowledgeBase
-    from pitstop.kb.store import document_terms
 
     kb = KnowledgeBase.open(db)
     retriever = kb.retriever
@@ -143,7 +140,7 @@ def record(db: Path, use_e5: bool, extras: bool) -> dict[str, list[Case]]:
 
         return ranked
 
-    for signal in (*SIGNALS, "entry"):
+    for signal in SIGNALS:
         setattr(retriever, f"_{signal}", listing(signal))
     model, dim = kb.embedder.name, kb.embedder.dim
     ids = store.searchable_ids(kb.db, model, dim)
@@ -155,7 +152,7 @@ def record(db: Path, use_e5: bool, extras: bool) -> dict[str, list[Case]]:
     mean_len = sum(bm25.lengths) / len(bm25.lengths)
 
     def bm25_scores(text: str, pids: Sequence[str]) -> list[float]:
-        terms = [t for t in dict.fromkeys(document_terms(text)) if t in bm25.idf]
+        terms = [t for t in dict.fromkeys(_terms(text)) if t in bm25.idf]
         out = []
         for pid in pids:
             i = where.get(pid)
@@ -205,7 +202,7 @@ def record(db: Path, use_e5: bool, extras: bool) -> dict[str, list[Case]]:
             pids = [pid for pid, _ in fused]
             glossed = " ".join(translate_terms(prepared.clean)) if prepared.lang == "zh" else ""
             sixth: dict[str, Any] = {
-                "signals": {s: seen.get(s, []) for s in (*SIGNALS, "entry")},
+                "signals": {s: seen.get(s, []) for s in SIGNALS},
                 "sigw": dict(retriever._found.weights),
                 "views": views(prepared),
                 "entry_bm25": {
@@ -499,16 +496,7 @@ class Fusion:
         return ", ".join(changed) or "main's fusion"
 
 
-MAIN = Fusion()  # the fusion before the entry-level signal shipped
-
-
-def shipped() -> Fusion:
-    """What `Tuning` ships now (`ask` recorded the cases with it)."""
-    from pitstop.kb.retrieve import Tuning
-
-    t = Tuning()
-    w = t.weights
-    return Fusion(w["signature"], w["words"], w["trigram"], w["dense"], t.rrf_k, w.get("entry", 0.0))
+MAIN = Fusion()
 
 
 def overlay(*fusions: Fusion) -> Fusion:
@@ -543,7 +531,7 @@ def arrays(case: Case) -> tuple[list[str], dict[str, Any]]:
     if id(case) not in _ARRAYS:
         lists = {s: case.signals[s] for s in FOUR[:3]}
         lists |= {f"dense {v}": dense_list(case, v) for v in VIEWS}
-        lists["bm25"] = case.signals["entry"]  # the shipped signal, best first
+        lists["bm25"] = sorted(case.entry_bm25.items(), key=lambda item: (-item[1], item[0]))
         pids = sorted({pid for ranked in lists.values() for pid, _ in ranked})
         at = {pid: i for i, pid in enumerate(pids)}
         out: dict[str, Any] = {}
@@ -577,12 +565,7 @@ def fuse(case: Case, f: Fusion) -> tuple[list[str], str]:
         parts.append(f.bm25_rank / (f.k + a["bm25"]) / ceiling)
     total = parts[0] + parts[1] + parts[2] + parts[3] + (parts[4] if f.bm25_rank else 0.0)
     discount = parts[0] * (1.0 - a["sigw"])
-    # the confidence's agreement: the four signals at the weights it was calibrated with (`Tuning.judged`)
-    judged = dict(zip(weights, (MAIN.signature, MAIN.words, MAIN.trigram, MAIN.dense), strict=True))
-    if judged == weights and not f.bm25_rank:
-        four = (total - discount) + discount
-    else:
-        four = sum(w / (f.k + a[name]) for name, w in judged.items()) / (sum(judged.values()) / (f.k + 1))
+    four = (total - discount) + discount if not f.bm25_rank else sum(parts[:4]) * ceiling / ceiling4
     order = total - discount + f.bm25_score * a["bm25 share"]
     best = np.lexsort((np.arange(len(pids)), -order))[:10]
     first = best[0]
@@ -763,8 +746,7 @@ def sixth_pass(recorded: dict[str, list[Case]]) -> None:
     }
     tune = sets["choose (v3 + v2 tune + v4 tune)"]
     every = [case for cases in sets.values() for case in cases]
-    now = shipped()
-    moved = sum(fuse(case, now) != (base(case)[0][:10], base(case)[1]) for case in every)
+    moved = sum(fuse(case, MAIN) != (base(case)[0][:10], base(case)[1]) for case in every)
     print(
         f"main's fusion recomputed offline: {moved} of {len(every)} answers differ from `ask`",
         file=sys.stderr,
@@ -788,7 +770,7 @@ def sixth_pass(recorded: dict[str, list[Case]]) -> None:
                 return options[at]
         return MAIN
 
-    chosen: dict[str, Fusion] = {"before the entry signal": MAIN, "shipped (`Tuning`)": now}
+    chosen: dict[str, Fusion] = {"current ranking": MAIN}
     grid = itertools.product((1.0, 1.5, 2.0), (1.0, 1.5, 2.0, 2.5), (0.25, 0.5, 1.0), (0.5, 0.75, 1.0, 1.5))
     chosen["four weights and RRF k (576 sets)"] = pick(
         "weights",
@@ -821,22 +803,7 @@ def sixth_pass(recorded: dict[str, list[Case]]) -> None:
         "thin Chinese",
         [MAIN] + [Fusion(thin=n, thin_dense=x) for n in (3, 6, 10, 20, 40) for x in (0.0, 0.25, 0.5)],
     )
-    chosen["the five shipped signals' weights and RRF k (3,024 sets)"] = pick(
-        "five",
-        [MAIN, now]
-        + [
-            Fusion(sig, words, tri, dense, k, bm25)
-            for bm25, words, sig, tri, dense, k in itertools.product(
-                (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0),
-                (0.25, 0.5, 1.0, 1.5),
-                (1.0, 1.5, 2.0),
-                (0.25, 0.5, 1.0),
-                (0.5, 0.75, 1.0, 1.5),
-                (5.0, 8.0, 15.0),
-            )
-        ],
-    )
-    picks = list(chosen.values())[2:]
+    picks = list(chosen.values())[1:]
     chosen["the family choices above, every combination"] = pick(
         "combined",
         [overlay(*kept) for n in range(len(picks) + 1) for kept in itertools.combinations(picks, n)],

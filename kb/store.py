@@ -1,10 +1,8 @@
-"""Reads and writes of the KB tables (pitfalls, examples, embeddings, the FTS5 indexes).
+"""Reads and writes of the KB tables (pitfalls, examples, embeddings, both FTS5 indexes).
 
 SQLite is the truth. A pitfall's curated examples are its title, summary and symptoms (English
-and Chinese); incident examples come from resolved incidents. Every write keeps the row-level FTS
-rows in step, so search never sees a half-updated entry, and marks the entry's one-document row
-(`entries_fts`) stale: `refresh_documents` rewrites it, in the writer's transaction or before the
-next query's catalog is loaded.
+and Chinese); incident examples come from resolved incidents. Every write keeps the FTS rows in
+step, so search never sees a half-updated entry.
 """
 
 from __future__ import annotations
@@ -20,7 +18,7 @@ import sqlite_utils
 from pitstop.core.clock import stamp, utc_now
 from pitstop.core.db import inserted_id
 from pitstop.kb.schema import Pitfall
-from pitstop.kb.tokens import WORD, bigram_text, informative, word_text, words_version
+from pitstop.kb.tokens import word_text, words_version
 
 if TYPE_CHECKING:
     import numpy as np
@@ -96,72 +94,6 @@ def _fts_delete(db: sqlite_utils.Database, rowid: int) -> None:
         db.execute(f"DELETE FROM {table} WHERE rowid = ?", (rowid,))
 
 
-def _stale(db: sqlite_utils.Database, pitfall_ids: Iterable[str]) -> None:
-    """Mark these entries' one-document rows as to be rewritten (`refresh_documents`)."""
-    db.conn.executemany(
-        "UPDATE pitfalls SET document_stale = 1 WHERE id = ?", [(pid,) for pid in set(pitfall_ids)]
-    )
-
-
-def document_terms(text: str) -> list[str]:
-    """Every term occurrence of `text`, in order (lowercased words, CJK character bigrams, no stopwords;
-    not the word index's whole Chinese words): what an entry's document holds and kb.baseline counts."""
-    return [t for t in (w.lower() for w in WORD.findall(bigram_text(text))) if informative(t)]
-
-
-def entry_documents(
-    db: sqlite_utils.Database, pitfall_ids: Collection[str] | None = None
-) -> Iterator[tuple[str, str]]:
-    """(entry id, text) of the searchable entries (of `pitfall_ids`, or all), by id: the title, summary
-    and cause in both languages' columns plus every stored example (curated, imported, learned)."""
-    marks = ",".join("?" * len(SEARCHABLE))
-    where, args = f"status IN ({marks})", list(SEARCHABLE)
-    if pitfall_ids is not None:
-        where += f" AND id IN ({','.join('?' * len(pitfall_ids))})"
-        args += list(pitfall_ids)
-    texts: dict[str, list[str]] = {}
-    for pid, title, title_zh, summary, summary_zh, cause in db.execute(
-        f"SELECT id, title, title_zh, summary, summary_zh, cause FROM pitfalls WHERE {where} ORDER BY id",
-        args,
-    ):
-        texts[pid] = [title, title_zh or "", summary, summary_zh or "", cause]
-    rows = db.execute(
-        "SELECT pitfall_id, text FROM examples ORDER BY id"
-        if pitfall_ids is None
-        else f"SELECT pitfall_id, text FROM examples WHERE pitfall_id IN ({','.join('?' * len(texts))}) "
-        "ORDER BY id",
-        [] if pitfall_ids is None else list(texts),
-    )
-    for pid, text in rows:
-        if pid in texts:
-            texts[pid].append(text)
-    for pid, parts in texts.items():
-        yield pid, "\n".join(parts)
-
-
-DOCUMENT_BATCH = 500
-
-
-def refresh_documents(db: sqlite_utils.Database) -> int:
-    """Rewrite the one-document rows of the stale entries (in the caller's transaction): searchable ones
-    get their terms, the others (rejected, retired) lose their row. Returns how many were stale."""
-    stale = [row[0] for row in db.execute("SELECT id FROM pitfalls WHERE document_stale = 1")]
-    for start in range(0, len(stale), DOCUMENT_BATCH):
-        chunk = stale[start : start + DOCUMENT_BATCH]
-        db.conn.executemany("DELETE FROM entries_fts WHERE rowid = ?", [(entry_rowid(p),) for p in chunk])
-        db.conn.executemany(
-            "INSERT INTO entries_fts(rowid, pitfall_id, terms) VALUES (?, ?, ?)",
-            [(entry_rowid(p), p, " ".join(document_terms(text))) for p, text in entry_documents(db, chunk)],
-        )
-        db.conn.executemany("UPDATE pitfalls SET document_stale = 0 WHERE id = ?", [(p,) for p in chunk])
-    return len(stale)
-
-
-def documents_stale(db: sqlite_utils.Database) -> bool:
-    """Whether any entry's one-document row waits to be rewritten (a read: no write lock)."""
-    return db.execute("SELECT 1 FROM pitfalls WHERE document_stale = 1 LIMIT 1").fetchone() is not None
-
-
 def _insert_example(
     db: sqlite_utils.Database,
     pitfall_id: str,
@@ -207,8 +139,8 @@ def upsert_pitfall(db: sqlite_utils.Database, pitfall: Pitfall, status: str | No
     if row:
         db.execute(
             "UPDATE pitfalls SET title=?, title_zh=?, layer=?, severity=?, benign=?, summary=?, "
-            "summary_zh=?, cause=?, body_json=?, status=?, provenance=?, content_hash=?, updated_at=?, "
-            "document_stale=1 WHERE id=?",
+            "summary_zh=?, cause=?, body_json=?, status=?, provenance=?, content_hash=?, updated_at=? "
+            "WHERE id=?",
             (*values, stamp, pitfall.id),
         )
     else:
@@ -261,7 +193,6 @@ def add_example(
         db, pitfall_id, "incident" if source == "incident" else source, text, source, incident_id, provenance
     )
     _fts_insert(db, example_id, pitfall_id, example_id, ("", "", text, ""))
-    _stale(db, [pitfall_id])
     return example_id
 
 
@@ -275,28 +206,21 @@ def sync_mined(db: sqlite_utils.Database, wanted: Iterable[tuple[str, str, str]]
             "SELECT id, pitfall_id, text, provenance FROM examples WHERE source = 'import' AND kind = 'mined'"
         )
     }
-    changed = set()
     for key, eid in have.items():
         if key not in want:
             db.execute("DELETE FROM examples WHERE id = ?", (eid,))
             _fts_delete(db, eid)
-            changed.add(key[0])
     added = 0
     for pid, text, source in sorted(want - set(have)):
         eid = _insert_example(db, pid, "mined", text, "import", None, source)
         _fts_insert(db, eid, pid, eid, ("", "", text, ""))
-        changed.add(pid)
         added += 1
-    _stale(db, changed)
     return added
 
 
 def set_status(db: sqlite_utils.Database, pitfall_id: str, status: str) -> None:
     """Change an entry's status ('rejected' removes it from search)."""
-    db.execute(
-        "UPDATE pitfalls SET status = ?, updated_at = ?, document_stale = 1 WHERE id = ?",
-        (status, now(), pitfall_id),
-    )
+    db.execute("UPDATE pitfalls SET status = ?, updated_at = ? WHERE id = ?", (status, now(), pitfall_id))
 
 
 def load_pitfall(db: sqlite_utils.Database, pitfall_id: str) -> tuple[Pitfall, str] | None:
