@@ -217,7 +217,7 @@ def first_matches(
 ) -> tuple[list[tuple[int, Match]], bool]:
     """(index, first match) of each signature that matches `text`, within `budget_s` seconds in all;
     the flag is True when the budget ran out and later signatures were not tried. `positions`
-    (ascending) limits the search to those signatures, e.g. `Scanner.candidates`: the others cannot match.
+    (ascending) limits the search to those signatures, e.g. `Catalog.candidates`: the others cannot match.
 
     The budget is this thread's CPU time (both engines search in the calling thread), so a busy machine
     does not skip signatures and change the answer; a fallback search's own timeout stays wall time."""

@@ -37,16 +37,23 @@ CJK_FILLER_BIGRAMS = frozenset(
 )
 
 
-def bigram_text(text: str) -> str:
-    """`text` with each CJK run replaced by its overlapping character bigrams."""
+def _split_cjk(text: str, known: re.Pattern[str] | None) -> str:
+    """`text` with each CJK run replaced by the `known` words in it (leftmost, longest first, without
+    overlaps) and its overlapping character bigrams; a one-character run stays as it is."""
 
     def split(match: re.Match[str]) -> str:
         run = match.group(0)
         if len(run) == 1:
             return f" {run} "
-        return " " + " ".join(run[i : i + 2] for i in range(len(run) - 1)) + " "
+        whole = known.findall(run) if known is not None else []
+        return " " + " ".join([*whole, *(run[i : i + 2] for i in range(len(run) - 1))]) + " "
 
     return CJK_RUN.sub(split, text)
+
+
+def bigram_text(text: str) -> str:
+    """`text` with each CJK run replaced by its overlapping character bigrams."""
+    return _split_cjk(text, None)
 
 
 @cache
@@ -66,20 +73,8 @@ def words_version() -> str:
 
 
 def word_text(text: str) -> str:
-    """`text` with each CJK run replaced by its bigrams and the known words in it (the word index's terms).
-
-    Known words are found leftmost, longest first, without overlaps; one-character runs stay as they are.
-    """
-    known = _known_words()
-
-    def split(match: re.Match[str]) -> str:
-        run = match.group(0)
-        if len(run) == 1:
-            return f" {run} "
-        pieces = [*known.findall(run), *(run[i : i + 2] for i in range(len(run) - 1))]
-        return " " + " ".join(pieces) + " "
-
-    return CJK_RUN.sub(split, text)
+    """`text` with each CJK run replaced by the known words in it and its bigrams (the word index's terms)."""
+    return _split_cjk(text, _known_words())
 
 
 def _unique(items: Iterable[str]) -> list[str]:
