@@ -25,6 +25,7 @@ from pitstop.collectors.model import CheckContext, CommandResult, Verdict
 
 WORKER_FROM_HOSTS = 64  # from this many hosts the checks run in a worker process (the second core):
 # starting it costs about as much CPU as checking 60 hosts inline
+
 # A sweep allocates many short-lived objects per host (parse trees, results): with the first generation
 # collected every 20,000 allocations instead of 700, most are freed before a collection looks at them.
 SWEEP_GC_THRESHOLD = (20_000, 10, 10)

@@ -39,8 +39,8 @@ def _label(params: Mapping[str, Any]) -> Msg:
 
 
 def _matcher(xids: list[int], pattern: re.Pattern[str] | None) -> Callable[[KernelEvent], bool]:
-    """Whether an event carries one of `xids` or its message matches `pattern` (one test, built once
-    per check: a sweep runs about 30 of these checks on every host's log)."""
+    """The test of an event: it carries one of `xids` or its message matches `pattern` (built once per
+    check: a sweep runs about 30 of these checks on every host's log)."""
     wanted = frozenset(xids)
     if pattern is None:
         return lambda e: e.xid in wanted
