@@ -74,6 +74,7 @@ class Tuning:
     high_score: float = 0.9  # fused score of a signature hit the other signals agree with
     medium_score: float = 0.7
     high_similarity: float = 0.6  # and its nearest example at least this close
+    high_specificity: float = 0.8  # and its most specific matching signature at least this specific
     learned_floor: float = 0.6  # incident-example similarity where the learned boost starts
     learned_full: float = 0.9  # ... and where it reaches learned_boost
     learned_boost: float = 0.3
@@ -605,7 +606,10 @@ class Retriever:
         learned = item.learned[1] if item.learned else 0.0
         score = min(1.0, score + item.discount)
         if learned >= t.learned_high or (
-            item.signature_chars and score >= t.high_score and item.similarity >= t.high_similarity
+            item.signature_chars
+            and score >= t.high_score
+            and item.similarity >= t.high_similarity
+            and item.signature_weight >= t.high_specificity
         ):
             return "high"
         if learned >= t.learned_medium or (item.signature_chars and score >= t.medium_score):
