@@ -1013,8 +1013,8 @@ def seventh_pass(recorded: dict[str, list[Case]]) -> None:
         if f != MAIN:
             g = gains(f)
             print(
-                f"{label}: cases gained on A {g['A']}, on B {g['B']}; ranking rule passes: {ranking_rule(f)}; "
-                f"confidence rule passes: {confidence_rule(f)}"
+                f"{label}: cases gained on A {g['A']}, on B {g['B']}; "
+                f"ranking rule passes: {ranking_rule(f)}; confidence rule passes: {confidence_rule(f)}"
             )
 
 
