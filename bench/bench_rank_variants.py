@@ -1,11 +1,17 @@
 """Fusion, second-stage ranking and confidence variants, chosen on tuning cases, confirmed on others.
 
-    python3 bench/bench_rank_variants.py --db KB.db [--pass sixth|fourth] [--e5] [--cache FILE]
+    python3 bench/bench_rank_variants.py --db KB.db [--pass sixth|fourth|seventh] [--e5] [--cache FILE]
 
 Asks every case of bench/eval/real-v3.jsonl, the real-v2, real-v4 and real-v5 tuning halves,
-../shared/eval/dev-cases.jsonl and bench/eval/own-cases.jsonl once through the hybrid `ask` of this
-checkout and records, per case, every signal's whole ranked list, each fused candidate's evidence (the
-top 30) and its confidence label. The variants then re-order offline.
+../shared/eval/dev-cases.jsonl and bench/eval/own-cases.jsonl (`--pass seventh`: the real-v5 and
+real-v6 tuning halves, dev and own) once through the hybrid `ask` of this checkout and records, per
+case, every signal's whole ranked list, each fused candidate's evidence (the top 30) and its
+confidence label. The variants then re-order offline.
+
+`--pass seventh` (RESULTS "Seventh pass") splits the real-v5 and real-v6 tuning halves per cause
+(`incidents.learning_eval.split_half`: A its TRAIN part, B the rest), chooses the four weights and
+RRF k, then the "high" rule (thresholds, a margin, signature specificity, signals ranking the entry
+first), on A, and checks the lead's keep rules on A and B (aggregate figures only for B).
 
 `--pass sixth` (the default; RESULTS "Sixth pass") redoes the fusion itself over every entry a
 signal ranked and chooses each option on real-v3 + the real-v2 and real-v4 tuning halves ("choose"),
