@@ -504,7 +504,7 @@ class Fusion:
     high_score: float = 0.9
     high_similarity: float = 0.6
     high_margin: float = 0.0  # ... a fused score at least this far above the second entry's
-    high_specificity: float = 0.8  # ... its most specific matching signature at least this specific
+    high_specificity: float = 0.0  # ... its most specific matching signature at least this specific
     high_firsts: int = 0  # ... at least this many of the four signals ranking it first
 
     def label(self) -> str:

@@ -10,7 +10,7 @@ from pitstop.core.db import open_db
 from pitstop.core.errors import UsageError
 from pitstop.kb import specificity, store
 from pitstop.kb.evaluate import Case, Ranked, evaluate, load_cases
-from pitstop.kb.retrieve import Catalog, Retriever, Tuning
+from pitstop.kb.retrieve import Catalog, Retriever
 from pitstop.kb.schema import Pitfall
 from pitstop.kb.service import KnowledgeBase
 from pitstop.kb.tokens import MAX_TERMS, select_terms
@@ -158,19 +158,6 @@ def test_a_specific_signature_outranks_a_shared_one_in_the_fusion(tmp_path, embe
     answer = kb.ask(f"{shared}. Key was rejected")
     assert answer.results[0].id == "secure-boot", [m.id for m in answer.results]
     assert answer.results[0].confidence != "low"
-
-
-def test_a_signature_other_causes_share_cannot_make_an_answer_high(tmp_path, embedder):
-    """The signals agree and the paste is the entry's own example, but others' examples match it too."""
-    shared = "NVRM: GPU at PCI:0000:3b:00.0: GPU has fallen off the bus."
-    kb = KnowledgeBase.open(tmp_path / "kb.db", entries_dir=None, embedder=embedder)
-    kb.upsert_pitfall(make_entry("fell-off-bus", (r"has fallen off the bus",), (shared,), layer="gpu"))
-    for pid, line in (("riser", "PCIe riser reseated"), ("psu", "PSU tripped"), ("bmc", "BMC reset")):
-        kb.upsert_pitfall(make_entry(pid, (line,), (f"{line}, then dmesg: {shared}", line), layer="gpu"))
-    top = kb.ask(shared).results[0]
-    assert (top.id, top.confidence) == ("fell-off-bus", "medium")
-    kb.retriever.tuning = replace(Tuning(), high_specificity=0.0)
-    assert kb.ask(shared).results[0].confidence == "high"
 
 
 def test_long_logs_pick_terms_from_error_lines_and_rare_terms_first():
