@@ -82,6 +82,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Diagnose, print, and map the outcome to the exit status."""
     from pitstop.app.authz import Policy
+    from pitstop.app.checking import sweep_gc
     from pitstop.app.diagnose import (
         DiagnoseRequest,
         authorized_hosts,
@@ -158,13 +159,14 @@ def run(args: argparse.Namespace) -> int:
             request, inventory=inventory, kb=kb, progress=progress, db=db, connector=connector
         )
 
-    report = asyncio.run(go())
-    if normalize_lang(getattr(args, "lang", None)):  # `--lang en|zh` over the language of the paste
-        report = replace(report, lang=lang)
-    if args.json:
-        print(report_json(report))
-    else:
-        print(redact(render(report)))  # the same masking as --json (to_json redacts its fields)
+    with sweep_gc():
+        report = asyncio.run(go())
+        if normalize_lang(getattr(args, "lang", None)):  # `--lang en|zh` over the language of the paste
+            report = replace(report, lang=lang)
+        if args.json:
+            print(report_json(report))
+        else:
+            print(redact(render(report)))  # the same masking as --json (to_json redacts its fields)
     from pitstop.app.digest import digest
 
     return digest(report).exit_code

@@ -42,6 +42,7 @@ from pitstop.collectors.parsers import (
     megacli,
     mount,
     numactl,
+    nvidia_container_cli,
     nvidia_ctk,
     nvidia_smi,
     nvidia_smi_q,
@@ -285,6 +286,7 @@ CATALOG: tuple[Collector, ...] = (
         ibv_devinfo.parse,
         "ibv_devinfo.txt",
         timeout_s=15,
+        failure_is_evidence=True,  # "No IB devices found" and libibverbs' warnings come with exit 255
     ),
     Collector(
         "numactl",
@@ -389,6 +391,14 @@ CATALOG: tuple[Collector, ...] = (
         timeout_s=10,
     ),
     Collector(
+        "nvidia_container_cli",
+        ("nvidia-container-cli", "--version"),
+        "libnvidia-container version (what sets up GPU containers' devices)",
+        nvidia_container_cli.parse,
+        "nvidia-container-cli-version.txt",
+        timeout_s=10,
+    ),
+    Collector(
         "docker_info",
         ("docker", "info"),
         "container runtimes, default runtime",
@@ -415,6 +425,15 @@ CATALOG: tuple[Collector, ...] = (
         timeout_s=15,
         param=_JOB,
         lab_note="one line per job; the lab prints the lines of the job asked for",
+    ),
+    Collector(
+        "slurm_node",
+        ("scontrol", "show", "node", "-o", PARAM),
+        "this node's Slurm record: GPU GRES, state, drain reason (name from `hostname`)",
+        slurm.parse_node,
+        "scontrol-show-node.txt",
+        timeout_s=15,
+        param=_HOSTNAME,
     ),
     Collector(
         "slurm_acct",

@@ -72,11 +72,16 @@ ALLOWED: Mapping[str, tuple[str, ...]] = {
     "ipmitool": (r"sel elist", r"sel list", r"sel info", r"sensor", r"sensor list", r"sdr(?: elist| list)?"),
     "systemctl": (rf"(?:status|show|is-active) {_UNIT} --no-pager", rf"(?:status|show|is-active) {_UNIT}"),
     "nvidia-ctk": (r"--version",),
+    "nvidia-container-cli": (r"--version",),
     "docker": (r"info", r"version"),
     "uname": (r"-a", r"-r"),
     "setpci": (rf"-s {_BDF} [A-Za-z0-9_.+]+(?:\.[bwl])?",),  # reads only: a write has `=`
     "perfquery": (r"", r"-x"),
-    "scontrol": (rf"show job -o {_JOB}", rf"show job {_JOB}"),
+    "scontrol": (
+        rf"show job -o {_JOB}",
+        rf"show job {_JOB}",
+        r"show node -o [A-Za-z0-9][A-Za-z0-9.-]{0,252}",
+    ),
     "sacct": (rf"-j {_JOB} -n -P -o [A-Za-z,]+",),
 }
 

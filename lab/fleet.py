@@ -49,6 +49,7 @@ FAKE_TOOLS = (
     "ipmitool",
     "systemctl",
     "nvidia-ctk",
+    "nvidia-container-cli",
     "docker",
     "uname",
     "cat",

@@ -1,4 +1,5 @@
-"""Container runtime checks: the NVIDIA runtime registered with Docker, Docker Desktop, the toolkit CLI."""
+"""Container runtime checks: the NVIDIA runtime registered with Docker, Docker Desktop, the toolkit CLI,
+libnvidia-container against the host's cgroup version."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ from typing import Any
 from pitstop.collectors.checks.base import confirmed, inconclusive, ruled_out, spec
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, Verdict
+from pitstop.collectors.parsers._text import version_tuple
 from pitstop.core.i18n import msg
 
 _NVIDIA_CDI = "nvidia.com/gpu"
+_V2_FROM = (1, 8, 0)  # the first libnvidia-container release that supports the unified hierarchy
 
 
 def _docker(facts: Facts) -> Any:
@@ -105,6 +108,43 @@ def docker_desktop(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -
     return ruled_out(msg("reasons.container.engine_on_host"), facts.evidence("docker_info", lines))
 
 
+def toolkit_cgroup_v2(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """The host runs the cgroup v2 unified hierarchy and libnvidia-container is older than 1.8.0, which
+    set up device access only through the cgroup v1 devices controller. A v1 devices hierarchy rules
+    out; a version that was not read leaves it inconclusive."""
+    mounts = facts.get("mount")
+    if mounts is None:
+        return inconclusive(facts.why_missing("mount"))
+    root = mounts.at("/sys/fs/cgroup")
+    if root is None or root.fstype != "cgroup2":
+        devices = next((m for m in mounts.mounts if m.fstype == "cgroup" and "devices" in m.options), None)
+        if devices is None:
+            return inconclusive(msg("reasons.container.cgroup_not_listed"))
+        return ruled_out(
+            msg("reasons.container.cgroup_v1", mount=devices.mountpoint),
+            facts.evidence("mount", [devices.line]),
+        )
+    unified = facts.evidence("mount", [root.line])
+    cli = facts.get("nvidia_container_cli")
+    have = version_tuple(cli.version) if cli is not None else None
+    if cli is None or have is None:
+        why = (
+            facts.why_missing("nvidia_container_cli")
+            if cli is None
+            else msg("reasons.no_version", tool="nvidia-container-cli")
+        )
+        return inconclusive(msg("reasons.container.cgroup_v2_version_unknown", why=why), unified)
+    found = facts.evidence("nvidia_container_cli", [cli.line])
+    need = ".".join(map(str, _V2_FROM))
+    if have < _V2_FROM:
+        return confirmed(
+            msg("reasons.container.toolkit_too_old_v2", version=cli.version, need=need), unified, found
+        )
+    return ruled_out(
+        msg("reasons.container.toolkit_supports_v2", version=cli.version, need=need), unified, found
+    )
+
+
 SPECS = (
     spec(
         docker_nvidia_runtime,
@@ -147,6 +187,21 @@ SPECS = (
             ),
             "zh": (
                 "读取 Docker 自身的信息：是 Docker Desktop（跑在虚拟机里）即确认，是 Docker Engine 则排除。"
+            ),
+        },
+    ),
+    spec(
+        toolkit_cgroup_v2,
+        ("mount", "nvidia_container_cli"),
+        describe={
+            "en": (
+                "Reads how /sys/fs/cgroup is mounted and libnvidia-container's version: the cgroup v2 "
+                "unified hierarchy with a version older than 1.8.0 confirms it, a cgroup v1 devices "
+                "hierarchy or version 1.8.0 or later rules it out."
+            ),
+            "zh": (
+                "读取 /sys/fs/cgroup 的挂载方式和 libnvidia-container 的版本：cgroup v2 统一层级"
+                "加上低于 1.8.0 的版本即确认；使用 cgroup v1 的 devices 层级，或版本为 1.8.0 及以上则排除。"
             ),
         },
     ),

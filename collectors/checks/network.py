@@ -1,4 +1,5 @@
-"""Network and InfiniBand checks: NIC driver version, interface errors and MTU, IB port state and rate."""
+"""Network and InfiniBand checks: NIC driver version, interface errors and MTU, IB port state and rate,
+the verbs userspace the RDMA ports are used through."""
 
 from __future__ import annotations
 
@@ -167,6 +168,39 @@ def ib_rate(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdi
     return ruled_out(msg("reasons.network.rate_ok", rate=f"{minimum:g}"), facts.evidence("ibstat", lines[:6]))
 
 
+def rdma_verbs_userspace(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """The kernel lists RDMA ports (ibstat) but libibverbs lists no device (ibv_devinfo): the host's verbs
+    userspace (its provider library, or the RDMA service) is missing. Working verbs on the host are
+    inconclusive, never ruled out: a container image carries its own copy of the libraries."""
+    kernel = facts.get("ibstat")
+    if kernel is None:
+        return inconclusive(facts.why_missing("ibstat"))
+    if not kernel.ports:
+        return inconclusive(msg("reasons.network.no_rdma_ports"))
+    ports = facts.evidence(
+        "ibstat", [f"{p.ca} port {p.port}: {line}" for p in kernel.ports[:6] for line in p.lines[:1]]
+    )
+    verbs = facts.get("ibv_devinfo")
+    if verbs is None:
+        return inconclusive(msg("reasons.network.verbs_unread", why=facts.why_missing("ibv_devinfo")), ports)
+    abi = [line for line in verbs.warnings if "kernel ABI" in line]
+    if abi:
+        return inconclusive(msg("reasons.network.verbs_abi"), ports, facts.evidence("ibv_devinfo", abi))
+    if verbs.ports:
+        return inconclusive(
+            msg("reasons.network.verbs_host_ok", n=len(verbs.ports)),
+            facts.evidence("ibv_devinfo", [f"{p.hca} port {p.port}: {p.lines[-1]}" for p in verbs.ports[:6]]),
+        )
+    complaint = [*verbs.warnings[:5], *([verbs.no_devices] if verbs.no_devices else [])]
+    if not complaint:
+        return inconclusive(msg("reasons.network.verbs_silent"), ports)
+    return confirmed(
+        msg("reasons.network.verbs_missing", n=len(kernel.ports)),
+        ports,
+        facts.evidence("ibv_devinfo", complaint),
+    )
+
+
 SPECS = (
     spec(
         nic_driver,
@@ -234,6 +268,22 @@ SPECS = (
                 "a slower port confirms it, full rate everywhere rules it out."
             ),
             "zh": ("比较每个活动 InfiniBand 端口的速率与预期速率：有端口速率偏低即确认，全部满速则排除。"),
+        },
+    ),
+    spec(
+        rdma_verbs_userspace,
+        ("ibstat", "ibv_devinfo"),
+        describe={
+            "en": (
+                "Compares the RDMA ports the kernel lists (ibstat) with the devices libibverbs lists: "
+                "ports the kernel has but libibverbs cannot list confirm it; working verbs "
+                "on the host decide nothing, since a container image brings its own libraries."
+            ),
+            "zh": (
+                "对比内核列出的 RDMA 端口（ibstat）和 libibverbs 能列出的设备："
+                "内核有端口而 libibverbs 一个设备都列不出即确认；"
+                "宿主机上 verbs 正常则不作结论，因为容器镜像带的是自己的库。"
+            ),
         },
     ),
 )

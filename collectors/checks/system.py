@@ -1,5 +1,6 @@
 """Host system checks: what the host's own name resolves to, a port already listening, /dev/shm's
-mode, systemd-logind's RemoveIPC, a second libnccl on the loader path; RDMA stack and RoCE GIDs."""
+mode, systemd-logind's RemoveIPC, a second libnccl on the loader path; RDMA stack and RoCE GIDs; this
+node's Slurm GPU GRES."""
 
 from __future__ import annotations
 
@@ -249,6 +250,39 @@ def _d(en: str, zh: str) -> dict[str, str]:
     return {"en": en, "zh": zh}
 
 
+def slurm_gpu_gres(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
+    """This node's Slurm record disagrees with its GPUs: a drain or invalid reason about GRES, or a GPU
+    count (CfgTRES / Gres) other than the GPUs the host has. Agreeing counts stay inconclusive: device
+    confinement (ConstrainDevices in cgroup.conf) is not read."""
+    record = facts.get("slurm_node")
+    if record is None:
+        return inconclusive(facts.why_missing("slurm_node"))
+    if not record.nodes:
+        return inconclusive(msg("reasons.system.no_slurm_node", error=record.error or "-"))
+    node = record.nodes[0]
+    shown = [f"{key}={value}" for key, value in (("Gres", node.gres), ("State", node.state)) if value]
+    if node.reason and "gres" in node.reason.lower():
+        return confirmed(
+            msg("reasons.system.slurm_gres_reason", node=node.name, reason=node.reason),
+            facts.evidence("slurm_node", [*shown, f"Reason={node.reason}"]),
+        )
+    source, gpus = facts.gpus()
+    if source is None or gpus is None:
+        return inconclusive(msg("reasons.system.slurm_gpus_unknown", why=facts.why_missing("nvml_probe")))
+    have = len(gpus)
+    evidence = (
+        facts.evidence("slurm_node", shown or [f"NodeName={node.name}"]),
+        facts.evidence(source, [f"GPU {g.label}: {g.name}" for g in gpus[:8]]),
+    )
+    if node.gpus is None and have:
+        return confirmed(msg("reasons.system.slurm_no_gpu_gres", node=node.name, have=have), *evidence)
+    if node.gpus is not None and node.gpus != have:
+        return confirmed(
+            msg("reasons.system.slurm_gpu_count", node=node.name, configured=node.gpus, have=have), *evidence
+        )
+    return inconclusive(msg("reasons.system.slurm_gres_agrees", node=node.name, n=have), *evidence)
+
+
 SPECS = (
     spec(
         hostname_loopback,
@@ -320,5 +354,21 @@ SPECS = (
             "设置指向错误的条目，或 NCCL < 2.21 使用链路本地的 0 号索引即确认；"
             "使用的是 RoCE v2 IPv4 GID 则排除。",
         ),
+    ),
+    spec(
+        slurm_gpu_gres,
+        ("slurm_node", "nvml_probe"),
+        describe={
+            "en": (
+                "Reads this node's Slurm record (scontrol show node) and counts the host's GPUs: a drain "
+                "reason about GRES, or a configured GPU count other than the GPUs present, confirms it; "
+                "agreeing counts decide nothing, since whether jobs are fenced to their GPUs is not read."
+            ),
+            "zh": (
+                "读取本节点在 Slurm 里的记录（scontrol show node）并数一下主机上的 GPU："
+                "drain 原因与 GRES 有关，或配置的 GPU 数和实际不同即确认；"
+                "数量一致不作结论，因为没有读取作业是否被隔离在自己的 GPU 上。"
+            ),
+        },
     ),
 )

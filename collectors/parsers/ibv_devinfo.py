@@ -1,4 +1,5 @@
-"""`ibv_devinfo [-v]` -> HCAs and their ports' state (PORT_ACTIVE...), physical state, link layer."""
+"""`ibv_devinfo [-v]` -> HCAs and their ports' state (PORT_ACTIVE...), physical state, link layer, and
+libibverbs' own complaints when it lists no device (its warnings and "No IB devices found", on stderr)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from typing import Any
 from pitstop.collectors.parsers._text import clean_lines
 
 _KV = re.compile(r"^(?P<key>[\w ]+?):\s+(?P<val>.*)$")
+_WARNING = re.compile(r"^libibverbs: Warning: ")
+_NO_DEVICES = re.compile(r"^(?:No IB devices found|Failed to get IB devices list\b.*)$")
 
 
 @dataclass(frozen=True)
@@ -30,6 +33,8 @@ class VerbsInfo:
 
     ports: tuple[VerbsPort, ...] = ()
     firmware: dict[str, str] | None = None
+    warnings: tuple[str, ...] = ()  # "libibverbs: Warning: ..." lines (a provider not found or refused)
+    no_devices: str | None = None  # the line saying libibverbs listed no device at all
 
 
 def parse(text: str) -> VerbsInfo:
@@ -37,8 +42,16 @@ def parse(text: str) -> VerbsInfo:
     ports: list[dict[str, Any]] = []  # one row per record, filled field by field
     firmware: dict[str, str] = {}
     hca = None
+    warnings: list[str] = []
+    no_devices = None
     for raw in clean_lines(text):
         line = raw.strip()
+        if _WARNING.match(line):
+            warnings.append(line)
+            continue
+        if _NO_DEVICES.match(line):
+            no_devices = no_devices or line
+            continue
         match = _KV.match(line.replace("\t", " "))
         if match is None:
             continue
@@ -65,4 +78,6 @@ def parse(text: str) -> VerbsInfo:
     return VerbsInfo(
         ports=tuple(VerbsPort(**{**p, "lines": tuple(p["lines"])}) for p in ports),
         firmware=firmware or None,
+        warnings=tuple(warnings),
+        no_devices=no_devices,
     )

@@ -23,28 +23,89 @@ _REASON_NAMES = {
 }
 
 
+class _Lines:
+    """The output's meaningful lines (blank, `====` and `[...]` lines left out): each as printed, its
+    text without the indent, and the indent (tabs at 8). A node's children are read from here when
+    first asked for, so a parse builds nodes only for the parts of the tree it looks at."""
+
+    __slots__ = ("raws", "texts", "indents")
+
+    def __init__(self, text: str) -> None:
+        lines = clean_lines(text)
+        if "\t" in text:
+            lines_at = [line.expandtabs(8) if "\t" in line else line for line in lines]
+        else:
+            lines_at = lines
+        stripped = [line.lstrip() for line in lines_at]
+        kept = [i for i, s in enumerate(stripped) if s and s[0] != "=" and not s.startswith("[...]")]
+        self.raws = [lines[i] for i in kept]
+        self.texts = [stripped[i] for i in kept]
+        self.indents = [len(lines_at[i]) - len(stripped[i]) for i in kept]
+
+    def node(self, at: int) -> _Node:
+        """The node of kept line `at`: a GPU header, a `Key : value` line or a bare line."""
+        stripped, raw, indent = self.texts[at], self.raws[at], self.indents[at]
+        header = _GPU_HEADER.match(stripped) if stripped.startswith("GPU") else None
+        key, colon, value = stripped.partition(":")  # "Key   : value" (a value needs a blank first)
+        if header:
+            return _Node("GPU", header.group("bus"), raw, indent, self, at)
+        if colon and (not value or value[0].isspace()):
+            return _Node(key.rstrip(), value.strip(), raw, indent, self, at)
+        return _Node(stripped, None, raw, indent, self, at)
+
+    def children(self, at: int, indent: int) -> list[_Node]:
+        """The lines directly under line `at` (indent `indent`): each following line indented deeper
+        than `at` and no deeper than the child before it, up to the first line not deeper than `at`."""
+        indents = self.indents
+        found: list[_Node] = []
+        level = -1
+        for j in range(at + 1, len(indents)):
+            here = indents[j]
+            if here <= indent:
+                break
+            if level < 0 or here <= level:
+                found.append(self.node(j))
+                level = here
+        return found
+
+
 class _Node:
-    """One line of the output and the lines indented under it (a plain class: about 1,600 per output)."""
+    """One line of the output and the lines indented under it (read from `_Lines` on first use)."""
 
-    __slots__ = ("key", "value", "line", "indent", "children", "_first")
+    __slots__ = ("key", "value", "line", "indent", "_src", "_at", "_children", "_first")
 
-    def __init__(self, key: str, value: str | None, line: str, indent: int) -> None:
+    def __init__(
+        self, key: str, value: str | None, line: str, indent: int, src: _Lines | None = None, at: int = -1
+    ) -> None:
         self.key, self.value, self.line, self.indent = key, value, line, indent
-        self.children: list[_Node] = []
+        self._src, self._at = src, at
+        self._children: list[_Node] | None = None
         self._first: dict[str, int] | None = None  # lower-case key -> index of its first child, on first use
+
+    @property
+    def children(self) -> list[_Node]:
+        """The lines directly under this one."""
+        if self._children is None:
+            self._children = [] if self._src is None else self._src.children(self._at, self.indent)
+        return self._children
+
+    @children.setter
+    def children(self, nodes: list[_Node]) -> None:
+        self._children, self._first = nodes, None
 
     def find(self, *keys: str) -> _Node | None:
         """The first child whose key matches one of `keys` (case-insensitive)."""
         first = self._first
+        children = self.children
         if first is None:
             first = self._first = {}
-            for i, child in enumerate(self.children):
+            for i, child in enumerate(children):
                 first.setdefault(child.key.lower(), i)
         if len(keys) == 1:
             at = first.get(keys[0].lower())
-            return None if at is None else self.children[at]
+            return None if at is None else children[at]
         found = [first[k] for k in map(str.lower, keys) if k in first]
-        return self.children[min(found)] if found else None
+        return children[min(found)] if found else None
 
     def get(self, *path: str) -> _Node | None:
         node: _Node | None = self
@@ -66,30 +127,8 @@ class SmiQuery:
 
 
 def _tree(text: str) -> _Node:
-    root = _Node("", None, "", -1)
-    stack = [root]
-    indents = [-1]  # the stack's indents (the root's is below every line's)
-    for raw in clean_lines(text):
-        line = raw.expandtabs(8) if "\t" in raw else raw
-        stripped = line.lstrip()
-        if not stripped or stripped[0] == "=" or stripped.startswith("[...]"):
-            continue
-        indent = len(line) - len(stripped)
-        header = _GPU_HEADER.match(stripped) if stripped.startswith("GPU") else None
-        key, colon, value = stripped.partition(":")  # "Key   : value" (a value needs a blank first)
-        if header:
-            node = _Node("GPU", header.group("bus"), raw, indent)
-        elif colon and (not value or value[0].isspace()):
-            node = _Node(key.rstrip(), value.strip(), raw, indent)
-        else:
-            node = _Node(stripped, None, raw, indent)
-        while indents[-1] >= indent:
-            stack.pop()
-            indents.pop()
-        stack[-1].children.append(node)
-        stack.append(node)
-        indents.append(indent)
-    return root
+    """The root of the output's tree (indentation is nesting; children are read when asked for)."""
+    return _Node("", None, "", -1, _Lines(text), -1)
 
 
 def _value(node: _Node | None) -> str | None:

@@ -1,5 +1,6 @@
 """Slurm job records: `scontrol show job -o ID` (one `Key=Value ...` line per job, or the multi-line form)
-and `sacct -j ID -n -P -o JobID,JobName,State,Start,End,NodeList` (`|`-separated rows, one per job or step).
+and `sacct -j ID -n -P -o JobID,JobName,State,Start,End,NodeList` (`|`-separated rows, one per job or step);
+a node's record: `scontrol show node -o NAME` (its GRES, state and drain reason).
 
 Times are the controller's local time without a zone, as Slurm prints them; `Unknown`, `None` and
 `N/A` mean not set. A node list `(null)` or `None assigned` means no nodes yet (a pending job).
@@ -44,15 +45,72 @@ def _set(value: str | None) -> str | None:
     return None if value is None or value.strip() in _UNSET else value.strip()
 
 
-def _records(lines: list[str]) -> list[list[str]]:
-    """`-o` prints one line per job; the plain form starts each job with a `JobId=` line."""
+def _records(lines: list[str], first: str = "JobId=") -> list[list[str]]:
+    """`-o` prints one line per record; the plain form starts each with a `JobId=` (`NodeName=`) line."""
     records: list[list[str]] = []
     for line in lines:
-        if line.lstrip().startswith("JobId=") or not records:
+        if line.lstrip().startswith(first) or not records:
             records.append([line])
         else:
             records[-1].append(line)
     return records
+
+
+@dataclass(frozen=True)
+class SlurmNode:
+    """One node's record: its GRES as configured, the GPUs they add up to, its state and drain reason."""
+
+    name: str
+    gres: str | None = None  # "gpu:a100:8(S:0-1)", as printed
+    gpus: int | None = (
+        None  # configured GPUs (CfgTRES gres/gpu=N, else the Gres gpu counts); None: no GPU GRES
+    )
+    state: str | None = None  # "IDLE+DRAIN"
+    reason: str | None = None  # "gres/gpu count reported lower than configured (0 < 8) [slurm@...]"
+
+
+@dataclass(frozen=True)
+class SlurmNodes:
+    """Every node record printed, and the error printed instead (`Node gpu01 not found`)."""
+
+    nodes: tuple[SlurmNode, ...] = ()
+    error: str | None = None
+
+
+_GRES_GPUS = re.compile(r"(?:^|,)gpu(?::[^:,(]+)*?:(\d+)(?=\(|,|$)")
+_TRES_GPUS = re.compile(r"(?:^|,)gres/gpu=(\d+)")
+_REASON = re.compile(r"(?:^|\s)Reason=(.+)$")
+
+
+def _gpu_count(gres: str | None, tres: str | None) -> int | None:
+    """GPUs a node is configured with: CfgTRES's gres/gpu=N, else the sum of the Gres gpu entries."""
+    if tres and (m := _TRES_GPUS.search(tres)):
+        return int(m.group(1))
+    counts = [int(n) for n in _GRES_GPUS.findall(gres or "")]
+    return sum(counts) if counts else None
+
+
+def parse_node(text: str) -> SlurmNodes:
+    """`scontrol show node [-o] NAME` output -> its node records (Reason runs to the end of its line)."""
+    lines = [line for line in clean_lines(text) if line.strip()]
+    error = next((line.strip() for line in lines if "=" not in line and "not found" in line.lower()), None)
+    nodes = []
+    for record in _records([line for line in lines if "=" in line], first="NodeName="):
+        fields = {k: v for line in record for k, v in _PAIR.findall(line)}
+        if "NodeName" not in fields:
+            continue
+        reason = next((m.group(1).strip() for line in record if (m := _REASON.search(line))), None)
+        gres = _set(fields.get("Gres"))
+        nodes.append(
+            SlurmNode(
+                name=fields["NodeName"],
+                gres=gres,
+                gpus=_gpu_count(gres, fields.get("CfgTRES")),
+                state=_set(fields.get("State")),
+                reason=_set(reason),
+            )
+        )
+    return SlurmNodes(tuple(nodes), None if nodes else error)
 
 
 def parse_scontrol(text: str) -> SlurmJobs:

@@ -312,6 +312,28 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the Docker daemon runs on the host itself",
         "Docker 守护进程直接运行在主机上",
     ),
+    "reasons.container.cgroup_not_listed": (
+        "the mounts show neither a cgroup v2 file system at /sys/fs/cgroup nor a cgroup v1 devices hierarchy",
+        "挂载信息里既没有挂在 /sys/fs/cgroup 的 cgroup v2 文件系统，也没有 cgroup v1 的 devices 层级",
+    ),
+    "reasons.container.cgroup_v1": (
+        "the host gives device access through the cgroup v1 devices hierarchy ({mount}), which every"
+        " libnvidia-container version supports",
+        "主机通过 cgroup v1 的 devices 层级（{mount}）控制设备访问，所有版本的 libnvidia-container 都支持",
+    ),
+    "reasons.container.cgroup_v2_version_unknown": (
+        "the host runs the cgroup v2 unified hierarchy; libnvidia-container's version was not read: {why}",
+        "主机使用 cgroup v2 统一层级；没能读到 libnvidia-container 的版本：{why}",
+    ),
+    "reasons.container.toolkit_too_old_v2": (
+        "the host runs the cgroup v2 unified hierarchy and libnvidia-container is {version}, older than"
+        " {need}, the first release that supports it",
+        "主机使用 cgroup v2 统一层级，而 libnvidia-container 是 {version}，低于第一个支持它的版本 {need}",
+    ),
+    "reasons.container.toolkit_supports_v2": (
+        "libnvidia-container {version} supports the host's cgroup v2 unified hierarchy ({need} and later do)",
+        "libnvidia-container {version} 支持主机的 cgroup v2 统一层级（{need} 及以后的版本都支持）",
+    ),
     # driver and framework (collectors/checks/driver.py)
     "reasons.driver.smi_fails": ("nvidia-smi fails: {error}", "nvidia-smi 报错：{error}"),
     "reasons.driver.smi_fails_otherwise": (
@@ -695,6 +717,36 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "reasons.network.mtu_differs": ("MTU differs from {mtu} on {ifaces}", "{ifaces} 的 MTU 不是 {mtu}"),
     "reasons.network.mtu_ok": ("MTU {mtu} on every active interface", "每个活动网口的 MTU 都是 {mtu}"),
+    "reasons.network.no_rdma_ports": (
+        "the kernel lists no RDMA port: none is fitted, or the RDMA service that loads its drivers is"
+        " stopped",
+        "内核没有列出任何 RDMA 端口：要么没装 RDMA 网卡，要么加载其驱动的 RDMA 服务没有启动",
+    ),
+    "reasons.network.verbs_unread": (
+        "the kernel lists RDMA ports, but what libibverbs sees was not read: {why}",
+        "内核列出了 RDMA 端口，但没能读到 libibverbs 看到的设备：{why}",
+    ),
+    "reasons.network.verbs_abi": (
+        "libibverbs refuses the kernel's ABI: a version mismatch between rdma-core and the driver, not a"
+        " missing userspace",
+        "libibverbs 不接受内核的 ABI：这是 rdma-core 和驱动版本不匹配，而不是缺少用户态",
+    ),
+    "reasons.network.verbs_host_ok": (
+        "libibverbs on the host lists {n} port(s): the host's verbs userspace works; a container image"
+        " needs its own copy, so look inside the job's image",
+        "宿主机上的 libibverbs 列出了 {n} 个端口：宿主机的 verbs 用户态正常；"
+        "容器镜像需要自带一份，请到任务的镜像里查看",
+    ),
+    "reasons.network.verbs_silent": (
+        "ibv_devinfo printed neither a device nor a complaint",
+        "ibv_devinfo 既没有列出设备，也没有报错",
+    ),
+    "reasons.network.verbs_missing": (
+        "the kernel lists {n} RDMA port(s) but libibverbs lists no device: its provider library or the RDMA"
+        " service is missing",
+        "内核列出了 {n} 个 RDMA 端口，但 libibverbs 一个设备都列不出："
+        "缺少它的 provider 库，或者 RDMA 服务没起来",
+    ),
     "reasons.network.no_port": ("no `{layer}` port found", "没有找到 `{layer}` 端口"),
     "reasons.network.stray_line": (
         "a line naming an HCA or port was not understood: {line}",
@@ -817,6 +869,32 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "除非用 `--shm-size` 或 `--ipc=host`，否则只有 64 MiB）",
     ),
     # host system (collectors/checks/system.py)
+    "reasons.system.no_slurm_node": (
+        "Slurm printed no record of this node: {error}",
+        "Slurm 没有输出本节点的记录：{error}",
+    ),
+    "reasons.system.slurm_gres_reason": (
+        "Slurm holds node {node} out of service for its GRES: {reason}",
+        "Slurm 因为 GRES 把节点 {node} 停用了：{reason}",
+    ),
+    "reasons.system.slurm_gpus_unknown": (
+        "Slurm's record shows no GRES problem; the host's GPUs were not counted: {why}",
+        "Slurm 的记录里没有 GRES 问题；没能数出主机上的 GPU：{why}",
+    ),
+    "reasons.system.slurm_no_gpu_gres": (
+        "Slurm's record of node {node} has no GPU GRES, but the host has {have} GPU(s)",
+        "Slurm 里节点 {node} 的记录没有 GPU GRES，而主机上有 {have} 张 GPU",
+    ),
+    "reasons.system.slurm_gpu_count": (
+        "Slurm configures {configured} GPU(s) for node {node}, the host has {have}",
+        "Slurm 给节点 {node} 配置了 {configured} 张 GPU，主机上实际有 {have} 张",
+    ),
+    "reasons.system.slurm_gres_agrees": (
+        "Slurm's GPU count for node {node} matches the host ({n}); whether jobs are fenced to their GPUs"
+        " (ConstrainDevices in cgroup.conf) is not read",
+        "Slurm 给节点 {node} 配置的 GPU 数和主机一致（{n} 张）；作业是否被隔离在自己的 GPU 上"
+        "（cgroup.conf 里的 ConstrainDevices）没有读取",
+    ),
     "reasons.system.no_hostname": ("the host's own name is not known: {why}", "不知道主机自己的名字：{why}"),
     "reasons.system.loopback": (
         "{name} resolves to {address}, a loopback address: peers on other nodes that are told this address"

@@ -46,9 +46,14 @@ def missing(collector: str) -> CommandResult:
     )
 
 
+def failed(collector: str, stderr: str, exit_code: int = 1) -> CommandResult:
+    """The command ran and exited nonzero, printing `stderr`."""
+    return CommandResult(collector, argv(collector), "nonzero", exit_code, stderr=stderr)
+
+
 def denied(collector: str, stderr: str) -> CommandResult:
     """The command ran and was refused for lack of privileges."""
-    return CommandResult(collector, argv(collector), "nonzero", 1, stderr=stderr)
+    return failed(collector, stderr)
 
 
 def context(since: datetime | None = None, **expectations: Any) -> CheckContext:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
@@ -98,6 +99,17 @@ def test_a_large_sweep_checked_in_the_worker_reports_as_inline(
     )
     assert all(not v.evidence for h in worker.hosts for v in h.verdicts if v.verdict != "confirmed")
     assert _without_durations(worker.to_json()) == _without_durations(inline.to_json())
+
+
+def test_the_sweep_garbage_collector_settings_are_put_back() -> None:
+    # the CLI freezes what it loaded and collects less often during a sweep; a process that goes on
+    # (a test run, a console) must get its own settings back and its frozen objects collectable again
+    before = gc.get_threshold()
+    with checking.sweep_gc():
+        assert gc.get_threshold() == checking.SWEEP_GC_THRESHOLD != before
+        assert gc.get_freeze_count() > 0
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
 
 
 def test_only_the_needed_collectors_run(lab_inventory: Inventory, mini_kb: KnowledgeBase) -> None:
