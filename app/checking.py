@@ -78,6 +78,7 @@ class Checker:
         self._pitfalls = pitfalls
         self._lean = lean
         self._pool: ProcessPoolExecutor | None = None
+        self._started = False  # the worker is running: a submission no longer blocks
         if hosts >= WORKER_FROM_HOSTS:
             self._pool = ProcessPoolExecutor(
                 1,
@@ -92,9 +93,15 @@ class Checker:
         if self._pool is None:
             return check(self._pitfalls, results, ctx, host, self._lean)
         try:
-            # submitted from a thread: the first submission starts the worker, which blocks until
-            # the new interpreter has read its start-up data (1.5 s on a loaded machine)
-            future = await asyncio.to_thread(self._pool.submit, check, None, results, ctx, host, self._lean)
+            if self._started:
+                future = self._pool.submit(check, None, results, ctx, host, self._lean)
+            else:
+                # the first submissions from a thread: they start the worker, which blocks until the
+                # new interpreter has read its start-up data (1.5 s on a loaded machine)
+                future = await asyncio.to_thread(
+                    self._pool.submit, check, None, results, ctx, host, self._lean
+                )
+                self._started = True
             return await asyncio.wrap_future(future)
         except BrokenProcessPool:
             log.warning("the check worker died; checking %s in this process", host)

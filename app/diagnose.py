@@ -8,6 +8,7 @@ A host that fails never hides the others, and each host's run is bounded in time
 from __future__ import annotations
 
 import asyncio
+import functools
 import inspect
 import logging
 from collections.abc import Awaitable, Callable, Sequence
@@ -129,7 +130,7 @@ class HostReport:
         """
         if self.status != "ok":
             return "unreadable"
-        state, unread = reading(self.commands)
+        state, unread = self._reading
         if state in ("unreadable", "not_run"):
             return state
         failed = {display(c.argv) for c in self.commands if c.collector in unread}
@@ -141,7 +142,12 @@ class HostReport:
     @property
     def unread(self) -> dict[str, Msg]:
         """Collector -> why its output could not be read (tools not installed included)."""
-        return reading(self.commands)[1]
+        return dict(self._reading[1])
+
+    @functools.cached_property
+    def _reading(self) -> tuple[ReadState, dict[str, Msg]]:
+        """`reading` of the commands, once (the JSON and the digest ask for both of its parts)."""
+        return reading(self.commands)
 
     def to_json(self, lang: str = "en") -> dict[str, Any]:
         """The host's part of the issue-3 JSON shape, reasons in `lang`."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pitstop.collectors import catalog
@@ -38,10 +38,16 @@ def _label(params: Mapping[str, Any]) -> Msg:
     return entry_text(params.get("label"), default)
 
 
-def _matches(event: KernelEvent, xids: list[int], pattern: re.Pattern[str] | None) -> bool:
-    if xids and event.xid in xids:
-        return True
-    return bool(pattern and pattern.search(event.message))
+def _matcher(xids: list[int], pattern: re.Pattern[str] | None) -> Callable[[KernelEvent], bool]:
+    """Whether an event carries one of `xids` or its message matches `pattern` (one test, built once
+    per check: a sweep runs about 30 of these checks on every host's log)."""
+    wanted = frozenset(xids)
+    if pattern is None:
+        return lambda e: e.xid in wanted
+    search = pattern.search
+    if not wanted:
+        return lambda e: search(e.message) is not None
+    return lambda e: e.xid in wanted or search(e.message) is not None
 
 
 def _sample(lines: list[str], limit: int = 10) -> list[str]:
@@ -70,14 +76,13 @@ def kernel_log_match(facts: Facts, params: Mapping[str, Any], ctx: CheckContext)
     xids = [int(x) for x in as_list(params.get("xid"))]
     pattern = _compile(params.get("pattern"))
     label = _label(params)
-    events: list[KernelEvent] = []
-    outside: list[KernelEvent] = []
-    for e in log.events:
-        (events if win.contains(e.time) else outside).append(e)
-    hits = [e for e in events if _matches(e, xids, pattern)]
+    match = _matcher(xids, pattern)
+    matched = [e for e in log.events if match(e)]
+    hits = [e for e in matched if win.contains(e.time)]
+    older = [e for e in matched if not win.contains(e.time)]
     rerun = _grep_rerun(collector, xids, params.get("pattern"))
-    older = [e for e in outside if _matches(e, xids, pattern)]
     if len(hits) >= int(params.get("min_count", 1)):
+        events = [e for e in log.events if win.contains(e.time)]
         unless = [int(x) for x in as_list(params.get("unless_xid"))]
         unless_pattern = _compile(params.get("unless_pattern"))
         gpus = {h.pci for h in hits}
@@ -115,7 +120,7 @@ def kernel_log_match(facts: Facts, params: Mapping[str, Any], ctx: CheckContext)
     if not log.recognized:
         return inconclusive(msg("reasons.logs.not_a_kernel_log", reason=reason))
     if health is not None:
-        healthy = [e for e in events if health.search(e.message)]
+        healthy = [e for e in log.events if win.contains(e.time) and health.search(e.message)]
         if not healthy:
             return inconclusive(msg("reasons.logs.no_healthy_line", reason=reason, pattern=health.pattern))
         return ruled_out(

@@ -8,6 +8,7 @@ and none. Naive times are taken as UTC; a syslog line has no year, so the caller
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -135,10 +136,11 @@ class KernelLog:
                 found.append(ApiMismatch(m.group("client"), m.group("module"), lines))
         return tuple(found)
 
-    @property
+    @functools.cached_property
     def recognized(self) -> bool:
         """Whether this reads as a kernel log: most lines carry a kernel-log prefix. Only a recognized
-        log can show that something is absent; bare message text can still show what is present."""
+        log can show that something is absent; bare message text can still show what is present.
+        (Asked by every log check of a host: counted once.)"""
         framed = sum(1 for e in self.events if e.framed)
         return bool(self.events) and framed * 2 >= len(self.events)
 

@@ -18,6 +18,9 @@ _LINK = re.compile(
 
 
 _BUS = re.compile(r"^Bus: primary=[0-9a-fA-F]+, secondary=([0-9a-fA-F]+), subordinate=([0-9a-fA-F]+)")
+_READ = re.compile(r"Kernel driver in use:|LnkCap:|LnkSta:|ACSCtl:|Bus: primary=|<access denied>")  # any line
+# `_block` reads has one of these
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")  # how a slot address (a block's first line) starts
 
 
 @dataclass(frozen=True)
@@ -116,11 +119,12 @@ def _block(lines: list[str]) -> PciDevice | None:
 
 
 def parse(text: str) -> Lspci:
-    """Split into device blocks (a line starting with a slot address opens one)."""
+    """Split into device blocks (a line starting with a slot address opens one); of a block's other
+    lines only those `_block` reads are kept (about 5 of a device's 20-40)."""
     blocks: list[list[str]] = []
     for line in clean_lines(text):
-        if _DEVICE.match(line):
+        if line[:1] in _HEX_DIGITS and _DEVICE.match(line):
             blocks.append([line])
-        elif blocks and line.strip():
+        elif blocks and _READ.search(line):
             blocks[-1].append(line)
     return Lspci(devices=tuple(d for b in blocks if (d := _block(b)) is not None))

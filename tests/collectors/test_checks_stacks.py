@@ -1,14 +1,18 @@
 """The software stacks a GPU job goes through, on real outputs: libnvidia-container against the host's
-cgroup version, libibverbs against the RDMA ports the kernel lists, Slurm's GRES against the GPUs."""
+cgroup version, libibverbs against the RDMA ports the kernel lists, Slurm's GRES against the GPUs; and
+the undersized-PSU entry's BMC events."""
 
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 
+from pitstop.collectors.checks.registry import evaluate
 from pitstop.collectors.model import CommandResult
 from pitstop.collectors.parsers import ibv_devinfo, nvidia_container_cli, slurm
-from tests.collectors.check_inputs import FIXTURES, check, failed, fixture, missing, ok
+from pitstop.kb.schema import load_pitfalls
+from tests.collectors.check_inputs import FIXTURES, check, context, failed, fixture, missing, ok
 
 CLI = "outputs/nvidia-container-cli-version"
 UNIFIED = "outputs/mount/grep-cgroup-unified-systemd-laptop.txt"
@@ -140,3 +144,23 @@ def test_agreeing_counts_and_unknowns_are_inconclusive() -> None:
     assert check("slurm_gpu_gres", missing("slurm_node"), gpus(8)).verdict == "inconclusive"
     unknown = failed("slurm_node", "Node gpu-node-3 not found\n")
     assert check("slurm_gpu_gres", unknown, gpus(8)).verdict == "inconclusive"
+
+
+def test_the_psu_entry_confirms_over_current_events_only(shared_dir: Path) -> None:
+    entries = {p.id: p for p in load_pitfalls()}
+    small, failed_psu = entries["psu-insufficient-for-gpu-load"], entries["psu-failure-redundancy-lost"]
+    ctx = context(since=datetime(2026, 2, 20, tzinfo=UTC))
+    over = ok(  # ipmitool's wording of a current sensor's upper-critical threshold event
+        "ipmi_sel",
+        "  41 | 02/28/2026 | 23:41:07 | Current PS1 Curr Out | Upper Critical going high | Asserted\n"
+        "  42 | 02/28/2026 | 23:41:08 | Power Unit Pwr Unit Status | Power off/down | Asserted\n",
+    )
+    verdict = evaluate(small, {"ipmi_sel": over}, ctx)
+    assert verdict.verdict == "confirmed" and "Upper Critical" in verdict.evidence[0].lines[0]
+    assert evaluate(failed_psu, {"ipmi_sel": over}, ctx).verdict != "confirmed"  # a supply that failed
+    ac_lost = ok(
+        "ipmi_sel",
+        (shared_dir / "outputs" / "ipmitool-sel" / "sel-list-2014-ps1-ac-lost-excerpt.txt").read_text(),
+    )
+    quiet = evaluate(small, {"ipmi_sel": ac_lost}, context(since=datetime(2014, 6, 1, tzinfo=UTC)))
+    assert quiet.verdict == "inconclusive"  # a lost feed is the other entry's; no event is no proof
