@@ -1,11 +1,17 @@
 """Fusion, second-stage ranking and confidence variants, chosen on tuning cases, confirmed on others.
 
-    python3 bench/bench_rank_variants.py --db KB.db [--pass sixth|fourth] [--e5] [--cache FILE]
+    python3 bench/bench_rank_variants.py --db KB.db [--pass sixth|fourth|seventh] [--e5] [--cache FILE]
 
 Asks every case of bench/eval/real-v3.jsonl, the real-v2, real-v4 and real-v5 tuning halves,
-../shared/eval/dev-cases.jsonl and bench/eval/own-cases.jsonl once through the hybrid `ask` of this
-checkout and records, per case, every signal's whole ranked list, each fused candidate's evidence (the
-top 30) and its confidence label. The variants then re-order offline.
+../shared/eval/dev-cases.jsonl and bench/eval/own-cases.jsonl (`--pass seventh`: the real-v5 and
+real-v6 tuning halves, dev and own) once through the hybrid `ask` of this checkout and records, per
+case, every signal's whole ranked list, each fused candidate's evidence (the top 30) and its
+confidence label. The variants then re-order offline.
+
+`--pass seventh` (RESULTS "Seventh pass") splits the real-v5 and real-v6 tuning halves per cause
+(`incidents.learning_eval.split_half`: A its TRAIN part, B the rest), chooses the four weights and
+RRF k, then the "high" rule (thresholds, a margin, signature specificity, signals ranking the entry
+first), on A, and checks the lead's keep rules on A and B (aggregate figures only for B).
 
 `--pass sixth` (the default; RESULTS "Sixth pass") redoes the fusion itself over every entry a
 signal ranked and chooses each option on real-v3 + the real-v2 and real-v4 tuning halves ("choose"),
@@ -58,6 +64,7 @@ FILES = {
     "v2t": REPO / "bench" / "eval" / "real-v2-tune.jsonl",
     "v4t": REPO / "bench" / "eval" / "real-v4-tune.jsonl",
     "v5t": REPO / "bench" / "eval" / "real-v5-tune.jsonl",  # sixth pass: confirm, aggregates only
+    "v6t": REPO / "bench" / "eval" / "real-v6-tune.jsonl",  # seventh pass: with v5t, halves A and B
     "dev": SHARED / "eval" / "dev-cases.jsonl",
     "own": REPO / "bench" / "eval" / "own-cases.jsonl",
 }
@@ -108,8 +115,10 @@ def is_prose(line: str) -> bool:
     return len(re.findall(r"[A-Za-z]{2,}|[\u4e00-\u9fff]", line)) >= 4
 
 
-def record(db: Path, use_e5: bool, extras: bool) -> dict[str, list[Case]]:
-    """Ask every case once and keep what the variants need (`extras`: the fourth pass's line views)."""
+def record(
+    db: Path, use_e5: bool, extras: bool, names: Sequence[str] = tuple(FILES)
+) -> dict[str, list[Case]]:
+    """Ask every case of `names` once and keep what the variants need (`extras`: the fourth pass's lines)."""
     from pitstop.kb import store
     from pitstop.kb.baseline import BM25, _terms
     from pitstop.kb.evaluate import load_cases
@@ -181,7 +190,8 @@ def record(db: Path, use_e5: bool, extras: bool) -> dict[str, list[Case]]:
 
     e5 = _E5(kb.db) if use_e5 else None
     out: dict[str, list[Case]] = {}
-    for name, path in FILES.items():
+    for name in names:
+        path = FILES[name]
         assert "test" not in path.name and "blind" not in str(path), path  # tuning material only
         cases = []
         for case in load_cases(path):
@@ -489,6 +499,13 @@ class Fusion:
     view: str = "merged"  # the dense rank from: merged (main) | whole (paste only) | lines | mean of both
     thin: int = 0  # a Chinese paste whose dense view keeps fewer English words than this ...
     thin_dense: float = 1.0  # ... has its dense weight multiplied by this
+    # the confidence rule (seventh pass): "high" needs a signature hit, the four signals' agreement
+    # >= high_score and a nearest example >= high_similarity (main's `Tuning`), and also ...
+    high_score: float = 0.9
+    high_similarity: float = 0.6
+    high_margin: float = 0.0  # ... a fused score at least this far above the second entry's
+    high_specificity: float = 0.0  # ... its most specific matching signature at least this specific
+    high_firsts: int = 0  # ... at least this many of the four signals ranking it first
 
     def label(self) -> str:
         """The fields that differ from main's fusion."""
@@ -571,8 +588,17 @@ def fuse(case: Case, f: Fusion) -> tuple[list[str], str]:
     first = best[0]
     signature, similarity = a["signature value"][first], a[f"dense {f.view} value"][first]
     agree = min(1.0, four[first])
-    conf = "high" if signature and agree >= 0.9 and similarity >= 0.6 else "medium"
-    return [pids[i] for i in best], conf if signature and agree >= 0.7 else "low"
+    margin = order[first] - (order[best[1]] if len(best) > 1 else 0.0)
+    firsts = sum(a[name][first] == 1 for name in ("signature", "words", "trigram", f"dense {f.view}"))
+    high = (
+        signature
+        and agree >= f.high_score
+        and similarity >= f.high_similarity
+        and margin >= f.high_margin
+        and a["sigw"][first] >= f.high_specificity
+        and firsts >= f.high_firsts
+    )
+    return [pids[i] for i in best], ("high" if high else "medium") if signature and agree >= 0.7 else "low"
 
 
 # --- scoring ---
@@ -838,6 +864,166 @@ def sixth_pass(recorded: dict[str, list[Case]]) -> None:
         print(f"| {name} | " + " | ".join(cells) + " |")
 
 
+def seventh_pass(recorded: dict[str, list[Case]]) -> None:
+    """Fusion weights, RRF k and the "high" rule on the grown KB, chosen on half A, confirmed on half B.
+
+    A and B: the real-v5 and real-v6 tuning halves, each split once per cause by
+    `incidents.learning_eval.split_half` (its TRAIN part is A). A fusion option is eligible only when dev
+    R@1 >= 0.95 and own R@1 >= 0.97, a confidence option only when it keeps >= 80% of today's right
+    "high" answers on A. The keep rules, fixed before the first run, are checked and printed.
+    """
+    from pitstop.incidents.learning_eval import split_half
+    from pitstop.kb.evaluate import Case as EvalCase
+
+    halves: dict[str, list[Case]] = {"A": [], "B": []}
+    for name in ("v5t", "v6t"):
+        by_id = {case.id: case for case in recorded[name]}
+        first, second = split_half([EvalCase(c.id, c.lang, c.query, c.slugs) for c in recorded[name]])
+        halves["A"] += [by_id[c.id] for c in first]
+        halves["B"] += [by_id[c.id] for c in second]
+    sets = {
+        **halves,
+        "A+B": halves["A"] + halves["B"],
+        "v5 tune": recorded["v5t"],
+        "v6 tune": recorded["v6t"],
+        "dev": recorded["dev"],
+        "own": recorded["own"],
+    }
+    every = [case for name in ("A+B", "dev", "own") for case in sets[name]]
+    moved = sum(fuse(case, MAIN) != (base(case)[0][:10], base(case)[1]) for case in every)
+    print(f"main's fusion recomputed offline: {moved} of {len(every)} answers differ from `ask`")
+
+    def counts(cases: Sequence[Case], f: Fusion) -> dict[str, int]:
+        """Hits at 1 and 3 of the in-KB cases, right and all "high" answers, not-in-KB answered "low"."""
+        out = dict.fromkeys(("n", "r1", "r3", "right", "high", "off", "low"), 0)
+        for case in cases:
+            ids, conf = fuse(case, f)
+            at = next((i for i, pid in enumerate(ids, 1) if pid in case.slugs), 0)
+            out["n"] += bool(case.slugs)
+            out["r1"] += at == 1
+            out["r3"] += 1 <= at <= 3
+            out["high"] += conf == "high"
+            out["right"] += conf == "high" and at == 1
+            out["off"] += not case.slugs
+            out["low"] += not case.slugs and conf == "low"
+        return out
+
+    def eligible(f: Fusion) -> bool:
+        return all(
+            counts(sets[name], f)["r1"] >= floor * counts(sets[name], f)["n"]
+            for name, floor in (("dev", 0.95), ("own", 0.97))
+        )
+
+    def pick(
+        label: str, options: Sequence[Fusion], key: Callable[[dict[str, int]], tuple[float, ...]]
+    ) -> Fusion:
+        """The eligible option with the highest `key` on A (ties keep the first listed, main first)."""
+        keys = [key(counts(sets["A"], f)) for f in options]
+        for at in sorted(range(len(options)), key=lambda i: tuple(-v for v in keys[i])):
+            if options[at] == MAIN or eligible(options[at]):
+                tied = [f for f, k in zip(options, keys, strict=True) if k == keys[at] and eligible(f)]
+                ranked = sum(ranking_rule(f) for f in tied)
+                sure = sum(confidence_rule(f) for f in tied)
+                print(
+                    f"chosen for {label} on A: {options[at].label()} ({len(tied)} eligible options tie with "
+                    f"it on A; of them {ranked} pass the ranking rule and {sure} the confidence rule)"
+                )
+                return options[at]
+        return MAIN
+
+    def gains(f: Fusion) -> dict[str, dict[str, int]]:
+        """Cases gained over main on each half: hits at 1 and 3, right and all "high" answers."""
+        return {
+            h: {m: counts(sets[h], f)[m] - counts(sets[h], MAIN)[m] for m in ("r1", "r3", "right", "high")}
+            for h in ("A", "B")
+        }
+
+    def ranking_rule(f: Fusion) -> bool:
+        """Up on A and on B in one measure (>= 2 cases together), the other no worse than 1 case on either."""
+        g = gains(f)
+        return eligible(f) and any(
+            g["A"][m] >= 1
+            and g["B"][m] >= 1
+            and g["A"][m] + g["B"][m] >= 2
+            and min(g["A"][o], g["B"][o]) >= -1
+            for m, o in (("r1", "r3"), ("r3", "r1"))
+        )
+
+    def share(c: dict[str, int]) -> float:
+        return c["right"] / c["high"] if c["high"] else 0.0
+
+    def confidence_rule(f: Fusion) -> bool:
+        """ "high" right rises on A and on B, keeping >= 80% of main's right "high" answers on each."""
+        return all(
+            share(counts(sets[h], f)) > share(counts(sets[h], MAIN))
+            and counts(sets[h], f)["right"] >= 0.8 * counts(sets[h], MAIN)["right"]
+            for h in ("A", "B")
+        )
+
+    main_a = counts(sets["A"], MAIN)
+    grid = itertools.product((1.0, 1.5, 2.0), (1.0, 1.5, 2.0, 2.5), (0.25, 0.5, 1.0), (0.5, 0.75, 1.0, 1.5))
+    weights = pick(
+        "weights (720 sets)",
+        [MAIN]
+        + [Fusion(s, w, t, d, k) for (s, w, t, d), k in itertools.product(grid, (3.0, 5.0, 8.0, 15.0, 30.0))],
+        lambda c: (c["r1"] + c["r3"],),
+    )
+
+    def precise(c: dict[str, int]) -> tuple[float, ...]:
+        """ "high" right share, then right "high" answers; options below 80% of main's right ones last."""
+        return (c["right"] >= 0.8 * main_a["right"], share(c), c["right"])
+
+    def confidence(on: Fusion) -> tuple[list[Fusion], Fusion]:
+        """Each family's choice over the fusion `on`, then the best combination of those choices."""
+        families = {
+            "thresholds": [
+                Fusion(high_score=a, high_similarity=b)
+                for a in (0.8, 0.85, 0.9, 0.925, 0.95, 0.975, 1.0)
+                for b in (0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8)
+            ],
+            "margin": [Fusion(high_margin=m) for m in (0.02, 0.05, 0.1, 0.15, 0.2, 0.3)],
+            "specificity": [Fusion(high_specificity=x) for x in (0.3, 0.5, 0.7, 0.8, 0.9, 0.95)],
+            "signals first": [Fusion(high_firsts=n) for n in (2, 3, 4)],
+        }
+        kept = [
+            pick(f"confidence {name} over {on.label()}", [on] + [overlay(on, f) for f in options], precise)
+            for name, options in families.items()
+        ]
+        combined = [overlay(on, *c) for n in range(len(kept) + 1) for c in itertools.combinations(kept, n)]
+        return kept, pick(f"confidence, every combination over {on.label()}", combined, precise)
+
+    kept, rule = confidence(MAIN)
+    chosen = {"current (main)": MAIN, f"weights and k chosen on A: {weights.label()}": weights}
+    chosen |= {f"confidence chosen on A: {f.label()}": f for f in dict.fromkeys(kept) if f != MAIN}
+    chosen[f"confidence, combination chosen on A: {rule.label()}"] = rule
+    if weights != MAIN:
+        chosen[f"the chosen weights with the confidence combination: {overlay(weights, rule).label()}"] = (
+            overlay(weights, rule)
+        )
+        again = confidence(weights)[1]
+        chosen[f"the chosen weights, confidence chosen again over them on A: {again.label()}"] = again
+    print('\n| setting | set | in KB | R@1 | R@3 | "high" right | not in KB: low | BM25 R@1 / R@3 |')
+    print("|---|---|---|---|---|---|---|---|")
+    for label, f in chosen.items():
+        for name, cases in sets.items():
+            c, b = counts(cases, f), score(cases, lambda case: (case.baseline, "always"))
+            n = c["n"] or 1
+            high = f"{c['right']}/{c['high']}" + (f" ({share(c):.3f})" if c["high"] else "")
+            hits = f"{c['r1']} ({c['r1'] / n:.3f}) | {c['r3']} ({c['r3'] / n:.3f})"
+            print(
+                f"| {label} | {name} | {c['n']} | {hits} | {high} | {c['low']}/{c['off']} | "
+                f"{b.r1:.3f} / {b.r3:.3f} |"
+            )
+    print()
+    for label, f in chosen.items():
+        if f != MAIN:
+            g = gains(f)
+            print(
+                f"{label}: cases gained on A {g['A']}, on B {g['B']}; "
+                f"ranking rule passes: {ranking_rule(f)}; confidence rule passes: {confidence_rule(f)}"
+            )
+
+
 def print_table(
     variants: dict[str, Ranker], sets: dict[str, list[Case]], baselines: dict[str, Score]
 ) -> None:
@@ -865,17 +1051,22 @@ def main() -> int:
     )
     parser.add_argument("--cache", type=Path, help="reuse (or write) the recorded answers")
     parser.add_argument(
-        "--pass", dest="which", choices=("fourth", "sixth"), default="sixth", help="which study to run"
+        "--pass", dest="which", choices=("fourth", "sixth", "seventh"), default="sixth", help="which study"
     )
     args = parser.parse_args()
     if args.cache and args.cache.exists():
         recorded = pickle.loads(args.cache.read_bytes())
     else:
-        recorded = record(args.db, args.e5, extras=args.which == "fourth")
+        names = (
+            ("v5t", "v6t", "dev", "own") if args.which == "seventh" else tuple(n for n in FILES if n != "v6t")
+        )
+        recorded = record(args.db, args.e5, args.which == "fourth", names)
         if args.cache:
             args.cache.write_bytes(pickle.dumps(recorded))
     if args.which == "fourth":
         fourth_pass(recorded, args.db)
+    elif args.which == "seventh":
+        seventh_pass(recorded)
     else:
         sixth_pass(recorded)
     return 0

@@ -34,6 +34,11 @@ if TYPE_CHECKING:
     pass
 
 EXAMPLE_SOURCES = ("curated", "incident", "import")
+# SQLite's page cache per KB connection, in KiB (its default is 2,000). At 100,000 entries a word query
+# ranks about 4,000 FTS rows, each looking up its size and positions: with 16 MiB of cached pages one
+# one-line ask takes 12% less CPU (bench/RESULTS.md, "The 100k KB, round 6"). An upper bound: a
+# small KB caches only what it has.
+CACHE_KIB = 16_384
 
 
 @dataclass(frozen=True)
@@ -98,6 +103,7 @@ class KnowledgeBase:
         db = getattr(self._local, "db", None)
         if db is None:
             db = self._local.db = open_db(self.db_path)
+            db.execute(f"PRAGMA cache_size = -{CACHE_KIB}")
         return db
 
     @property
