@@ -45,7 +45,7 @@ STEP = 0.05
 MAX_DEMOTION = 0.15
 PRIOR_STEP = 0.02
 PRIOR_MAX = 0.06
-HOST_BOOST = 0.1
+HOST_BOOST = 0.2  # lifts a named host's earlier cause for a vague paste; a signature hit still wins
 
 
 @dataclass(frozen=True)
