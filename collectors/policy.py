@@ -22,6 +22,7 @@ _UNSAFE = re.compile(r"[;&|<>$`\\\n\r\t\x00-\x1f\x7f*?~!{}()'\"#]")
 _IFACE = catalog.IFACE_PATTERN.pattern.strip("^$")
 _JOB = catalog.JOB_ID_PATTERN.pattern.strip("^$")
 _UNIT = r"[A-Za-z0-9@._-]{1,64}"
+_HOST = r"[A-Za-z0-9][A-Za-z0-9.-]{0,252}"  # a host name as `hostname` prints it (no user text)
 _BDF = r"(?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]"
 
 # tool -> regexes one of which must fully match the space-joined arguments ("" = no arguments).
@@ -44,7 +45,7 @@ ALLOWED: Mapping[str, tuple[str, ...]] = {
         r"/sys/module/mlx5_core/version",
     ),
     "hostname": (r"",),
-    "getent": (r"hosts [A-Za-z0-9][A-Za-z0-9.-]{0,252}",),
+    "getent": (rf"hosts {_HOST}",),
     "ss": (r"-ltn",),
     "stat": (r"-L -c %A %a %U %G %F %n /dev/shm",),
     "systemd-analyze": (r"cat-config systemd/logind\.conf",),
@@ -80,7 +81,7 @@ ALLOWED: Mapping[str, tuple[str, ...]] = {
     "scontrol": (
         rf"show job -o {_JOB}",
         rf"show job {_JOB}",
-        r"show node -o [A-Za-z0-9][A-Za-z0-9.-]{0,252}",
+        rf"show node -o {_HOST}",
     ),
     "sacct": (rf"-j {_JOB} -n -P -o [A-Za-z,]+",),
 }

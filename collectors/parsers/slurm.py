@@ -62,9 +62,8 @@ class SlurmNode:
 
     name: str
     gres: str | None = None  # "gpu:a100:8(S:0-1)", as printed
-    gpus: int | None = (
-        None  # configured GPUs (CfgTRES gres/gpu=N, else the Gres gpu counts); None: no GPU GRES
-    )
+    # configured GPUs (CfgTRES gres/gpu=N, else the Gres gpu counts); None: no GPU GRES
+    gpus: int | None = None
     state: str | None = None  # "IDLE+DRAIN"
     reason: str | None = None  # "gres/gpu count reported lower than configured (0 < 8) [slurm@...]"
 
