@@ -253,7 +253,8 @@ def _d(en: str, zh: str) -> dict[str, str]:
 def slurm_gpu_gres(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
     """This node's Slurm record disagrees with its GPUs: a drain or invalid reason about GRES, or a GPU
     count (CfgTRES / Gres) other than the GPUs the host has. Agreeing counts stay inconclusive: device
-    confinement (ConstrainDevices in cgroup.conf) is not read."""
+    confinement (ConstrainDevices in cgroup.conf) is not read; so does a count of MIG slices, which
+    need not equal the boards."""
     record = facts.get("slurm_node")
     if record is None:
         return inconclusive(facts.why_missing("slurm_node"))
@@ -276,6 +277,10 @@ def slurm_gpu_gres(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -
     )
     if node.gpus is None and have:
         return confirmed(msg("reasons.system.slurm_no_gpu_gres", node=node.name, have=have), *evidence)
+    if node.gpus is not None and node.gpus != have and node.sliced:
+        return inconclusive(
+            msg("reasons.system.slurm_gpu_slices", node=node.name, configured=node.gpus, have=have), *evidence
+        )
     if node.gpus is not None and node.gpus != have:
         return confirmed(
             msg("reasons.system.slurm_gpu_count", node=node.name, configured=node.gpus, have=have), *evidence

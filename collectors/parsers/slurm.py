@@ -66,6 +66,9 @@ class SlurmNode:
     gpus: int | None = None
     state: str | None = None  # "IDLE+DRAIN"
     reason: str | None = None  # "gres/gpu count reported lower than configured (0 < 8) [slurm@...]"
+    # GPU GRES counted in slices, not boards: a MIG profile type (gpu:a100_3g.20gb) or CfgTRES typed
+    # counts that do not add up to its gres/gpu total; then `gpus` need not equal the boards NVML lists
+    sliced: bool = False
 
 
 @dataclass(frozen=True)
@@ -79,6 +82,8 @@ class SlurmNodes:
 _GRES_GPUS = re.compile(r"(?:^|,)gpu(?::[^:,(]+)*?:(\d+)(?=\(|,|$)")
 _TRES_GPUS = re.compile(r"(?:^|,)gres/gpu=(\d+)")
 _REASON = re.compile(r"(?:^|\s)Reason=(.+)$")
+_MIG_TYPE = re.compile(r"\d+g\.\d+gb", re.IGNORECASE)
+_TYPED_TRES_GPUS = re.compile(r"(?:^|,)gres/gpu:[^=,]+=(\d+)")
 
 
 def _gpu_count(gres: str | None, tres: str | None) -> int | None:
@@ -87,6 +92,15 @@ def _gpu_count(gres: str | None, tres: str | None) -> int | None:
         return int(m.group(1))
     counts = [int(n) for n in _GRES_GPUS.findall(gres or "")]
     return sum(counts) if counts else None
+
+
+def _sliced(gres: str | None, tres: str | None) -> bool:
+    """Whether the GPU GRES count slices (MIG instances) rather than boards (see `SlurmNode.sliced`)."""
+    if _MIG_TYPE.search(f"{gres or ''},{tres or ''}"):
+        return True
+    typed = [int(n) for n in _TYPED_TRES_GPUS.findall(tres or "")]
+    total = _TRES_GPUS.search(tres or "")
+    return bool(typed and total and sum(typed) != int(total.group(1)))
 
 
 def parse_node(text: str) -> SlurmNodes:
@@ -107,6 +121,7 @@ def parse_node(text: str) -> SlurmNodes:
                 gpus=_gpu_count(gres, fields.get("CfgTRES")),
                 state=_set(fields.get("State")),
                 reason=_set(reason),
+                sliced=_sliced(gres, fields.get("CfgTRES")),
             )
         )
     return SlurmNodes(tuple(nodes), None if nodes else error)

@@ -889,6 +889,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Slurm configures {configured} GPU(s) for node {node}, the host has {have}",
         "Slurm 给节点 {node} 配置了 {configured} 张 GPU，主机上实际有 {have} 张",
     ),
+    "reasons.system.slurm_gpu_slices": (
+        "Slurm configures {configured} GPU(s) for node {node} and the host has {have} board(s), but its GPU"
+        " GRES counts MIG slices (a MIG profile type, or typed counts that do not add up), so the two"
+        " need not match",
+        "Slurm 给节点 {node} 配置了 {configured} 个 GPU，主机上有 {have} 张卡，但它的 GPU GRES 按 MIG"
+        " 切片计数（有 MIG 规格类型，或分类型计数加起来对不上总数），两者本来就可能不一样",
+    ),
     "reasons.system.slurm_gres_agrees": (
         "Slurm's GPU count for node {node} matches the host ({n}); whether jobs are fenced to their GPUs"
         " (ConstrainDevices in cgroup.conf) is not read",

@@ -136,6 +136,21 @@ def test_a_gres_drain_reason_or_a_count_that_differs_is_confirmed() -> None:
     assert check("slurm_gpu_gres", no_gres, gpus(8)).verdict == "confirmed"
 
 
+def test_a_count_of_mig_slices_is_not_read_as_a_misconfiguration() -> None:
+    # Held-out shapes (records written after the parser, in the forms real MIG nodes print): MIG
+    # profile types in Gres, and a CfgTRES whose typed counts do not add up to its gres/gpu total.
+    mig = "NodeName=m1 Gres=gpu:a100_3g.20gb:4(S:0),gpu:a100_1g.5gb:8(S:1) State=MIXED"
+    rollup = "NodeName=m2 State=MIXED CfgTRES=cpu=192,mem=2060000M,gres/gpu=16,gres/gpu:nvidia_b200=4"
+    for text, configured in ((mig, 12), (rollup, 16)):
+        node = slurm.parse_node(text).nodes[0]
+        assert node.gpus == configured and node.sliced
+        verdict = check("slurm_gpu_gres", ok("slurm_node", text + "\n"), gpus(4))
+        assert verdict.verdict == "inconclusive" and "MIG" in str(verdict.reason)
+    boards = "NodeName=g2 State=IDLE CfgTRES=cpu=32,gres/gpu=4,gres/gpu:a100=4"
+    assert not slurm.parse_node(boards).nodes[0].sliced
+    assert check("slurm_gpu_gres", ok("slurm_node", boards + "\n"), gpus(2)).verdict == "confirmed"
+
+
 def test_agreeing_counts_and_unknowns_are_inconclusive() -> None:
     l4 = fixture("slurm_node", f"{NODE}/gke-l4-gres-excerpt.txt")
     agrees = check("slurm_gpu_gres", l4, gpus(1))
