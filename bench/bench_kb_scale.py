@@ -70,12 +70,23 @@ def synthesize(base: Path, db: Path, entries: int) -> dict:
 
 
 def unscan(db: Path) -> None:
-    """Forget the stored signature matches, so the child matches every signature over every example."""
+    """Forget the stored signature matches, so the child matches every signature over every example, and
+    the entry documents (as a database before m014 has none), so the child writes every one."""
     with sqlite3.connect(db) as conn:
         if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'kb_signatures'").fetchone():
             conn.execute("DELETE FROM signature_hits")
             conn.execute("DELETE FROM kb_signatures")
             conn.execute("UPDATE examples SET signatures_scanned = 0 WHERE signatures_scanned = 1")
+        if conn.execute("SELECT 1 FROM sqlite_master WHERE name = 'entries_fts'").fetchone():
+            from sqlite_utils import Database
+
+            from pitstop.migrations.m014_entry_documents import m014_entry_documents
+
+            conn.execute("DROP TABLE entries_fts")
+            conn.execute("DROP INDEX pitfalls_document_stale")
+            conn.execute("ALTER TABLE pitfalls DROP COLUMN document_stale")
+            conn.execute("DELETE FROM kb_meta WHERE key = 'documents_version'")
+            m014_entry_documents(Database(conn))
 
 
 def _exact_kth(conn: object, ids: object, queries: object) -> object:
@@ -156,6 +167,9 @@ def measure(db: Path) -> dict:
 
     stages: dict[str, float] = {}
     store.refresh_lexical = _timed(stages, "lexical", store.refresh_lexical)
+    store.refresh_documents = _timed(
+        stages, "entry_documents", store.refresh_documents
+    )  # in the catalog load
     VectorIndex.build_batched = _timed(stages, "faiss", VectorIndex.build_batched)  # type: ignore[method-assign]
     start, cpu = time.perf_counter(), time.process_time()
     kb = KnowledgeBase.open(db, entries_dir=None)

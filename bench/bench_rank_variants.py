@@ -19,8 +19,10 @@ among options that keep dev R@1 >= 0.95 and own R@1 >= 0.97, then reports it on 
 half ("confirm": aggregate figures only, no case is printed), dev and own:
 
 - the four signals' weights and RRF k (a grid);
-- the entry-level BM25 (one document per entry, `kb.baseline`) of the clean paste, plus its glossary
-  terms when it is Chinese, as a fifth RRF signal, or its score over the paste's best added;
+- the entry-level BM25 as a fifth RRF signal: the shipped `entry` signal (FTS5 `entries_fts`, one
+  document per entry) as `ask` ranked it; its score as `kb.baseline` computes it (over the clean paste,
+  plus its glossary terms when it is Chinese) added over the paste's best;
+- the five shipped signals' weights and RRF k (a grid: what `Tuning` ships is chosen here);
 - the dense rank from the whole paste only, its error lines only, their mean, or the best of all (main);
 - a per-paste switch: the dense weight lowered for a Chinese paste whose English view is thin;
 - the best of each combined.
@@ -149,7 +151,7 @@ def record(
 
         return ranked
 
-    for signal in SIGNALS:
+    for signal in (*SIGNALS, "entry"):
         setattr(retriever, f"_{signal}", listing(signal))
     model, dim = kb.embedder.name, kb.embedder.dim
     ids = store.searchable_ids(kb.db, model, dim)
@@ -212,7 +214,9 @@ def record(
             pids = [pid for pid, _ in fused]
             glossed = " ".join(translate_terms(prepared.clean)) if prepared.lang == "zh" else ""
             sixth: dict[str, Any] = {
-                "signals": {s: seen.get(s, []) for s in SIGNALS},
+                # the entry signal only when `ask` ran it (a zero weight skips it)
+                "signals": {s: seen.get(s, []) for s in SIGNALS}
+                | {s: seen[s] for s in ("entry",) if s in seen},
                 "sigw": dict(retriever._found.weights),
                 "views": views(prepared),
                 "entry_bm25": {
@@ -513,7 +517,16 @@ class Fusion:
         return ", ".join(changed) or "main's fusion"
 
 
-MAIN = Fusion()
+MAIN = Fusion()  # the fusion before the entry-level signal shipped
+
+
+def shipped() -> Fusion:
+    """What `Tuning` ships now (`ask` recorded the cases with it)."""
+    from pitstop.kb.retrieve import Tuning
+
+    t = Tuning()
+    w = t.weights
+    return Fusion(w["signature"], w["words"], w["trigram"], w["dense"], t.rrf_k, w.get("entry", 0.0))
 
 
 def overlay(*fusions: Fusion) -> Fusion:
@@ -548,7 +561,12 @@ def arrays(case: Case) -> tuple[list[str], dict[str, Any]]:
     if id(case) not in _ARRAYS:
         lists = {s: case.signals[s] for s in FOUR[:3]}
         lists |= {f"dense {v}": dense_list(case, v) for v in VIEWS}
-        lists["bm25"] = sorted(case.entry_bm25.items(), key=lambda item: (-item[1], item[0]))
+        # the shipped signal as `ask` ranked it, best first; kb.baseline's BM25 where `ask` did not run it
+        lists["bm25"] = (
+            case.signals["entry"]
+            if "entry" in case.signals
+            else sorted(case.entry_bm25.items(), key=lambda item: (-item[1], item[0]))
+        )
         pids = sorted({pid for ranked in lists.values() for pid, _ in ranked})
         at = {pid: i for i, pid in enumerate(pids)}
         out: dict[str, Any] = {}
@@ -582,7 +600,12 @@ def fuse(case: Case, f: Fusion) -> tuple[list[str], str]:
         parts.append(f.bm25_rank / (f.k + a["bm25"]) / ceiling)
     total = parts[0] + parts[1] + parts[2] + parts[3] + (parts[4] if f.bm25_rank else 0.0)
     discount = parts[0] * (1.0 - a["sigw"])
-    four = (total - discount) + discount if not f.bm25_rank else sum(parts[:4]) * ceiling / ceiling4
+    # the confidence's agreement: the four signals at the weights it was calibrated with (`Tuning.judged`)
+    judged = dict(zip(weights, (MAIN.signature, MAIN.words, MAIN.trigram, MAIN.dense), strict=True))
+    if judged == weights and not f.bm25_rank:
+        four = (total - discount) + discount
+    else:
+        four = sum(w / (f.k + a[name]) for name, w in judged.items()) / (sum(judged.values()) / (f.k + 1))
     order = total - discount + f.bm25_score * a["bm25 share"]
     best = np.lexsort((np.arange(len(pids)), -order))[:10]
     first = best[0]
@@ -772,7 +795,8 @@ def sixth_pass(recorded: dict[str, list[Case]]) -> None:
     }
     tune = sets["choose (v3 + v2 tune + v4 tune)"]
     every = [case for cases in sets.values() for case in cases]
-    moved = sum(fuse(case, MAIN) != (base(case)[0][:10], base(case)[1]) for case in every)
+    now = shipped()
+    moved = sum(fuse(case, now) != (base(case)[0][:10], base(case)[1]) for case in every)
     print(
         f"main's fusion recomputed offline: {moved} of {len(every)} answers differ from `ask`",
         file=sys.stderr,
@@ -796,7 +820,7 @@ def sixth_pass(recorded: dict[str, list[Case]]) -> None:
                 return options[at]
         return MAIN
 
-    chosen: dict[str, Fusion] = {"current ranking": MAIN}
+    chosen: dict[str, Fusion] = {"before the entry signal": MAIN, "shipped (`Tuning`)": now}
     grid = itertools.product((1.0, 1.5, 2.0), (1.0, 1.5, 2.0, 2.5), (0.25, 0.5, 1.0), (0.5, 0.75, 1.0, 1.5))
     chosen["four weights and RRF k (576 sets)"] = pick(
         "weights",
@@ -829,7 +853,22 @@ def sixth_pass(recorded: dict[str, list[Case]]) -> None:
         "thin Chinese",
         [MAIN] + [Fusion(thin=n, thin_dense=x) for n in (3, 6, 10, 20, 40) for x in (0.0, 0.25, 0.5)],
     )
-    picks = list(chosen.values())[1:]
+    chosen["the five shipped signals' weights and RRF k (3,024 sets)"] = pick(
+        "five",
+        [MAIN, now]
+        + [
+            Fusion(sig, words, tri, dense, k, bm25)
+            for bm25, words, sig, tri, dense, k in itertools.product(
+                (0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0),
+                (0.25, 0.5, 1.0, 1.5),
+                (1.0, 1.5, 2.0),
+                (0.25, 0.5, 1.0),
+                (0.5, 0.75, 1.0, 1.5),
+                (5.0, 8.0, 15.0),
+            )
+        ],
+    )
+    picks = list(chosen.values())[2:]
     chosen["the family choices above, every combination"] = pick(
         "combined",
         [overlay(*kept) for n in range(len(picks) + 1) for kept in itertools.combinations(picks, n)],
@@ -890,8 +929,9 @@ def seventh_pass(recorded: dict[str, list[Case]]) -> None:
         "own": recorded["own"],
     }
     every = [case for name in ("A+B", "dev", "own") for case in sets[name]]
-    moved = sum(fuse(case, MAIN) != (base(case)[0][:10], base(case)[1]) for case in every)
-    print(f"main's fusion recomputed offline: {moved} of {len(every)} answers differ from `ask`")
+    now = shipped()  # what `ask` recorded the cases with
+    moved = sum(fuse(case, now) != (base(case)[0][:10], base(case)[1]) for case in every)
+    print(f"the shipped fusion ({now.label()}) recomputed offline: {moved} of {len(every)} differ from `ask`")
 
     def counts(cases: Sequence[Case], f: Fusion) -> dict[str, int]:
         """Hits at 1 and 3 of the in-KB cases, right and all "high" answers, not-in-KB answered "low"."""

@@ -64,5 +64,6 @@ def sync_entries(db: sqlite_utils.Database, directory: Path, force: bool = False
         for pitfall_id in gone:
             store.set_status(db, pitfall_id, "rejected")
         store.sync_mined(db, ((m.pitfall_id, m.text, m.source) for m in mined))
+        store.refresh_documents(db)
         store.set_meta(db, BUNDLE_KEY, digest)
     return SyncReport(entries=len(entries), changed=changed, retired=len(gone), skipped=False)

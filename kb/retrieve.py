@@ -1,4 +1,5 @@
-"""Hybrid retrieval: signature regexes, FTS5 BM25 (words and trigrams) and dense similarity, fused.
+"""Hybrid retrieval: signature regexes, FTS5 BM25 (words and trigrams, per row), an entry-level BM25
+(one document per entry) and dense similarity, fused.
 
 Each signal ranks entries on its own; weighted reciprocal-rank fusion combines the ranks into a
 0..1 score. A resolution this deployment confirmed counts more than a curated symptom: when the
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
     from pitstop.kb.onnx_embed import OnnxEmbedder
 
 log = logging.getLogger(__name__)
-SIGNALS = ("signature", "words", "trigram", "dense")
+SIGNALS = ("signature", "words", "trigram", "dense", "entry")
 MODES: dict[str, tuple[str, ...]] = {
     "hybrid": SIGNALS,
     "dense": ("dense",),
@@ -66,9 +67,15 @@ class Tuning:
     """Fusion weights and confidence thresholds (tuned on the dev cases; see docs/KB.md)."""
 
     weights: Mapping[str, float] = field(
-        default_factory=lambda: {"signature": 1.5, "words": 1.5, "trigram": 0.5, "dense": 1.0}
+        default_factory=lambda: {"signature": 1.0, "words": 0.5, "trigram": 0.5, "dense": 1.0, "entry": 1.0}
     )
     rrf_k: float = 5.0
+    # The fusion the confidence judges: the four signals at the weights its thresholds were calibrated
+    # with (before "entry" existed), so re-weighting and the entry-level BM25 re-order entries but
+    # cannot make an answer more (or less) confident.
+    judged: Mapping[str, float] = field(
+        default_factory=lambda: {"signature": 1.5, "words": 1.5, "trigram": 0.5, "dense": 1.0}
+    )
     # bm25() column weights: pitfall_id, example_id, title, summary, symptoms, cause
     columns: tuple[float, ...] = (0.0, 0.0, 3.0, 1.5, 2.0, 0.5)
     high_score: float = 0.9  # fused score of a signature hit the other signals agree with
@@ -314,6 +321,9 @@ class _Evidence:
     signature_chars: float = 0.0  # paste characters the signature matches cover, times signature_weight
     signature_weight: float = 1.0  # the specificity of its most specific matching signature
     discount: float = 0.0  # what that specificity took off the fused score (ranking only)
+    # what the confidence adds to the fused score: the discount back, and the fused score rescaled to
+    # the JUDGED signals alone
+    shift: float = 0.0
     learned: tuple[int, float] | None = None  # (incident id, similarity) of the nearest resolved incident
 
 
@@ -368,17 +378,20 @@ class Retriever:
         catalog = self._catalog()
         evidence: dict[str, _Evidence] = {}
         self._found.learned, self._found.weights = {}, {}
-        nearest = self._nearest(prepared) if "dense" in MODES[mode] else None
-        # The trigram query runs on the other worker while this thread searches signatures and words.
-        trigram = self._pool.submit(self._trigram, prepared, catalog) if "trigram" in MODES[mode] else None
-        for signal in MODES[mode]:
-            if signal == "dense":
-                ranked = self._dense(catalog, nearest)
-            elif signal == "trigram" and trigram is not None:
-                ranked = trigram.result()
-            else:
-                ranked = getattr(self, f"_{signal}")(prepared, catalog)
-            for rank, (pitfall_id, why, value) in enumerate(ranked, start=1):
+        signals = [s for s in MODES[mode] if self._counts(s)]  # a signal that weighs nothing is not run
+        nearest = self._nearest(prepared) if "dense" in signals else None
+        # The trigram query runs on the other worker while this thread searches signatures, words and
+        # whole entries; the lists are then taken in SIGNALS order (the order of their details).
+        trigram = self._pool.submit(self._trigram, prepared, catalog) if "trigram" in signals else None
+        lists = {
+            s: getattr(self, f"_{s}")(prepared, catalog) for s in signals if s not in ("trigram", "dense")
+        }
+        if trigram is not None:
+            lists["trigram"] = trigram.result()
+        if "dense" in signals:
+            lists["dense"] = self._dense(catalog, nearest)
+        for signal in signals:
+            for rank, (pitfall_id, why, value) in enumerate(lists[signal], start=1):
                 item = evidence.get(pitfall_id)
                 if item is None:
                     item = evidence[pitfall_id] = _Evidence()
@@ -405,6 +418,10 @@ class Retriever:
         return Answer(
             query=query, results=results, lang=prepared.lang, mode=mode, truncated=prepared.truncated
         )
+
+    def _counts(self, signal: str) -> bool:
+        """Whether `signal` weighs in the ranking or in the confidence's agreement (`Tuning.judged`)."""
+        return bool(self.tuning.weights.get(signal) or self.tuning.judged.get(signal))
 
     # --- signals: each returns [(pitfall id, why, value)] best first ---
 
@@ -455,16 +472,18 @@ class Retriever:
             spent += cost[term]
         return chosen
 
-    def _fts(self, table: str, terms: list[str], catalog: Catalog) -> list[tuple[str, _Why | None, float]]:
+    def _fts(
+        self, table: str, terms: list[str], catalog: Catalog, weights: Sequence[float]
+    ) -> list[tuple[str, _Why | None, float]]:
         if not terms:
             return []
-        weights = ", ".join(str(w) for w in self.tuning.columns)
+        columns = ", ".join(str(w) for w in weights)
         db = self._db()
         # The ranking selects rowids only; the best rows' entry ids are read afterwards by rowid.
         # Selecting the stored pitfall_id column in it read that column for every matching row
         # (about 3,000 per query at 100k entries: a fifth of the query's time).
         rows = db.execute(
-            f"SELECT rowid, bm25({table}, {weights}) AS s FROM {table} WHERE {table} MATCH ? "
+            f"SELECT rowid, bm25({table}, {columns}) AS s FROM {table} WHERE {table} MATCH ? "
             f"ORDER BY s LIMIT {FTS_LIMIT}",
             (match_expression(terms),),
         ).fetchall()
@@ -492,9 +511,16 @@ class Retriever:
         df = store.term_df(self._db(), "words_fts", terms) if len(terms) > MAX_TERMS else {}
         return select_terms(terms, set(word_terms(f"{errors}\n{extra}")), df)
 
+    def _word_query(self, prepared: Prepared) -> list[str]:
+        """The word terms both word-level signals search with, within the postings budget (once a query)."""
+        found = getattr(self._found, "terms", None)
+        if found is None or found[0] is not prepared:
+            found = self._found.terms = (prepared, self._affordable("words_fts", self._query_words(prepared)))
+        return found[1]
+
     def _words(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, _Why | None, float]]:
-        terms = self._affordable("words_fts", self._query_words(prepared))
-        ranked = self._fts("words_fts", terms, catalog)
+        terms = self._word_query(prepared)
+        ranked = self._fts("words_fts", terms, catalog, self.tuning.columns)
         out = []
         for rank, (pitfall_id, _, score) in enumerate(ranked):
             shared = [t for t in terms if t in catalog.words_of(pitfall_id)][:8] if rank < 10 else []
@@ -511,7 +537,20 @@ class Retriever:
 
     def _trigram(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, _Why | None, float]]:
         terms = self._affordable("docs_fts", trigram_terms(prepared.clean), grams=True)
-        return self._fts("docs_fts", terms, catalog)
+        return self._fts("docs_fts", terms, catalog, self.tuning.columns)
+
+    def _entry(self, prepared: Prepared, catalog: Catalog) -> list[tuple[str, _Why | None, float]]:
+        """Entries by BM25 of the paste's word terms over one document per entry (`entries_fts`: title,
+        summary, cause and every example together), where `words` ranks an entry by its best row."""
+        ranked = self._fts("entries_fts", self._word_query(prepared), catalog, (0.0, 1.0))
+        return [
+            (
+                pid,
+                _Why((msg("kb.detail.entry", rank=rank, score=f"{score:.1f}"),), None) if rank <= 3 else None,
+                score,
+            )
+            for rank, (pid, _, score) in enumerate(ranked, start=1)
+        ]
 
     def _dense_texts(self, prepared: Prepared) -> list[str]:
         """The whole paste and its last error-bearing lines, as the English-only model should see them."""
@@ -575,16 +614,25 @@ class Retriever:
         """Weighted reciprocal-rank fusion; a signature counts by its specificity (`Catalog.specificity`).
 
         The specificity only orders the entries: what it took off is kept as `discount`, and the
-        confidence judges how well the signals agree without it (an exact code stays confident).
+        confidence judges how well the signals agree without it, at `Tuning.judged` (an exact code stays
+        confident).
         """
-        weights, k = self.tuning.weights, self.tuning.rrf_k
-        ceiling = sum(weights[s] / (k + 1) for s in signals) or 1.0
+        weights, judged, k = self.tuning.weights, self.tuning.judged, self.tuning.rrf_k
+        ceiling = sum(weights.get(s, 0.0) / (k + 1) for s in signals) or 1.0
+        same = all(weights.get(s, 0.0) == judged.get(s, 0.0) for s in signals)
+        judged_ceiling = sum(judged.get(s, 0.0) / (k + 1) for s in signals) or 1.0
         scored = []
         for pid, item in evidence.items():
-            parts = {s: weights[s] / (k + r) / ceiling for s, r in item.ranks.items()}
+            parts = {s: weights.get(s, 0.0) / (k + r) / ceiling for s, r in item.ranks.items()}
             if "signature" in parts:
                 item.discount = parts["signature"] * (1.0 - item.signature_weight)
-            scored.append((pid, sum(parts.values()) - item.discount))
+            total = sum(parts.values()) - item.discount
+            if same:  # (the discount added back, so a score at a threshold lands where it always did)
+                item.shift = item.discount
+            else:
+                agree = sum(judged.get(s, 0.0) / (k + r) for s, r in item.ranks.items()) / judged_ceiling
+                item.shift = agree - total
+            scored.append((pid, total))
         return sorted(scored, key=lambda item: (-item[1], item[0]))
 
     def _boost_learned(
@@ -611,7 +659,7 @@ class Retriever:
         """high | medium | low (low: "no confident match"), from the calibrated evidence rules."""
         t = self.tuning
         learned = item.learned[1] if item.learned else 0.0
-        score = min(1.0, score + item.discount)
+        score = min(1.0, score + item.shift)
         if learned >= t.learned_high or (
             item.signature_chars and score >= t.high_score and item.similarity >= t.high_similarity
         ):

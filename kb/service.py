@@ -144,6 +144,10 @@ class KnowledgeBase:
         with self._lock:
             if self._catalog is None:
                 db = self._db()
+                if store.documents_stale(db):  # entries written before m014, or by other document rules
+                    with db.conn:
+                        db.execute("BEGIN IMMEDIATE")
+                        store.refresh_documents(db)
                 known = store.admitted_signatures(db)
                 catalog = Catalog.from_store(self._db, known)
                 if not known.issuperset(catalog.admitted):
@@ -288,6 +292,7 @@ class KnowledgeBase:
         with self._lock, db.conn:
             db.execute("BEGIN IMMEDIATE")
             example_id = store.add_example(db, pitfall_id, text, source, incident_id, provenance)
+            store.refresh_documents(db)
             if view:
                 row = (example_id, view.digest, vectors[view.digest])
                 store.store_vectors(db, self.embedder.name, [row], self.embedder.dim)
@@ -324,4 +329,5 @@ class KnowledgeBase:
             for text in dict.fromkeys(t.strip() for t in examples):
                 if text and text not in have:
                     store.add_example(db, pitfall.id, text, source, None, pitfall.provenance)
+            store.refresh_documents(db)
         self._invalidate()

@@ -1,14 +1,17 @@
-"""Reads and writes of the KB tables (pitfalls, examples, embeddings, both FTS5 indexes).
+"""Reads and writes of the KB tables (pitfalls, examples, embeddings, the FTS5 indexes).
 
 SQLite is the truth. A pitfall's curated examples are its title, summary and symptoms (English
-and Chinese); incident examples come from resolved incidents. Every write keeps the FTS rows in
-step, so search never sees a half-updated entry.
+and Chinese); incident examples come from resolved incidents. Every write keeps the row-level FTS
+rows in step, so search never sees a half-updated entry, and marks the entry's one-document row
+(`entries_fts`) stale: `refresh_documents` rewrites it, in the writer's transaction or before the
+next query's catalog is loaded.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -18,7 +21,7 @@ import sqlite_utils
 from pitstop.core.clock import stamp, utc_now
 from pitstop.core.db import inserted_id
 from pitstop.kb.schema import Pitfall
-from pitstop.kb.tokens import word_text, words_version
+from pitstop.kb.tokens import document_text, word_text, words_version
 
 if TYPE_CHECKING:
     import numpy as np
@@ -94,6 +97,105 @@ def _fts_delete(db: sqlite_utils.Database, rowid: int) -> None:
         db.execute(f"DELETE FROM {table} WHERE rowid = ?", (rowid,))
 
 
+def _stale(db: sqlite_utils.Database, pitfall_ids: Iterable[str]) -> None:
+    """Mark these entries' one-document rows as to be rewritten (`refresh_documents`)."""
+    db.conn.executemany(
+        "UPDATE pitfalls SET document_stale = 1 WHERE id = ?", [(pid,) for pid in set(pitfall_ids)]
+    )
+
+
+def entry_documents(
+    db: sqlite_utils.Database, pitfall_ids: Sequence[str] | None = None
+) -> Iterator[tuple[str, str]]:
+    """(entry id, text) of the searchable entries among `pitfall_ids` in that order (or all, by id): the
+    title, summary and cause in both languages' columns plus every stored example (curated, imported,
+    learned). Two reads per DOCUMENT_BATCH entries."""
+    for pid, parts in _entry_parts(db, pitfall_ids):
+        yield pid, "\n".join(parts)
+
+
+def _entry_parts(db: sqlite_utils.Database, wanted: Sequence[str] | None) -> Iterator[tuple[str, list[str]]]:
+    # Many entries: their status from the status index. Read in the row, it lies past body_json, and
+    # reading it took 13x the time of the text columns at 100k entries (bench/RESULTS.md, "The entry
+    # index, again"); a few (a learned example's entry) are read in their rows.
+    marks = ",".join("?" * len(SEARCHABLE))
+    if wanted is None or len(wanted) > DOCUMENT_BATCH:
+        searchable = pitfall_ids(db, SEARCHABLE)
+    else:
+        rows = db.execute(
+            f"SELECT id FROM pitfalls WHERE id IN ({','.join('?' * len(wanted))}) AND status IN ({marks})",
+            [*wanted, *SEARCHABLE],
+        )
+        searchable = {row[0] for row in rows}
+    order = sorted(searchable) if wanted is None else wanted
+    for start in range(0, len(order), DOCUMENT_BATCH):
+        chunk = [pid for pid in order[start : start + DOCUMENT_BATCH] if pid in searchable]
+        ids = ",".join("?" * len(chunk))
+        texts: dict[str, list[str]] = {
+            pid: [title, title_zh or "", summary, summary_zh or "", cause]
+            for pid, title, title_zh, summary, summary_zh, cause in db.execute(
+                f"SELECT id, title, title_zh, summary, summary_zh, cause FROM pitfalls WHERE id IN ({ids})",
+                chunk,
+            )
+        }
+        for pid, text in db.execute(
+            f"SELECT pitfall_id, text FROM examples WHERE pitfall_id IN ({ids}) ORDER BY id", chunk
+        ):
+            texts[pid].append(text)
+        for pid in chunk:
+            yield pid, texts[pid]
+
+
+def _document(parts: list[str]) -> str:
+    """`document_text` of the parts joined, each distinct part split once (an entry's title and summary
+    are also two of its curated examples)."""
+    return " ".join(" ".join([document_text(part)] * n) for part, n in Counter(parts).items() if part)
+
+
+DOCUMENT_BATCH = 2_000  # entries whose texts one read of `entry_documents` holds
+DOCUMENT_RULES = 2  # bump when entry_documents or tokens.document_text change: every document is rewritten
+DOCUMENTS_KEY = "documents_version"
+
+
+def documents_version() -> str:
+    """Identifies how documents are written (their rules and the word index's whole Chinese words)."""
+    return f"{DOCUMENT_RULES}:{words_version()}"
+
+
+def refresh_documents(db: sqlite_utils.Database) -> int:
+    """Rewrite the one-document rows of the stale entries (in the caller's transaction): searchable ones
+    get their terms (`tokens.document_text`), the others (rejected, retired) lose their row. Every entry
+    is stale when the documents were written by other rules (`documents_version`). Returns how many were.
+
+    The rows are written in rowid order, in one statement: FTS5 flushes its pending postings as a new
+    segment whenever a rowid is not above the last one, so rows in the order of their (hashed) rowids
+    cost 2.7x the CPU of the same rows sorted (bench/RESULTS.md, "The entry index, again")."""
+    version = documents_version()
+    if get_meta(db, DOCUMENTS_KEY) != version:
+        db.execute("UPDATE pitfalls SET document_stale = 1 WHERE document_stale = 0")
+        set_meta(db, DOCUMENTS_KEY, version)
+    stale = sorted(
+        (entry_rowid(pid), pid) for (pid,) in db.execute("SELECT id FROM pitfalls WHERE document_stale = 1")
+    )
+    if not stale:
+        return 0
+    db.conn.executemany("DELETE FROM entries_fts WHERE rowid = ?", [(rowid,) for rowid, _ in stale])
+    rowids = {pid: rowid for rowid, pid in stale}
+    db.conn.executemany(
+        "INSERT INTO entries_fts(rowid, pitfall_id, terms) VALUES (?, ?, ?)",
+        ((rowids[pid], pid, _document(parts)) for pid, parts in _entry_parts(db, [pid for _, pid in stale])),
+    )
+    db.execute("UPDATE pitfalls SET document_stale = 0 WHERE document_stale = 1")
+    return len(stale)
+
+
+def documents_stale(db: sqlite_utils.Database) -> bool:
+    """Whether any entry's one-document row waits to be rewritten (a read: no write lock)."""
+    if get_meta(db, DOCUMENTS_KEY) != documents_version():
+        return db.execute("SELECT 1 FROM pitfalls LIMIT 1").fetchone() is not None
+    return db.execute("SELECT 1 FROM pitfalls WHERE document_stale = 1 LIMIT 1").fetchone() is not None
+
+
 def _insert_example(
     db: sqlite_utils.Database,
     pitfall_id: str,
@@ -139,8 +241,8 @@ def upsert_pitfall(db: sqlite_utils.Database, pitfall: Pitfall, status: str | No
     if row:
         db.execute(
             "UPDATE pitfalls SET title=?, title_zh=?, layer=?, severity=?, benign=?, summary=?, "
-            "summary_zh=?, cause=?, body_json=?, status=?, provenance=?, content_hash=?, updated_at=? "
-            "WHERE id=?",
+            "summary_zh=?, cause=?, body_json=?, status=?, provenance=?, content_hash=?, updated_at=?, "
+            "document_stale=1 WHERE id=?",
             (*values, stamp, pitfall.id),
         )
     else:
@@ -193,6 +295,7 @@ def add_example(
         db, pitfall_id, "incident" if source == "incident" else source, text, source, incident_id, provenance
     )
     _fts_insert(db, example_id, pitfall_id, example_id, ("", "", text, ""))
+    _stale(db, [pitfall_id])
     return example_id
 
 
@@ -206,21 +309,28 @@ def sync_mined(db: sqlite_utils.Database, wanted: Iterable[tuple[str, str, str]]
             "SELECT id, pitfall_id, text, provenance FROM examples WHERE source = 'import' AND kind = 'mined'"
         )
     }
+    changed = set()
     for key, eid in have.items():
         if key not in want:
             db.execute("DELETE FROM examples WHERE id = ?", (eid,))
             _fts_delete(db, eid)
+            changed.add(key[0])
     added = 0
     for pid, text, source in sorted(want - set(have)):
         eid = _insert_example(db, pid, "mined", text, "import", None, source)
         _fts_insert(db, eid, pid, eid, ("", "", text, ""))
+        changed.add(pid)
         added += 1
+    _stale(db, changed)
     return added
 
 
 def set_status(db: sqlite_utils.Database, pitfall_id: str, status: str) -> None:
     """Change an entry's status ('rejected' removes it from search)."""
-    db.execute("UPDATE pitfalls SET status = ?, updated_at = ? WHERE id = ?", (status, now(), pitfall_id))
+    db.execute(
+        "UPDATE pitfalls SET status = ?, updated_at = ?, document_stale = 1 WHERE id = ?",
+        (status, now(), pitfall_id),
+    )
 
 
 def load_pitfall(db: sqlite_utils.Database, pitfall_id: str) -> tuple[Pitfall, str] | None:
@@ -285,7 +395,7 @@ class StoredEntries(Mapping[str, Pitfall]):
 
 
 def pitfall_ids(db: sqlite_utils.Database, statuses: Sequence[str] = SEARCHABLE) -> set[str]:
-    """Ids of the entries with the given statuses."""
+    """Ids of the entries with the given statuses (read from the status index alone)."""
     marks = ",".join("?" * len(statuses))
     rows = db.execute(f"SELECT id FROM pitfalls WHERE status IN ({marks})", tuple(statuses))
     return {row[0] for row in rows}
@@ -476,9 +586,9 @@ WORDS_KEY = "words_version"
 
 
 def reindex_words(db: sqlite_utils.Database) -> bool:
-    """Rewrite the word index from the trigram index's stored text when `word_text` changed since it
-    was written (kb.tokens.words_version); True when it did. An empty index only records the version.
-    One transaction; then `refresh_lexical`."""
+    """Rewrite the word index from the trigram index's stored text, and every entry document, when
+    `word_text` changed since they were written (kb.tokens.words_version); True when it did. An empty
+    index only records the version. One transaction; then `refresh_lexical`."""
     version = words_version()
     if get_meta(db, WORDS_KEY) == version:
         return False
@@ -497,6 +607,7 @@ def reindex_words(db: sqlite_utils.Database) -> bool:
             "VALUES (?, ?, ?, ?, ?, ?, ?)",
             [(r[0], r[1], r[2], *(word_text(f or "") for f in r[3:])) for r in rows],
         )
+        refresh_documents(db)  # the entry documents hold the same words (`documents_version`)
         set_meta(db, WORDS_KEY, version)
     refresh_lexical(db)
     return True

@@ -80,4 +80,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "下调 {delta}：几乎相同的问题上 {not_it} 票“不是这个”，{was_it} 票“就是这个”",
     ),
     "kb.detail.weak": ("weak overall similarity", "整体相似度较弱"),
+    "kb.detail.entry": (
+        "the entry's whole text ranks #{rank} for the paste's words (BM25 {score})",
+        "按粘贴内容的词，条目全文排第 {rank}（BM25 {score}）",
+    ),
 }
