@@ -65,6 +65,7 @@ FILES = {
     "v4t": REPO / "bench" / "eval" / "real-v4-tune.jsonl",
     "v5t": REPO / "bench" / "eval" / "real-v5-tune.jsonl",  # sixth pass: confirm, aggregates only
     "v6t": REPO / "bench" / "eval" / "real-v6-tune.jsonl",  # seventh pass: with v5t, halves A and B
+    "v7t": REPO / "bench" / "eval" / "real-v7-tune.jsonl",  # leave-set-out study: the fresh confirm set
     "dev": SHARED / "eval" / "dev-cases.jsonl",
     "own": REPO / "bench" / "eval" / "own-cases.jsonl",
 }
@@ -1067,7 +1068,9 @@ def main() -> int:
         recorded = pickle.loads(args.cache.read_bytes())
     else:
         names = (
-            ("v5t", "v6t", "dev", "own") if args.which == "seventh" else tuple(n for n in FILES if n != "v6t")
+            ("v5t", "v6t", "dev", "own")
+            if args.which == "seventh"
+            else tuple(n for n in FILES if n not in ("v6t", "v7t"))
         )
         recorded = record(args.db, args.e5, args.which == "fourth", names)
         if args.cache:
