@@ -67,6 +67,7 @@ FILES = {
     "v4t": REPO / "bench" / "eval" / "real-v4-tune.jsonl",
     "v5t": REPO / "bench" / "eval" / "real-v5-tune.jsonl",  # sixth pass: confirm, aggregates only
     "v6t": REPO / "bench" / "eval" / "real-v6-tune.jsonl",  # seventh pass: with v5t, halves A and B
+    "v7t": REPO / "bench" / "eval" / "real-v7-tune.jsonl",  # leave-set-out study: the fresh confirm set
     "dev": SHARED / "eval" / "dev-cases.jsonl",
     "own": REPO / "bench" / "eval" / "own-cases.jsonl",
 }
@@ -118,18 +119,27 @@ def is_prose(line: str) -> bool:
 
 
 def record(
-    db: Path, use_e5: bool, extras: bool, names: Sequence[str] = tuple(FILES)
+    db: Path,
+    use_e5: bool,
+    extras: bool,
+    names: Sequence[str] = tuple(FILES),
+    entries_dir: Path | None = None,
 ) -> dict[str, list[Case]]:
-    """Ask every case of `names` once and keep what the variants need (`extras`: the fourth pass's lines)."""
+    """Ask every case of `names` once and keep what the variants need (`extras`: the fourth pass's lines).
+
+    `entries_dir`: the entry files the KB is built from (default: the bundled ones; their examples
+    folder beside them).
+    """
     from pitstop.kb import store
     from pitstop.kb.baseline import BM25, _terms
     from pitstop.kb.evaluate import load_cases
     from pitstop.kb.glossary import dense_text, translate_terms
     from pitstop.kb.preprocess import is_error_line, prepare
     from pitstop.kb.retrieve import DENSE_NEIGHBOURS
+    from pitstop.kb.schema import PITFALLS_DIR
     from pitstop.kb.service import KnowledgeBase
 
-    kb = KnowledgeBase.open(db)
+    kb = KnowledgeBase.open(db, entries_dir=entries_dir or PITFALLS_DIR)
     retriever = kb.retriever
     seen: dict[str, Any] = {}
     fuse = retriever._fuse
@@ -1098,7 +1108,9 @@ def main() -> int:
         recorded = pickle.loads(args.cache.read_bytes())
     else:
         names = (
-            ("v5t", "v6t", "dev", "own") if args.which == "seventh" else tuple(n for n in FILES if n != "v6t")
+            ("v5t", "v6t", "dev", "own")
+            if args.which == "seventh"
+            else tuple(n for n in FILES if n not in ("v6t", "v7t"))
         )
         recorded = record(args.db, args.e5, args.which == "fourth", names)
         if args.cache:

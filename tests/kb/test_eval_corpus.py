@@ -21,6 +21,7 @@ EVAL = Path(__file__).resolve().parents[2] / "bench" / "eval"
         ("real-v4.sha256", {"real-v4.jsonl", "real-v4-tune.jsonl", "real-v4-test.jsonl"}),
         ("real-v5.sha256", {"real-v5.jsonl", "real-v5-tune.jsonl", "real-v5-test.jsonl"}),
         ("real-v6.sha256", {"real-v6.jsonl", "real-v6-tune.jsonl", "real-v6-test.jsonl"}),
+        ("real-v7.sha256", {"real-v7.jsonl", "real-v7-tune.jsonl", "real-v7-test.jsonl"}),
     ],
 )
 def test_frozen_files_match_their_pins(pin_file: str, pinned: set[str]) -> None:
@@ -32,7 +33,13 @@ def test_frozen_files_match_their_pins(pin_file: str, pinned: set[str]) -> None:
 
 @pytest.mark.parametrize(
     ("name", "size"),
-    [("real-v3.jsonl", 129), ("real-v4.jsonl", 295), ("real-v5.jsonl", 223), ("real-v6.jsonl", 215)],
+    [
+        ("real-v3.jsonl", 129),
+        ("real-v4.jsonl", 295),
+        ("real-v5.jsonl", 223),
+        ("real-v6.jsonl", 215),
+        ("real-v7.jsonl", 158),
+    ],
 )
 def test_blind_sets_are_labelled_like_real_v2(name: str, size: int) -> None:
     cases = load_cases(EVAL / name)
@@ -43,7 +50,7 @@ def test_blind_sets_are_labelled_like_real_v2(name: str, size: int) -> None:
     assert {c.origin for c in cases} == {"en", "zh-post", "zh-from-en"}
 
 
-@pytest.mark.parametrize("corpus", ["real-v2", "real-v4", "real-v5", "real-v6"])
+@pytest.mark.parametrize("corpus", ["real-v2", "real-v4", "real-v5", "real-v6", "real-v7"])
 def test_halves_partition_the_corpus(corpus: str) -> None:
     whole = {c.id: c for c in load_cases(EVAL / f"{corpus}.jsonl")}
     tune = {c.id for c in load_cases(EVAL / f"{corpus}-tune.jsonl")}
@@ -61,7 +68,13 @@ def test_no_mined_example_comes_from_a_test_half_thread() -> None:
     spec.loader.exec_module(mined_sources)
     held_out = {
         mined_sources.normalise(json.loads(line)["source"])
-        for name in ("real-v2-test.jsonl", "real-v4-test.jsonl", "real-v5-test.jsonl", "real-v6-test.jsonl")
+        for name in (
+            "real-v2-test.jsonl",
+            "real-v4-test.jsonl",
+            "real-v5-test.jsonl",
+            "real-v6-test.jsonl",
+            "real-v7-test.jsonl",
+        )
         for line in (EVAL / name).read_text(encoding="utf-8").splitlines()
         if line.strip()
     }
