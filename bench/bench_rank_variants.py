@@ -612,10 +612,12 @@ def fuse(case: Case, f: Fusion) -> tuple[list[str], str]:
     discount = parts[0] * (1.0 - a["sigw"])
     # the confidence's agreement: the four signals at the weights it was calibrated with (`Tuning.judged`)
     judged = dict(zip(weights, (MAIN.signature, MAIN.words, MAIN.trigram, MAIN.dense), strict=True))
-    if judged == weights and not f.bm25_rank:
+    if judged == weights and not f.bm25_rank and f.k == MAIN.k:
         four = (total - discount) + discount
-    else:
-        four = sum(w / (f.k + a[name]) for name, w in judged.items()) / (sum(judged.values()) / (f.k + 1))
+    else:  # (at the k they were calibrated at, `Tuning.judged_k`)
+        four = sum(w / (MAIN.k + a[name]) for name, w in judged.items()) / (
+            sum(judged.values()) / (MAIN.k + 1)
+        )
     order = total - discount + f.bm25_score * a["bm25 share"]
     best = np.lexsort((np.arange(len(pids)), -order))[:10]
     first = best[0]

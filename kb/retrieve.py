@@ -67,15 +67,16 @@ class Tuning:
     """Fusion weights and confidence thresholds (tuned on the dev cases; see docs/KB.md)."""
 
     weights: Mapping[str, float] = field(
-        default_factory=lambda: {"signature": 1.0, "words": 0.5, "trigram": 0.5, "dense": 1.0, "entry": 1.0}
+        default_factory=lambda: {"signature": 1.0, "words": 1.5, "trigram": 0.5, "dense": 1.5, "entry": 1.0}
     )
-    rrf_k: float = 5.0
+    rrf_k: float = 8.0  # weights and k chosen leave-set-out (bench/bench_leave_set_out.py, RESULTS)
     # The fusion the confidence judges: the four signals at the weights its thresholds were calibrated
     # with (before "entry" existed), so re-weighting and the entry-level BM25 re-order entries but
     # cannot make an answer more (or less) confident.
     judged: Mapping[str, float] = field(
         default_factory=lambda: {"signature": 1.5, "words": 1.5, "trigram": 0.5, "dense": 1.0}
     )
+    judged_k: float = 5.0  # ... and the RRF k they were calibrated at
     # bm25() column weights: pitfall_id, example_id, title, summary, symptoms, cause
     columns: tuple[float, ...] = (0.0, 0.0, 3.0, 1.5, 2.0, 0.5)
     high_score: float = 0.9  # fused score of a signature hit the other signals agree with
@@ -614,13 +615,14 @@ class Retriever:
         """Weighted reciprocal-rank fusion; a signature counts by its specificity (`Catalog.specificity`).
 
         The specificity only orders the entries: what it took off is kept as `discount`, and the
-        confidence judges how well the signals agree without it, at `Tuning.judged` (an exact code stays
-        confident).
+        confidence judges how well the signals agree without it, at `Tuning.judged` and `judged_k`
+        (an exact code stays confident).
         """
         weights, judged, k = self.tuning.weights, self.tuning.judged, self.tuning.rrf_k
+        jk = self.tuning.judged_k
         ceiling = sum(weights.get(s, 0.0) / (k + 1) for s in signals) or 1.0
-        same = all(weights.get(s, 0.0) == judged.get(s, 0.0) for s in signals)
-        judged_ceiling = sum(judged.get(s, 0.0) / (k + 1) for s in signals) or 1.0
+        same = k == jk and all(weights.get(s, 0.0) == judged.get(s, 0.0) for s in signals)
+        judged_ceiling = sum(judged.get(s, 0.0) / (jk + 1) for s in signals) or 1.0
         scored = []
         for pid, item in evidence.items():
             parts = {s: weights.get(s, 0.0) / (k + r) / ceiling for s, r in item.ranks.items()}
@@ -630,7 +632,7 @@ class Retriever:
             if same:  # (the discount added back, so a score at a threshold lands where it always did)
                 item.shift = item.discount
             else:
-                agree = sum(judged.get(s, 0.0) / (k + r) for s, r in item.ranks.items()) / judged_ceiling
+                agree = sum(judged.get(s, 0.0) / (jk + r) for s, r in item.ranks.items()) / judged_ceiling
                 item.shift = agree - total
             scored.append((pid, total))
         return sorted(scored, key=lambda item: (-item[1], item[0]))
