@@ -64,7 +64,7 @@ MAX_DENSE_LINES = 6
 
 @dataclass(frozen=True)
 class Tuning:
-    """Fusion weights and confidence thresholds (tuned on the dev cases; see docs/KB.md)."""
+    """Fusion weights (chosen leave-set-out on real tuning sets) and confidence thresholds (docs/KB.md)."""
 
     weights: Mapping[str, float] = field(
         default_factory=lambda: {"signature": 1.0, "words": 1.5, "trigram": 0.5, "dense": 1.5, "entry": 1.0}
