@@ -1,6 +1,6 @@
 """Leave-set-out: each tuning set asked on a KB built without the examples mined from its own threads.
 
-    python3 bench/bench_leave_set_out.py --out DIR [--sets v2t,v3,v4t,v5t,v6t] [--grid]
+    python3 bench/bench_leave_set_out.py --out DIR [--sets v2t,v3,v4t,v5t,v6t,v7t] [--grid]
 
 Every tuning half is KB material by now (its incidents became examples), so asked on the shipped KB
 it measures memory. Here each set NAME is asked on `DIR/NAME.db`, built from copies of
@@ -37,7 +37,7 @@ import bench_rank_variants as brv  # noqa: E402
 from mined_sources import normalise  # noqa: E402
 
 KB_DIR = brv.REPO / "kb"
-SETS = ("v2t", "v3", "v4t", "v5t", "v6t")
+SETS = ("v2t", "v3", "v4t", "v5t", "v6t", "v7t")
 
 
 def filtered_kb(out: Path, name: str) -> Path:
