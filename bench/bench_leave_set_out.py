@@ -6,8 +6,10 @@ Every tuning half is KB material by now (its incidents became examples), so aske
 it measures memory. Here each set NAME is asked on `DIR/NAME.db`, built from copies of
 `kb/pitfalls` and `kb/examples` (in `DIR/NAME/`) less every example whose `source` is one of the
 set's threads; dev and own are asked on the whole KB (`DIR/full.db`). Recorded answers are kept in
-`DIR/rec-NAME.pkl` and reused. Prints, per set and for the pool, R@1 / R@3 hits of the ranking with
-the plain BM25 beside it, not-in-KB cases answered "no confident match", and "high" right.
+`DIR/rec-NAME.pkl` and reused. Prints, per set and for the pool, R@1 / R@3 hits of the four-signal
+fusion (`bench_rank_variants.MAIN`) and of the shipped one (`Tuning`, checked equal to `ask` on every
+recorded case) with the plain BM25 beside them, not-in-KB cases answered "no confident match", and
+"high" right.
 
 `--grid` also chooses a fusion (`bench_rank_variants.Fusion`: the four weights, RRF k, the dense
 view, and the entry-level BM25 as a fifth signal) on the pool by R@1 + R@3 hits among options that
@@ -78,17 +80,8 @@ def recorded(out: Path, sets: Sequence[str]) -> dict[str, list[brv.Case]]:
 
 def counts(cases: Sequence[brv.Case], rank: brv.Ranker) -> tuple[int, ...]:
     """In-KB cases, R@1 and R@3 hits, not-in-KB cases and those answered low, "high" right and all."""
-    n = r1 = r3 = off = low = right = high = 0
-    for case in cases:
-        ids, conf = rank(case)
-        at = next((i for i, pid in enumerate(ids[:10], 1) if pid in case.slugs), 0)
-        if case.slugs:
-            n, r1, r3 = n + 1, r1 + (at == 1), r3 + (1 <= at <= 3)
-        else:
-            off, low = off + 1, low + (conf == "low")
-        high += conf == "high"
-        right += conf == "high" and bool(case.slugs) and at == 1
-    return n, r1, r3, off, low, right, high
+    s = brv.score(cases, rank)
+    return s.n, round(s.r1 * s.n), round(s.r3 * s.n), s.off[1], s.off[0], s.high[0], s.high[1]
 
 
 def bm25(case: brv.Case) -> tuple[list[str], str]:
@@ -176,7 +169,13 @@ def main() -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     sets = args.sets.split(",")
     rec = recorded(args.out, sets)
-    options = {"main": brv.MAIN}
+    every = [case for name in (*sets, "dev", "own") for case in rec[name]]
+    shipped = brv.shipped()  # what `ask` recorded the cases with
+    moved = sum(brv.fuse(case, shipped) != (brv.base(case)[0][:10], brv.base(case)[1]) for case in every)
+    print(
+        f"the shipped fusion recomputed offline: {moved} of {len(every)} differ from `ask`", file=sys.stderr
+    )
+    options = {"four signals": brv.MAIN, "shipped": shipped}
     if args.grid:
         options["chosen"] = grid(rec, sets)
     report(rec, sets, options)

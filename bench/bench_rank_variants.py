@@ -49,6 +49,7 @@ Prints markdown tables. Never reads a test half or any blind set.
 from __future__ import annotations
 
 import argparse
+import functools
 import itertools
 import os
 import pickle
@@ -539,6 +540,16 @@ def shipped() -> Fusion:
     return Fusion(w["signature"], w["words"], w["trigram"], w["dense"], t.rrf_k, w.get("entry", 0.0))
 
 
+@functools.cache
+def calibrated() -> tuple[tuple[float, ...], float]:
+    """The four signals' weights (signature, words, trigram, dense) and the RRF k the confidence
+    thresholds were calibrated at (`Tuning.judged`, `Tuning.judged_k`)."""
+    from pitstop.kb.retrieve import Tuning
+
+    t = Tuning()
+    return tuple(t.judged[s] for s in ("signature", "words", "trigram", "dense")), t.judged_k
+
+
 def overlay(*fusions: Fusion) -> Fusion:
     """Main's fusion with every field that one of `fusions` changed (later ones win)."""
     changed = {k: v for f in fusions for k, v in f.__dict__.items() if v != getattr(MAIN, k)}
@@ -610,13 +621,14 @@ def fuse(case: Case, f: Fusion) -> tuple[list[str], str]:
         parts.append(f.bm25_rank / (f.k + a["bm25"]) / ceiling)
     total = parts[0] + parts[1] + parts[2] + parts[3] + (parts[4] if f.bm25_rank else 0.0)
     discount = parts[0] * (1.0 - a["sigw"])
-    # the confidence's agreement: the four signals at the weights it was calibrated with (`Tuning.judged`)
-    judged = dict(zip(weights, (MAIN.signature, MAIN.words, MAIN.trigram, MAIN.dense), strict=True))
-    if judged == weights and not f.bm25_rank and f.k == MAIN.k:
+    # the confidence's agreement: the four signals at the weights and k it was calibrated with
+    judged_weights, judged_k = calibrated()
+    judged = dict(zip(weights, judged_weights, strict=True))
+    if judged == weights and not f.bm25_rank and f.k == judged_k:
         four = (total - discount) + discount
-    else:  # (at the k they were calibrated at, `Tuning.judged_k`)
-        four = sum(w / (MAIN.k + a[name]) for name, w in judged.items()) / (
-            sum(judged.values()) / (MAIN.k + 1)
+    else:
+        four = sum(w / (judged_k + a[name]) for name, w in judged.items()) / (
+            sum(judged.values()) / (judged_k + 1)
         )
     order = total - discount + f.bm25_score * a["bm25 share"]
     best = np.lexsort((np.arange(len(pids)), -order))[:10]

@@ -77,13 +77,6 @@ def word_text(text: str) -> str:
     return _split_cjk(text, _known_words())
 
 
-def document_terms(text: str) -> list[str]:
-    """Every term occurrence of `text`, in order: the word index's terms (lowercased words, CJK character
-    bigrams and the known whole words) without stopwords. An entry's document holds these
-    (`document_text`); kb.baseline counts the same without the whole words."""
-    return [t for t in (w.lower() for w in WORD.findall(word_text(text))) if informative(t)]
-
-
 LONG_WORD = re.compile(r"[^\W_]{2,}")  # a WORD of two characters or more
 CJK_SPLIT = re.compile(f"({CJK_RUN.pattern})")
 
@@ -95,9 +88,11 @@ def _cjk_document_terms(run: str) -> str:
 
 
 def document_text(text: str) -> str:
-    """`document_terms(text)` as one space-separated string, the Chinese terms last (BM25 counts terms;
-    the order is not used). Built with whole-text regexes instead of a Python step per term, since every
-    entry's whole text goes through it at each build (bench/RESULTS.md, "The entry index, again")."""
+    """Every term occurrence of `text` as one space-separated string: the word index's terms (lowercased
+    words, CJK character bigrams and the known whole words) without stopwords, the Chinese terms last
+    (BM25 counts terms; the order is not used). kb.baseline counts the same without the whole words.
+    Built with whole-text regexes instead of a Python step per term, since every entry's whole text
+    goes through it at each build (bench/RESULTS.md, "The entry index, again")."""
     parts = CJK_SPLIT.split(text)  # text, CJK run, text, ...
     words = [t for t in LONG_WORD.findall(" ".join(parts[::2]).lower()) if t not in STOPWORDS]
     return " ".join([*words, *filter(None, map(_cjk_document_terms, parts[1::2]))])

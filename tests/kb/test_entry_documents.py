@@ -19,7 +19,7 @@ from pitstop.kb.evaluate import load_cases
 from pitstop.kb.preprocess import prepare
 from pitstop.kb.retrieve import Retriever, Tuning, _Evidence
 from pitstop.kb.service import KnowledgeBase
-from pitstop.kb.tokens import CJK_RUN, _known_words, document_terms, document_text, informative
+from pitstop.kb.tokens import CJK_RUN, WORD, _known_words, document_text, informative, word_text
 from pitstop.migrations import migrations
 from tests.kb.entries import make_entry
 
@@ -27,6 +27,12 @@ OWN_CASES = Path(__file__).resolve().parents[2] / "bench" / "eval" / "own-cases.
 # the sixth pass's choice for the entry signal (bench/RESULTS.md), and the fusion before it
 WITH_ENTRY = {"signature": 1.0, "words": 0.5, "trigram": 0.5, "dense": 1.0, "entry": 1.0}
 WITHOUT = {"signature": 1.5, "words": 1.5, "trigram": 0.5, "dense": 1.0, "entry": 0.0}
+
+
+def document_terms(text: str) -> list[str]:
+    """The reference `document_text` is checked against: one term at a time, the word index's terms
+    (`word_text`) without stopwords."""
+    return [t for t in (w.lower() for w in WORD.findall(word_text(text))) if informative(t)]
 
 
 def documents(db: sqlite_utils.Database) -> dict[str, Counter[str]]:
