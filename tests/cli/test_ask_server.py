@@ -6,6 +6,7 @@ prints; the client's imports tell which one answered (an ask in its own process 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import shutil
 import signal
@@ -41,10 +42,21 @@ def world(kb_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Ite
     for name in ("XDG_RUNTIME_DIR", "PITSTOP_DB", "COLUMNS"):
         monkeypatch.setenv(name, env[name])
     yield env
-    lock = Path(f"{ask_server.socket_path(db)}.lock")
-    with contextlib.suppress(FileNotFoundError, ValueError, ProcessLookupError):
-        os.kill(int(lock.read_text().split()[0]), signal.SIGTERM)
-    shutil.rmtree(runtime)
+    path = ask_server.socket_path(db)
+    assert path is not None
+    with open(f"{path}.lock", "a+") as lock:
+        deadline = time.monotonic() + 60
+        while True:  # until this test's server has gone: it holds the lock until it has removed its socket
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                assert time.monotonic() < deadline, "the ask server did not stop"
+            lock.seek(0)
+            with contextlib.suppress(ValueError, IndexError, ProcessLookupError):
+                os.kill(int(lock.read().split()[0]), signal.SIGTERM)
+            time.sleep(0.1)
+        shutil.rmtree(runtime)  # with the lock held: a server that starts late finds it taken and leaves
 
 
 def ask(
