@@ -43,6 +43,10 @@ VARIANTS: list[dict[str, Any]] = [
     {"name": "floor 0.8", "tuning": {"learned_floor": 0.8, "learned_full": 0.95}},
     {"name": "boost 0.15", "tuning": {"learned_boost": 0.15}},
     {"name": "prior x2", "prior": (0.04, 0.12)},
+    {"name": "prior x4", "prior": (0.08, 0.24)},
+    {"name": "prior x8", "prior": (0.16, 0.48)},
+    {"name": "prior flat 0.1", "prior": (0.1 / 1.585, 0.1)},  # log2(1 + 1) = 1: 0.063 at one incident
+    {"name": "prior flat 0.2", "prior": (0.2 / 1.585, 0.2)},
     {
         "name": "prior x2, floor 0.8",
         "prior": (0.04, 0.12),
@@ -77,6 +81,9 @@ def cases_of(spec: str) -> tuple[list[Case], list[Case]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--db", type=Path, required=True, help="a built KB (copied, never written)")
+    parser.add_argument(
+        "--entries", type=Path, help="the entry folder KB.db was built from (default: the bundled one)"
+    )
     parser.add_argument("specs", nargs="+", metavar="SPEC")
     args = parser.parse_args()
     default = (feedback.PRIOR_STEP, feedback.PRIOR_MAX)
@@ -85,7 +92,7 @@ def main() -> int:
         work = Path(tempfile.mkdtemp(prefix="pitstop-learning-"))
         for suffix in ("", ".faiss", ".faiss.json"):
             shutil.copy(f"{args.db}{suffix}", work / f"kb.db{suffix}")
-        kb = KnowledgeBase.open(work / "kb.db")
+        kb = KnowledgeBase.open(work / "kb.db", **({"entries_dir": args.entries} if args.entries else {}))
         try:
             incidents = Incidents(open_db(kb.db_path), kb=kb)
             before = ranks(kb, test)
