@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import math
 import os
 import shutil
 import sys
@@ -32,6 +33,7 @@ from pitstop.incidents.learning_eval import _resolve, split_half  # noqa: E402
 from pitstop.incidents.store import Incidents  # noqa: E402
 from pitstop.kb import feedback, retrieve  # noqa: E402
 from pitstop.kb.evaluate import Case, load_cases  # noqa: E402
+from pitstop.kb.schema import PITFALLS_DIR  # noqa: E402
 from pitstop.kb.service import KnowledgeBase  # noqa: E402
 
 VARIANTS: list[dict[str, Any]] = [
@@ -45,8 +47,9 @@ VARIANTS: list[dict[str, Any]] = [
     {"name": "prior x2", "prior": (0.04, 0.12)},
     {"name": "prior x4", "prior": (0.08, 0.24)},
     {"name": "prior x8", "prior": (0.16, 0.48)},
-    {"name": "prior flat 0.1", "prior": (0.1 / 1.585, 0.1)},  # log2(1 + 1) = 1: 0.063 at one incident
-    {"name": "prior flat 0.2", "prior": (0.2 / 1.585, 0.2)},
+    # the cap reached from two incidents on (the prior is step x log2(1 + incidents))
+    {"name": "prior flat 0.1", "prior": (0.1 / math.log2(3), 0.1)},
+    {"name": "prior flat 0.2", "prior": (0.2 / math.log2(3), 0.2)},
     {
         "name": "prior x2, floor 0.8",
         "prior": (0.04, 0.12),
@@ -92,7 +95,7 @@ def main() -> int:
         work = Path(tempfile.mkdtemp(prefix="pitstop-learning-"))
         for suffix in ("", ".faiss", ".faiss.json"):
             shutil.copy(f"{args.db}{suffix}", work / f"kb.db{suffix}")
-        kb = KnowledgeBase.open(work / "kb.db", **({"entries_dir": args.entries} if args.entries else {}))
+        kb = KnowledgeBase.open(work / "kb.db", entries_dir=args.entries or PITFALLS_DIR)
         try:
             incidents = Incidents(open_db(kb.db_path), kb=kb)
             before = ranks(kb, test)
