@@ -6,9 +6,10 @@ localuser, all, final, canonical), `Include` with globs, first value wins, `Iden
 ProxyCommand, `none`. This module adds what Pitstop needs on top:
 
 - `Match exec` runs a local shell command. It is honoured only when the admin allows local
-  commands (`PITSTOP_SSH_LOCAL_COMMANDS=1`); otherwise the block is treated as not matching and
-  the resolution carries a note saying so. `ProxyCommand` is likewise returned only as data; the
-  transport refuses to run it unless allowed.
+  commands (`PITSTOP_SSH_LOCAL_COMMANDS=1`); otherwise a block with any `exec` criterion (any
+  case, negated, `exec=CMD`, beside other criteria, or several) is treated as not matching, no
+  command runs, and the resolution carries a note saying so. `ProxyCommand` is likewise returned
+  only as data; the transport refuses to run it unless allowed.
 - Where each value came from (`file:line`), for `pitstop inventory show`.
 - The concrete `Host` aliases a config defines (patterns with `*`, `?` or `!` are never targets).
 
@@ -38,6 +39,7 @@ DEFAULT_USER_KNOWN_HOSTS = ("~/.ssh/known_hosts", "~/.ssh/known_hosts2")
 DEFAULT_GLOBAL_KNOWN_HOSTS = ("/etc/ssh/ssh_known_hosts", "/etc/ssh/ssh_known_hosts2")
 _WILDCARDS = set("*?!")
 _MAX_INCLUDE_DEPTH = 16
+_NO_PATTERN = frozenset({"all", "canonical", "final"})  # Match criteria that take no argument
 
 
 @dataclass(frozen=True)
@@ -67,21 +69,38 @@ class _Config(SSHClientConfig):
         self.notes: list[Msg] = []
 
     def _match(self, option: str, args: list[str]) -> None:
-        words = [a.lower().lstrip("!") for a in args]
-        if self.allow_exec or "exec" not in words:
+        if self.allow_exec:
             super()._match(option, args)
             return
         line = " ".join(args)
-        at = words.index("exec")
-        rest = args[:at] + args[at + 2 :]
+        rest, has_exec = self._without_exec(args)
         args.clear()
         if rest:
             super()._match(option, rest)
         else:
             self._matching = True
+        if not has_exec:
+            return
         if self._matching:
             self.notes.append(msg("ssh.match_exec_skipped", where=f"{self._path}:{self._line_no}", line=line))
         self._matching = False
+
+    def _without_exec(self, args: list[str]) -> tuple[list[str], bool]:
+        """The criteria of a `Match` line minus every `exec` one (any case, negated), and whether any was."""
+        rest: list[str] = []
+        has_exec = False
+        at = 0
+        while at < len(args):
+            name = args[at].lower().removeprefix("!")
+            width = 1 if name in _NO_PATTERN else 2
+            if name == "exec":
+                if at + 1 == len(args):
+                    self._error("Missing exec match pattern")
+                has_exec = True
+            else:
+                rest.extend(args[at : at + width])
+            at += width
+        return rest, has_exec
 
 
 def _tracked(handler: Callable) -> Callable:

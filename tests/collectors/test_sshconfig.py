@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 
 from pitstop.collectors.sshconfig import SshConfig
+from pitstop.core.errors import UsageError
 
 SSH = shutil.which("ssh")
 DEFAULT_KEYS = tuple(
@@ -254,3 +255,47 @@ def test_overrides_win_and_feed_match(tmp_path: Path) -> None:
         "admin",
         ("/k/admin",),
     )
+
+
+# Every spelling of an `exec` criterion ssh accepts: a second one, after other criteria, any case,
+# `=` separators, quoted or not, negated, beside `all`, `canonical` and `final`. None may run.
+EXEC_SPELLINGS = (
+    'Match exec "touch {m}"',
+    'Match host e* exec "touch {m}"',
+    'Match host e* exec true exec "touch {m}"',
+    'Match exec true exec "touch {m}"',
+    'Match exec "touch {m}" host e*',
+    'Match originalhost e1 user * exec "touch {m}"',
+    'Match EXEC "touch {m}"',
+    'MATCH Host e* ExEc "touch {m}"',
+    'Match exec="touch {m}"',
+    'Match host=e* exec="touch {m}"',
+    "Match exec=touch\\ {m}",
+    'Match !exec "touch {m}"',
+    'Match !EXEC "touch {m}"',
+    'Match host e* !exec "touch {m}"',
+    'Match all exec "touch {m}"',
+    'Match canonical exec "touch {m}"',
+    'Match !canonical exec "touch {m}"',
+    'Match final exec "touch {m}"',
+    'Match !final exec "touch {m}"',
+    'Match final host e* exec true exec "touch {m}"',
+    'Match host exec exec "touch {m}"',
+)
+
+
+@pytest.mark.parametrize("line", EXEC_SPELLINGS)
+def test_no_spelling_of_match_exec_runs_a_local_command(tmp_path: Path, line: str) -> None:
+    marker = tmp_path / "ran"
+    config = tmp_path / "config"
+    config.write_text(line.format(m=marker) + "\n  Port 2999\n")
+    for alias in ("e1", "exec", "other"):
+        assert SshConfig.from_paths([config]).resolve(alias).port == 22, alias
+    assert not marker.exists()
+
+
+def test_match_exec_without_its_command_is_an_error(tmp_path: Path) -> None:
+    config = tmp_path / "config"
+    config.write_text("Match host e* exec\n  Port 2999\n")
+    with pytest.raises(UsageError):
+        SshConfig.from_paths([config]).resolve("e1")
