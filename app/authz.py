@@ -30,6 +30,7 @@ a log line for the operator.
 from __future__ import annotations
 
 import fnmatch
+import ipaddress
 import logging
 import socket
 import threading
@@ -118,8 +119,8 @@ class Rule:
 
     def grants(self, host: HostLike) -> bool:
         """True when this rule covers `host`. The Pitstop host itself (localhost, 127.0.0.1, ::1, this
-        machine's name, the `local` transport) is covered only when the rule names it: never by a glob
-        such as `*` or by an inventory group."""
+        machine's name, names /etc/hosts gives them, in any spelling; the `local` transport) is covered
+        only when the rule names it: never by a glob such as `*` or by an inventory group."""
         if host.name in self.host_names:
             return True
         if is_pitstop_host(host):
@@ -132,19 +133,53 @@ class Rule:
 _SELF_ADDRESSES = frozenset(
     {"localhost", "localhost.localdomain", "127.0.0.1", "127.0.1.1", "::1", "0.0.0.0", "::"}
 )
+HOSTS_FILE = Path("/etc/hosts")
 
 
-@lru_cache(maxsize=1)
-def _own_names() -> frozenset[str]:
-    name = socket.gethostname().lower()
-    return _SELF_ADDRESSES | {name, name.split(".")[0]}
+def _spelling(name: str) -> str:
+    """One spelling of a host name or address: lowercase without brackets, zone or trailing dot; a
+    numeric address as the resolver reads it (127.1, 0x7f.0.0.1, 2130706433 -> 127.0.0.1), an
+    IPv4-mapped IPv6 address as its IPv4 address."""
+    text = name.strip().strip("[]").split("%", 1)[0].rstrip(".").lower()
+    try:
+        found = socket.getaddrinfo(text, None, flags=socket.AI_NUMERICHOST)
+    except (OSError, UnicodeError, ValueError):
+        return text
+    address = ipaddress.ip_address(str(found[0][4][0]))
+    mapped = address.ipv4_mapped if isinstance(address, ipaddress.IPv6Address) else None
+    return str(mapped or address)
+
+
+def _hosts_file_names(path: Path) -> set[str]:
+    """The names `path` (an /etc/hosts file) gives to one of the Pitstop host's own addresses."""
+    try:
+        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return set()
+    names: set[str] = set()
+    for line in lines:
+        words = line.split("#", 1)[0].split()
+        if len(words) > 1 and _spelling(words[0]) in _SELF_ADDRESSES:
+            names.update(_spelling(w) for w in words[1:])
+    return names
+
+
+@lru_cache(maxsize=4)
+def _own_names(hosts_file: Path) -> frozenset[str]:
+    name = _spelling(socket.gethostname())
+    return _SELF_ADDRESSES | {name, name.split(".")[0]} | _hosts_file_names(hosts_file)
+
+
+def _is_own(name: str) -> bool:
+    """True when `name` (a host name or address, any spelling) is the machine Pitstop runs on."""
+    text = _spelling(name)
+    return text in _own_names(HOSTS_FILE) or text.endswith(".localhost")
 
 
 def is_pitstop_host(host: HostLike) -> bool:
     """True when `host` is the machine Pitstop runs on (by name, address or the `local` transport)."""
-    own = _own_names()
-    address = str(getattr(host, "address", "") or "").strip("[]").lower()
-    return host.name.lower() in own or address in own or getattr(host, "transport", "ssh") == "local"
+    address = str(getattr(host, "address", "") or "")
+    return _is_own(host.name) or _is_own(address) or getattr(host, "transport", "ssh") == "local"
 
 
 class _Buckets:

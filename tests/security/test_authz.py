@@ -227,6 +227,19 @@ SELF_HOSTS = (
     Host("me", "localhost"),
     Host(socket.gethostname(), "10.9.9.9", groups=("a100",)),
     Host("debian-self", "127.0.1.1"),
+    Host("short4", "127.1"),
+    Host("hex4", "0x7f.0.0.1"),
+    Host("int4", "2130706433"),
+    Host("octal4", "0177.0.0.1"),
+    Host("dotted", "localhost."),
+    Host("upper", "LocalHost."),
+    Host("sub", "pitstop.localhost"),
+    Host("mapped6", "::ffff:127.0.0.1"),
+    Host("mapped6-hex", "[::ffff:7f00:1]"),
+    Host("long6", "0:0:0:0:0:0:0:1"),
+    Host("zone6", "::1%lo"),
+    Host("any4", "0"),
+    Host("own-dot", f"{socket.gethostname().upper()}."),
 )
 
 
@@ -250,6 +263,24 @@ def test_the_pitstop_host_is_not_matched_by_a_glob_or_a_group(host: Host) -> Non
 def test_lab_hosts_on_other_loopback_addresses_still_match_a_glob() -> None:
     p = Policy.from_data({"rules": [{"name": "all", "users": ["*"], "hosts": ["*"]}]})
     assert ask(p, "alice", hosts=[Host("h100-sxm5-healthy", "127.0.0.2"), Host("x", "127.0.0.251")]).allowed
+    others = [Host("y", "127.2"), Host("z", "::ffff:127.0.0.9"), Host("w", "10.1")]
+    assert ask(p, "alice", hosts=others).allowed
+
+
+def test_names_the_hosts_file_maps_to_the_pitstop_host_are_it(tmp_path: Path, monkeypatch) -> None:
+    from pitstop.app import authz
+
+    hosts_file = tmp_path / "hosts"
+    hosts_file.write_text(
+        "127.0.0.1 localhost box-alias # a comment\n::1 ip6-localhost Six.Example.\n"
+        "127.0.0.5 lab-node\n10.0.0.1 gpu-real\n# 127.0.0.1 commented-out\nbroken-line\n"
+    )
+    monkeypatch.setattr(authz, "HOSTS_FILE", hosts_file)
+    p = Policy.from_data({"rules": [{"name": "all", "users": ["*"], "hosts": ["*"]}]})
+    for host in (Host("box-alias", "10.0.0.9"), Host("n", "BOX-ALIAS."), Host("m", "six.example")):
+        assert not ask(p, "alice", hosts=[host]).allowed, host
+    for host in (Host("lab-node", "lab-node"), Host("gpu-real", "gpu-real"), Host("c", "commented-out")):
+        assert ask(p, "alice", hosts=[host]).allowed, host
 
 
 def test_security_md_example_policy_is_safe_as_written() -> None:
