@@ -7,7 +7,7 @@ Knowledge-base answers are open to everyone; running collectors is refused until
     rate_limit:
       burst: 5                       # requests a user may make back to back (token bucket) ...
       per_minute: 2                  # ... refilled at this rate, in this process
-      hosts_per_hour: 500            # host checks per user per hour, counted from the audit table
+      hosts_per_hour: 500            # host checks per user per hour, counted when allowed (database)
     groups:                          # named user sets, usable in `user_groups`
       gpu-oncall: [U0123ABCD, alice]
     rules:
@@ -43,8 +43,9 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from pitstop.collectors import hostlist
-from pitstop.collectors.audit import host_checks_since
+from pitstop.collectors.audit import take_host_checks
 from pitstop.core import yamlio
+from pitstop.core.db import open_db
 from pitstop.core.errors import BadFile, PitstopError, UsageError
 from pitstop.core.i18n import Msg, msg
 from pitstop.core.redact import redact
@@ -359,9 +360,6 @@ class Policy:
                 else msg("errors.authz.denied_origin", hosts=listed, origin=origin),
             )
         used = [r.name for r in rules if any(r.grants(h) for h in hosts)]
-        over = self._over_hourly(user, len(hosts))
-        if over:
-            return Decision(False, over, retry_after_s=3600.0)
         wait = self._buckets.take(user, charge)
         if wait is not None:
             return Decision(
@@ -374,16 +372,24 @@ class Policy:
                 ),
                 retry_after_s=wait,
             )
+        over = self._over_hourly(user, len(hosts), charge)
+        if over:
+            return Decision(False, over, retry_after_s=3600.0)
         return Decision(True, msg("errors.authz.allowed", rules=", ".join(used)), rule=used[0])
 
-    def _over_hourly(self, user: str, requested: int) -> Msg | None:
+    def _over_hourly(self, user: str, requested: int, charge: bool) -> Msg | None:
+        """The refusal when `requested` more host checks pass the hourly cap; else None, and (when
+        `charge` is set) they are counted from now on, whether or not they are ever audited."""
         limit = self.rate.hosts_per_hour
-        if limit <= 0 or self.audit_db is None:
+        if limit <= 0 or self.audit_db is None or not (charge or self.audit_db.is_file()):
             return None
-        done = host_checks_since(self.audit_db, user, datetime.now(UTC) - timedelta(hours=1))
-        if done is None or done + requested <= limit:
-            return None
-        return msg("errors.authz.hourly", done=done, limit=limit)
+        db = open_db(self.audit_db)
+        try:
+            since = datetime.now(UTC) - timedelta(hours=1)
+            done = take_host_checks(db, user, requested, limit, since, charge)
+        finally:
+            db.conn.close()
+        return None if done + requested <= limit else msg("errors.authz.hourly", done=done, limit=limit)
 
 
 def _no_unknown(data: Any, allowed: set[str], where: str | Msg) -> None:

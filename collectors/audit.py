@@ -8,16 +8,15 @@ output size. Messages pass the redactor before they are stored.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from pathlib import Path
 
 import sqlite_utils
 
 from pitstop.collectors.model import CommandResult
 from pitstop.core.clock import stamp
+from pitstop.core.db import immediate
 from pitstop.core.redact import redact
 
 
@@ -51,22 +50,23 @@ def _now() -> str:
     return _stamp(datetime.now(UTC))
 
 
-def host_checks_since(db_path: Path, user: str, since: datetime) -> int | None:
-    """Host checks `user` ran since `since` (one `record` call = one check), read-only; None without a table.
-
-    Opens its own read-only connection, so the authorization policy can ask from any thread.
-    """
-    if not db_path.is_file():
-        return None
-    try:
-        with sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=5) as conn:
-            row = conn.execute(
-                "SELECT COUNT(*) FROM (SELECT DISTINCT host, ts FROM audit WHERE requester = ? AND ts >= ?)",
-                (user, _stamp(since)),
-            ).fetchone()
-    except sqlite3.Error:
-        return None
-    return int(row[0])
+def take_host_checks(
+    db: sqlite_utils.Database, user: str, hosts: int, limit: int, since: datetime, charge: bool = True
+) -> int:
+    """Host checks granted to `user` since `since`; when `charge` is set and `hosts` more stay within
+    `limit`, grant them too. Counting and granting are one transaction, so requests running at once
+    (threads, the bot beside the CLI) cannot all slip under the limit."""
+    with immediate(db):
+        row = db.execute(
+            "SELECT COALESCE(SUM(hosts), 0) FROM host_grants WHERE requester = ? AND ts >= ?",
+            (user, _stamp(since)),
+        ).fetchone()
+        done = int(row[0])
+        if charge and done + hosts <= limit:
+            db.execute(
+                "INSERT INTO host_grants (ts, requester, hosts) VALUES (?, ?, ?)", (_now(), user, hosts)
+            )
+    return done
 
 
 def _size(r: CommandResult) -> int:

@@ -10,9 +10,7 @@ from pathlib import Path
 import pytest
 
 from pitstop.app.authz import NO_POLICY, Policy
-from pitstop.collectors.audit import AuditLog
 from pitstop.collectors.inventory import Host
-from pitstop.collectors.model import CommandResult
 from pitstop.core.db import open_db
 from pitstop.core.errors import UsageError
 
@@ -115,21 +113,34 @@ def test_token_bucket_per_user_refills_and_dry_runs_are_free() -> None:
     assert ask(p, "alice").allowed
 
 
-def test_hourly_limit_counts_host_checks_from_the_audit_table(tmp_path: Path) -> None:
+def test_hourly_limit_counts_every_allowed_host_check(tmp_path: Path) -> None:
     db_path = tmp_path / "pitstop.db"
-    db = open_db(db_path)
-    log = AuditLog(db)
-    for host in ("gpu1", "gpu2", "gpu3"):
-        log.record("alice", "slack:C1", host, [CommandResult("lscpu", ("lscpu",), "ok", 0, "x", "", 0.1)])
-    db.close()
+    open_db(db_path).close()
     data = {**POLICY, "rate_limit": {"burst": 0, "hosts_per_hour": 4}}
     p = Policy.from_data(data, audit_db=db_path)
-    assert p.authorize(user="alice", hosts=list(A100[:1]), origin="cli").allowed
-    refused = p.authorize(user="alice", hosts=list(A100[:2]), origin="cli")
+    assert p.authorize(user="alice", hosts=list(A100[:2]), origin="cli").allowed  # still running, unaudited
+    assert p.authorize(user="alice", hosts=list(A100[:2]), origin="cli", charge=False).allowed  # a dry run
+    assert p.authorize(user="alice", hosts=list(A100[:1]), origin="slack", channel="C1").allowed
+    refused = p.authorize(user="alice", hosts=list(A100[:2]), origin="console")
     assert not refused.allowed and "ran 3 host checks" in str(refused.reason)
+    other = Policy.from_data(data, audit_db=db_path)  # another process (the bot beside the CLI)
+    assert other.authorize(user="alice", hosts=list(A100[:1]), origin="cli").allowed
+    again = other.authorize(user="alice", hosts=list(A100[:1]), origin="cli")
+    assert "ran 4 host checks" in str(again.reason)
     assert p.authorize(user="carol", hosts=list(A100[:2]), origin="cli").allowed  # other users unaffected
     missing = Policy.from_data(data, audit_db=tmp_path / "absent.db")
-    assert missing.authorize(user="alice", hosts=list(A100[:2]), origin="cli").allowed
+    assert missing.authorize(user="alice", hosts=list(A100[:4]), origin="cli").allowed
+    assert not missing.authorize(user="alice", hosts=list(A100[:1]), origin="cli").allowed
+
+
+def test_a_request_refused_by_the_token_bucket_takes_nothing_from_the_hour(tmp_path: Path) -> None:
+    db_path = tmp_path / "pitstop.db"
+    data = {**POLICY, "rate_limit": {"burst": 1, "per_minute": 1, "hosts_per_hour": 2}}
+    p = Policy.from_data(data, audit_db=db_path, clock=Clock())
+    assert p.authorize(user="alice", hosts=list(A100[:1]), origin="cli").allowed
+    assert p.authorize(user="alice", hosts=list(A100[:1]), origin="cli").retry_after_s == 60.0  # the bucket
+    fresh = Policy.from_data(data, audit_db=db_path)  # a new process: a full bucket, the same hour
+    assert fresh.authorize(user="alice", hosts=list(A100[:1]), origin="cli").allowed
 
 
 @pytest.mark.parametrize(
