@@ -10,7 +10,6 @@ Output wraps to the terminal's width; colour only on a terminal and never with N
 
 from __future__ import annotations
 
-import getpass
 import itertools
 import re
 import time
@@ -23,6 +22,7 @@ from pitstop.app.cards import AnswerCard, DiagnosisCard, DraftCard, Notice
 from pitstop.app.services import Services
 from pitstop.bot.errors import describe
 from pitstop.bot.render import text as render
+from pitstop.core.config import local_user
 from pitstop.core.errors import UsageError
 from pitstop.core.i18n import msg, t
 from pitstop.core.i18n import render as render_msg
@@ -57,7 +57,7 @@ class Console:
     ) -> None:
         self.services = services
         self.out = out
-        self.user = user or getpass.getuser()
+        self.user = user or local_user()
         if lang:  # `pitstop --lang X console` is `:lang X` typed first (stored for this user)
             flows.set_language(services, self.user, lang)
         self.session = Session()

@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
     from pitstop.collectors import inventory as inv
     from pitstop.collectors.transport.ssh import Connector
     from pitstop.core.clock import parse_since
-    from pitstop.core.config import load_settings
+    from pitstop.core.config import load_settings, local_user
     from pitstop.core.db import open_db
 
     if bool(args.hosts) == bool(args.job):
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
         error_text: str | None = read_file(args.error_file)
     else:
         error_text = read_text([args.error]) if args.error else None
-    user = _user()
+    user = local_user()
     policy = Policy.load(args.policy or settings.policy_path, audit_db=args.db or settings.db_path)
     # Unknown hosts and refusals fail here, before the KB opens (exit 3 and 4).
     selected: tuple[Host, ...] = ()
@@ -170,15 +170,6 @@ def run(args: argparse.Namespace) -> int:
     from pitstop.app.digest import digest
 
     return digest(report).exit_code
-
-
-def _user() -> str:
-    import getpass
-
-    try:
-        return getpass.getuser()
-    except (KeyError, OSError):
-        return "unknown"
 
 
 def _progress(lang: str, report: HostReport, done: int, total: int) -> None:

@@ -6,7 +6,6 @@ Resolving here calls `Incidents.resolve`, the same function as the Slack modal a
 from __future__ import annotations
 
 import argparse
-import getpass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -14,6 +13,7 @@ from pitstop.cli.argtypes import COUNT, ID, POSITIVE
 from pitstop.cli.helptext import h
 from pitstop.cli.kbargs import add_db_option
 from pitstop.cli.output import emit_json, lang_of
+from pitstop.core.config import local_user
 from pitstop.core.errors import UsageError
 from pitstop.core.i18n import msg
 
@@ -136,7 +136,7 @@ def run_resolve(args: argparse.Namespace) -> int:
     new = None if args.cause else NewCause(args.new_title, args.what, args.fix, tuple(args.symptom))
     incident = store.resolve(
         args.id,
-        user=args.user or f"cli:{getpass.getuser()}",
+        user=args.user or f"cli:{local_user()}",
         cause_id=args.cause,
         new_cause=new,
         notes=args.notes,
@@ -228,7 +228,7 @@ def run_close(args: argparse.Namespace) -> int:
     """Close an incident as no action needed."""
     from pitstop.core.i18n import t
 
-    incident = _store(args).close(args.id, user=args.user or f"cli:{getpass.getuser()}")
+    incident = _store(args).close(args.id, user=args.user or f"cli:{local_user()}")
     if args.json:
         emit_json("incident", incident.to_json())
     else:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import getpass
 import sys
 from pathlib import Path
 from typing import Any
 
 from pitstop.cli.helptext import h
 from pitstop.cli.output import emit_json, lang_of
+from pitstop.core.config import local_user
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -125,7 +125,7 @@ def _text(d: dict[str, Any], lang: str) -> list[str]:
     rows = [
         ("address", d["address"], o.get("address")),
         ("port", str(d["port"]), o.get("port")),
-        ("user", d["user"] or t("inventory.local_user", lang, user=getpass.getuser()), o.get("user")),
+        ("user", d["user"] or t("inventory.local_user", lang, user=local_user()), o.get("user")),
         (
             "jump",
             " -> ".join(f"{j['name']} ({j['address']}:{j['port']})" for j in d["jump_chain"])

@@ -6,7 +6,6 @@
 from __future__ import annotations
 
 import argparse
-import getpass
 import socket
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -14,6 +13,7 @@ from typing import TYPE_CHECKING
 from pitstop.cli.helptext import h
 from pitstop.cli.kbargs import add_db_option, open_kb
 from pitstop.cli.output import emit_json, lang_of
+from pitstop.core.config import local_user
 
 if TYPE_CHECKING:
     import sqlite_utils
@@ -63,7 +63,7 @@ def add_export_options(export: argparse.ArgumentParser) -> None:
 
 
 def _user(args: argparse.Namespace) -> str:
-    return args.user or f"cli:{getpass.getuser()}"
+    return args.user or f"cli:{local_user()}"
 
 
 def _db(args: argparse.Namespace) -> sqlite_utils.Database:

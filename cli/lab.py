@@ -7,7 +7,6 @@ shared with `pitstop start`), so the command it suggests is allowed.
 from __future__ import annotations
 
 import argparse
-import getpass
 import shlex
 from collections.abc import Iterable
 from pathlib import Path
@@ -18,6 +17,7 @@ import yaml
 from pitstop.cli.argtypes import COUNT, PORT
 from pitstop.cli.helptext import h
 from pitstop.cli.output import lang_of
+from pitstop.core.config import local_user
 from pitstop.core.i18n import t
 
 if TYPE_CHECKING:
@@ -92,7 +92,7 @@ def _up(args: argparse.Namespace) -> int:
         port=args.port,
         with_bastion=args.bastion,
     )
-    user = getpass.getuser()
+    user = local_user()
     policy = write_lab_policy(lab, user)
     lang = lang_of(args)
     for host in lab.hosts:

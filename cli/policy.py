@@ -46,9 +46,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Print the decision for the request described by the flags."""
     from pitstop.app.authz import Policy
-    from pitstop.cli.diagnose import _user
     from pitstop.collectors import inventory as inv
-    from pitstop.core.config import load_settings
+    from pitstop.core.config import load_settings, local_user
     from pitstop.core.errors import NotAllowed
 
     settings = load_settings()
@@ -56,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     hosts = inv.load(args.inventory or settings.inventory_path).select(args.hosts, max_hosts=100_000)
     origin = args.origin or ("slack" if args.channel else "cli")
     decision = policy.authorize(
-        user=args.user or _user(),
+        user=args.user or local_user(),
         user_groups=args.group,
         channel=args.channel,
         hosts=hosts,

@@ -9,12 +9,12 @@ with the lab's inventory and a policy that lets the local user check the lab hos
 from __future__ import annotations
 
 import argparse
-import getpass
 from dataclasses import replace
 
 from pitstop.cli.argtypes import PORT
 from pitstop.cli.helptext import h
 from pitstop.cli.output import lang_of
+from pitstop.core.config import local_user
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
             print(bastion.describe(lab.ssh_config).render(lang))
             print(bastion.check(lab.inventory).render(lang))
         settings = replace(settings, inventory_path=lab.inventory)
-        policy = Policy.load(write_lab_policy(lab, getpass.getuser()))
+        policy = Policy.load(write_lab_policy(lab, local_user()))
     except LabError as exc:
         print(t("cli.start.no_lab", lang, error=exc.render(lang)))
         policy = None

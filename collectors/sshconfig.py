@@ -19,7 +19,6 @@ would: they win over the config, and `Match user`/`Match host` see them.
 
 from __future__ import annotations
 
-import getpass
 import glob
 import os
 import shlex
@@ -30,6 +29,7 @@ from typing import Any
 
 from asyncssh.config import ConfigParseError, SSHClientConfig
 
+from pitstop.core.config import local_user
 from pitstop.core.errors import UsageError
 from pitstop.core.i18n import Msg, msg
 
@@ -128,7 +128,7 @@ _Config._handlers = {
 
 def _load(paths: tuple[Path, ...], alias: str, overrides: tuple, final: bool, allow_exec: bool) -> _Config:
     user, port, hostname = overrides
-    cfg = _Config(None, False, False, final, getpass.getuser(), user or (), alias, port or ())
+    cfg = _Config(None, False, False, final, local_user(), user or (), alias, port or ())
     cfg.allow_exec = allow_exec
     if hostname:
         cfg._options["Hostname"] = hostname

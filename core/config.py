@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import pwd
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +21,16 @@ def cache_home() -> Path:
     """Where Pitstop keeps rebuildable caches (the ONNX export, check texts): `$XDG_CACHE_HOME/pitstop`,
     else `~/.cache/pitstop`."""
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "pitstop"
+
+
+def local_user() -> str:
+    """Who runs this process: the real uid's login name from the passwd database (never $USER or
+    $LOGNAME, which anyone can set), else the uid as a number."""
+    uid = os.getuid()
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)
 
 
 def load_dotenv_file(path: str | os.PathLike[str] = ".env") -> None:

@@ -143,7 +143,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "print the closed incident as JSON (pitstop.incident/1)",
         "以 JSON 输出已关闭的事件（pitstop.incident/1）",
     ),
-    "cli_help.incidents.close.user": ("who closed it (default cli:$USER)", "谁关闭的（默认 cli:$USER）"),
+    "cli_help.incidents.close.user": (
+        "who closed it (default cli:LOGIN, your login name)",
+        "谁关闭的（默认 cli:LOGIN，即你的登录名）",
+    ),
     "cli_help.incidents.expire": (
         "close, as expired, open incidents quiet for longer than the quiet period",
         "把静默超过静默期的未关闭事件按过期关闭",
@@ -181,7 +184,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "cli_help.incidents.resolve.notes": ("free text kept with the resolution", "随处理结果一起保存的备注"),
     "cli_help.incidents.resolve.symptom": ("a symptom line; repeat for more", "一行症状；多条就重复此选项"),
-    "cli_help.incidents.resolve.user": ("who resolved it (default cli:$USER)", "谁解决的（默认 cli:$USER）"),
+    "cli_help.incidents.resolve.user": (
+        "who resolved it (default cli:LOGIN, your login name)",
+        "谁解决的（默认 cli:LOGIN，即你的登录名）",
+    ),
     "cli_help.incidents.resolve.what": (
         "what was wrong (with --new-title)",
         "出了什么问题（配合 --new-title 使用）",
@@ -234,7 +240,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cli_help.kb.show": ("show one entry", "查看单个条目"),
     "cli_help.kb.show.id": ("the entry id (see pitstop kb list)", "条目 id（见 pitstop kb list）"),
     "cli_help.kb.show.json": ("print JSON (pitstop.pitfall/1)", "以 JSON 输出（pitstop.pitfall/1）"),
-    "cli_help.kb_learning.action.user": ("who decides (default cli:$USER)", "谁做的决定（默认 cli:$USER）"),
+    "cli_help.kb_learning.action.user": (
+        "who decides (default cli:LOGIN, your login name)",
+        "谁做的决定（默认 cli:LOGIN，即你的登录名）",
+    ),
     "cli_help.kb_learning.approve": (
         "accept a draft (writes kb/pitfalls/ID.yaml) or a merge",
         "采纳一份草稿（写入 kb/pitfalls/ID.yaml）或一个合并提议",

@@ -8,7 +8,6 @@ and `lab down`, whose only prose without a lab is an error (tests/security cover
 
 from __future__ import annotations
 
-import getpass
 import io
 import json
 import re
@@ -19,6 +18,7 @@ import yaml
 
 from pitstop.cli.main import main
 from pitstop.collectors.model import Evidence, Verdict
+from pitstop.core.config import local_user
 from pitstop.core.db import open_db
 from pitstop.core.i18n import msg
 from pitstop.incidents.model import NewCause
@@ -92,7 +92,7 @@ def world(tmp_path_factory: pytest.TempPathFactory, kb_path: Path, embedder) -> 
     (root / "inventory.yaml").write_text(
         f"ssh_config: false\nhosts:\n  {DEAD_HOST}: {{address: 127.0.0.77, port: 9, groups: [a100]}}\n"
     )
-    rule = {"name": "me", "users": [getpass.getuser()], "origins": ["cli", "console"], "hosts": ["*"]}
+    rule = {"name": "me", "users": [local_user()], "origins": ["cli", "console"], "hosts": ["*"]}
     (root / "policy.yaml").write_text(yaml.safe_dump({"rules": [rule]}))
     cases = [
         {"id": "c1", "lang": "en", "query": PASTES["en"], "slugs": ["xid79-gpu-fell-off-bus"]},

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import getpass
 import json
 import re
 import shutil
@@ -14,6 +13,7 @@ import pytest
 import yaml
 
 from pitstop.cli.main import build_parser, main
+from pitstop.core.config import local_user
 from pitstop.core.db import open_db
 from pitstop.incidents.model import NewCause
 from pitstop.incidents.store import Incidents
@@ -79,7 +79,7 @@ def world(tmp_path_factory: pytest.TempPathFactory, kb_path: Path, embedder) -> 
                 "rules": [
                     {
                         "name": "me",
-                        "users": [getpass.getuser()],
+                        "users": [local_user()],
                         "origins": ["cli"],
                         "hosts": ["*", "localhost"],
                     }

@@ -22,6 +22,7 @@ from pitstop.cli.diagnose import render  # noqa: E402
 from pitstop.collectors.audit import AuditLog  # noqa: E402
 from pitstop.collectors.inventory import Host, Inventory  # noqa: E402
 from pitstop.core.clock import parse_since  # noqa: E402
+from pitstop.core.config import local_user
 from pitstop.core.db import open_db  # noqa: E402
 from pitstop.core.errors import NotFound, UsageError  # noqa: E402
 from pitstop.kb.service import KnowledgeBase  # noqa: E402
@@ -170,12 +171,10 @@ def test_parse_since() -> None:
 
 def test_cli_diagnose_and_audit(lab_fleet, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """The CLI with the bundled KB: authz first, JSON out, and every command it ran in `pitstop audit`."""
-    import getpass
-
     db, policy = tmp_path / "cli.db", tmp_path / "policy.yaml"
     policy.write_text(
         yaml.safe_dump(
-            {"rules": [{"name": "me", "users": [getpass.getuser()], "origins": ["cli"], "hosts": ["*"]}]}
+            {"rules": [{"name": "me", "users": [local_user()], "origins": ["cli"], "hosts": ["*"]}]}
         )
     )
     args = ["--inventory", str(lab_fleet.inventory), "--db", str(db)]
@@ -189,4 +188,4 @@ def test_cli_diagnose_and_audit(lab_fleet, tmp_path: Path, capsys: pytest.Captur
     assert cli.main(["audit", "--db", str(db), "--host", "h100-sxm5-healthy", "--jsonl"]) == 0
     rows = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert len(rows) == len(doc["hosts"][0]["commands"])
-    assert all(r["origin"] == "cli" and r["requester"] == getpass.getuser() for r in rows)
+    assert all(r["origin"] == "cli" and r["requester"] == local_user() for r in rows)

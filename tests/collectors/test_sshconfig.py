@@ -9,7 +9,6 @@ hostname, port and user; an empty Pitstop list must correspond to ssh's default 
 
 from __future__ import annotations
 
-import getpass
 import os
 import shutil
 import socket
@@ -19,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from pitstop.collectors.sshconfig import SshConfig
+from pitstop.core.config import local_user
 from pitstop.core.errors import UsageError
 
 SSH = shutil.which("ssh")
@@ -125,7 +125,7 @@ CASES: list[tuple[str, str, dict[str, str], tuple[str, ...]]] = [
     ("match-host-list", "Match host a,b\n  User ab\nMatch host c\n  User c\n", {}, ("a", "b", "c", "d")),
     (
         "match-localuser",
-        f"Match localuser {getpass.getuser()}\n  Port 2626\nMatch localuser nobody-else\n  Port 9\n",
+        f"Match localuser {local_user()}\n  Port 2626\nMatch localuser nobody-else\n  Port 9\n",
         {},
         ("any",),
     ),
@@ -174,7 +174,7 @@ def _expand(path: str, alias: str, host: str, port: str, user: str) -> str:
         "p": port,
         "r": user,
         "n": alias,
-        "u": getpass.getuser(),
+        "u": local_user(),
         "%": "%",
         "l": socket.gethostname(),
         "L": socket.gethostname().split(".")[0],
@@ -205,7 +205,7 @@ def test_resolution_equals_ssh_G(
         ssh = _ssh_g(config, alias)
         got = cfg.resolve(alias)
         host, port, user = ssh["hostname"][0], ssh["port"][0], ssh["user"][0]
-        assert (got.hostname, str(got.port), got.user or getpass.getuser()) == (host, port, user), alias
+        assert (got.hostname, str(got.port), got.user or local_user()) == (host, port, user), alias
         assert ",".join(got.proxy_jump) == ssh.get("proxyjump", [""])[0], alias
         identities = ssh.get("identityfile", [])
         if got.identity_files:

@@ -7,7 +7,6 @@ The lab runs 7 copies of `h100-sxm5-healthy`, `job-odd-node` and `slurm-controll
 from __future__ import annotations
 
 import asyncio
-import getpass
 import json
 from pathlib import Path
 
@@ -19,6 +18,7 @@ from pitstop.cli import main as cli
 from pitstop.collectors import inventory as inv
 from pitstop.collectors.audit import AuditLog
 from pitstop.collectors.inventory import Inventory
+from pitstop.core.config import local_user
 from pitstop.core.db import open_db
 from pitstop.core.errors import NotFound, UsageError
 from pitstop.lab import fleet
@@ -75,7 +75,7 @@ def test_cli_names_the_odd_node_first(
     job_lab: fleet.Fleet, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     policy = tmp_path / "policy.yaml"
-    rule = {"name": "me", "users": [getpass.getuser()], "origins": ["cli"], "hosts": ["*"]}
+    rule = {"name": "me", "users": [local_user()], "origins": ["cli"], "hosts": ["*"]}
     policy.write_text(yaml.safe_dump({"rules": [rule]}))
     args = ["--inventory", str(job_lab.inventory), "--db", str(tmp_path / "cli.db"), "--policy", str(policy)]
     code = cli.main(["diagnose", "--job", "4242", *args])

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from pitstop.app.authz import Policy
 from pitstop.collectors.inventory import build
+from pitstop.core.config import local_user
 from pitstop.core.errors import PitstopError
 from tests.bot.conftest import ALLOW_ALL, payload
 from tests.bot.interactions import as_form, slash_command
@@ -171,13 +172,11 @@ def test_host_arguments_resolve_to_inventory_hosts_or_a_clear_refusal(expr: str)
 @pytest.mark.lab
 @pytest.mark.parametrize("expr", HOSTILE_HOSTS[:24])
 def test_cli_diagnose_with_hostile_hosts_runs_nothing(lab_fleet, tmp_path, capsys, expr) -> None:
-    import getpass
-
     from pitstop.cli.main import main
 
     watch = AuditWatch(lab_fleet.audit_log)
     (tmp_path / "policy.yaml").write_text(
-        json.dumps({"rules": [{"users": [getpass.getuser()], "hosts": ["*"]}], "rate_limit": {"burst": 0}})
+        json.dumps({"rules": [{"users": [local_user()], "hosts": ["*"]}], "rate_limit": {"burst": 0}})
     )
     code = main(
         [

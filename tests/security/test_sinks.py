@@ -4,7 +4,6 @@ writes text: all database tables (FTS included), drafts and their ids, Slack rep
 
 from __future__ import annotations
 
-import getpass
 import io
 import json
 import logging
@@ -18,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from pitstop.core.config import local_user
 from pitstop.core.redact import redact
 from tests.bot.conftest import copy_kb, payload
 from tests.bot.recorder import BOT_USER
@@ -130,7 +130,7 @@ def test_cli_ask_text_and_json(kb_path, tmp_path) -> None:
 def test_cli_diagnose_text(lab_fleet, kb_path, tmp_path) -> None:
     db = copy_kb(kb_path, tmp_path / "diag.db")
     policy = tmp_path / "policy.yaml"
-    policy.write_text(json.dumps({"rules": [{"users": [getpass.getuser()], "hosts": ["*"]}]}))
+    policy.write_text(json.dumps({"rules": [{"users": [local_user()], "hosts": ["*"]}]}))
     args = ["diagnose", "h100-sxm5-healthy", "--error", "-", "--inventory", str(lab_fleet.inventory)]
     done = _cli([*args, "--policy", str(policy)], PASTE, {"PITSTOP_DB": str(db)})
     assert done.returncode in (0, 10, 11), done.stderr
