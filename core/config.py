@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import os
 import pwd
+import stat
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
+
+from pitstop.core.errors import BadFile
+from pitstop.core.i18n import msg
 
 
 def data_dir() -> Path:
@@ -33,12 +38,25 @@ def local_user() -> str:
         return str(uid)
 
 
-def load_dotenv_file(path: str | os.PathLike[str] = ".env") -> None:
-    """Load `.env` into the environment without overriding variables already set."""
-    if Path(path).is_file():
-        from dotenv import load_dotenv
+def trusted(info: os.stat_result, owners: Collection[int]) -> bool:
+    """True when a file (its `os.stat` result) belongs to one of `owners` and group and others may
+    not write it: only then may what it says steer Pitstop."""
+    return info.st_uid in owners and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
 
-        load_dotenv(path, override=False)
+
+def load_dotenv_file(path: str | os.PathLike[str] = ".env") -> None:
+    """Load `.env` into the environment without overriding variables already set; BadFile when it
+    belongs to someone else or group or others may write it (it sets tokens and names the policy)."""
+    if not Path(path).is_file():
+        return
+    from dotenv import load_dotenv
+
+    with open(path, encoding="utf-8") as handle:
+        info = os.fstat(handle.fileno())  # the file read is the file checked
+        if not trusted(info, (os.getuid(),)):
+            mode = oct(stat.S_IMODE(info.st_mode))[2:]
+            raise BadFile(msg("errors.dotenv.unsafe", path=str(path), mode=mode, uid=info.st_uid))
+        load_dotenv(stream=handle, override=False)
 
 
 @dataclass(frozen=True)

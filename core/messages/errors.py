@@ -509,6 +509,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "errors.drafts.no_target": ("'{id}' names no entry to merge into", "'{id}' 没有指明要合并到哪个条目"),
     # ssh config, --since, the database (collectors/sshconfig.py, core/clock.py, core/db.py)
     "errors.sshconfig.unreadable": ("ssh config: {error}", "ssh 配置有误：{error}"),
+    # files that steer Pitstop must be the user's own and closed to writers (core/config.py)
+    "errors.dotenv.unsafe": (
+        "{path} is not read: it must belong to you and group or others may not write it (mode {mode},"
+        " owner uid {uid}); run chmod go-w {path} and chown it to yourself",
+        "未读取 {path}：它必须属于你，且组或其他用户不能写（权限 {mode}，属主 uid {uid}）；请运行 chmod go-w"
+        " {path} 并把属主改成你自己",
+    ),
     "errors.cli.since": (
         "--since {value!r}: use a duration like 7d, 24h, 90m or an ISO date like 2026-11-01",
         "--since {value!r}：请用 7d、24h、90m 这样的时长，或 2026-11-01 这样的 ISO 日期",
