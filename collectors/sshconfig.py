@@ -10,6 +10,8 @@ ProxyCommand, `none`. This module adds what Pitstop needs on top:
   case, negated, `exec=CMD`, beside other criteria, or several) is treated as not matching, no
   command runs, and the resolution carries a note saying so. `ProxyCommand` is likewise returned
   only as data; the transport refuses to run it unless allowed.
+- A file (main or included) that group or others may write, or that belongs to neither the user nor
+  root, is refused as `ssh` refuses it (BadFile).
 - Where each value came from (`file:line`), for `pitstop inventory show`.
 - The concrete `Host` aliases a config defines (patterns with `*`, `?` or `!` are never targets).
 
@@ -22,6 +24,7 @@ from __future__ import annotations
 import glob
 import os
 import shlex
+import stat
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,8 +32,8 @@ from typing import Any
 
 from asyncssh.config import ConfigParseError, SSHClientConfig
 
-from pitstop.core.config import local_user
-from pitstop.core.errors import UsageError
+from pitstop.core.config import local_user, trusted
+from pitstop.core.errors import BadFile, UsageError
 from pitstop.core.i18n import Msg, msg
 
 USER_CONFIG = "~/.ssh/config"
@@ -68,6 +71,11 @@ class _Config(SSHClientConfig):
         self.origins: dict[str, str] = {}
         self.notes: list[Msg] = []
 
+    def parse(self, path: Path) -> None:
+        """Read one file (the main one or an Include) once it is known to be safe to trust."""
+        _check_trusted(path)
+        super().parse(path)
+
     def _match(self, option: str, args: list[str]) -> None:
         if self.allow_exec:
             super()._match(option, args)
@@ -101,6 +109,15 @@ class _Config(SSHClientConfig):
                 rest.extend(args[at : at + width])
             at += width
         return rest, has_exec
+
+
+def _check_trusted(path: Path) -> None:
+    """BadFile unless `path` belongs to the user or root and group and others may not write it (the
+    rule `ssh` applies to its user config): a writer could add hosts or reroute them."""
+    info = path.stat()
+    if not trusted(info, (os.getuid(), 0)):
+        mode = oct(stat.S_IMODE(info.st_mode))[2:]
+        raise BadFile(msg("errors.sshconfig.unsafe", path=str(path), mode=mode, uid=info.st_uid))
 
 
 def _tracked(handler: Callable) -> Callable:
@@ -204,6 +221,7 @@ def _scan(path: Path, names: dict[str, None], depth: int) -> None:
     if depth > _MAX_INCLUDE_DEPTH:
         return
     try:
+        _check_trusted(path)
         lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return

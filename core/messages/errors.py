@@ -510,6 +510,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # ssh config, --since, the database (collectors/sshconfig.py, core/clock.py, core/db.py)
     "errors.sshconfig.unreadable": ("ssh config: {error}", "ssh 配置有误：{error}"),
     # files that steer Pitstop must be the user's own and closed to writers (core/config.py)
+    "errors.sshconfig.unsafe": (
+        "ssh config {path} is not used: it must belong to you or root and group or others may not write"
+        " it (mode {mode}, owner uid {uid}); run chmod go-w {path}",
+        "不使用 ssh 配置 {path}：它必须属于你或 root，且组或其他用户不能写（权限 {mode}，属主 uid {uid}）；"
+        "请运行 chmod go-w {path}",
+    ),
     "errors.dotenv.unsafe": (
         "{path} is not read: it must belong to you and group or others may not write it (mode {mode},"
         " owner uid {uid}); run chmod go-w {path} and chown it to yourself",

@@ -19,7 +19,7 @@ import pytest
 
 from pitstop.collectors.sshconfig import SshConfig
 from pitstop.core.config import local_user
-from pitstop.core.errors import UsageError
+from pitstop.core.errors import BadFile, UsageError
 
 SSH = shutil.which("ssh")
 DEFAULT_KEYS = tuple(
@@ -299,3 +299,29 @@ def test_match_exec_without_its_command_is_an_error(tmp_path: Path) -> None:
     config.write_text("Match host e* exec\n  Port 2999\n")
     with pytest.raises(UsageError):
         SshConfig.from_paths([config]).resolve("e1")
+
+
+@pytest.mark.parametrize("mode", [0o664, 0o646, 0o666])
+@pytest.mark.parametrize("which", ["config", "included"])
+def test_an_ssh_config_others_may_write_is_refused(tmp_path: Path, mode: int, which: str) -> None:
+    (tmp_path / "included").write_text("Host inc\n  User inc\n")
+    config = tmp_path / "config"
+    config.write_text(f"Include {tmp_path}/included\nHost web\n  Port 2022\n")
+    (tmp_path / which).chmod(mode)
+    cfg = SshConfig.from_paths([config])
+    for call in (lambda: cfg.resolve("web"), cfg.concrete_hosts):
+        with pytest.raises(BadFile) as caught:
+            call()
+        assert caught.value.message.key == "errors.sshconfig.unsafe"
+        assert str(tmp_path / which) in str(caught.value) and oct(mode)[2:] in str(caught.value)
+        assert "组或其他用户" in caught.value.render("zh")
+
+
+def test_an_ssh_config_someone_else_owns_is_refused(tmp_path: Path) -> None:
+    if os.getuid() != 0:
+        pytest.skip("giving a file away needs root")
+    config = tmp_path / "config"
+    config.write_text("Host web\n  Port 2022\n")
+    os.chown(config, 65534, -1)
+    with pytest.raises(BadFile, match="uid 65534"):
+        SshConfig.from_paths([config]).resolve("web")
