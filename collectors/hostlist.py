@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from pitstop.core.errors import UsageError
 from pitstop.core.i18n import msg
 
-_NAME = re.compile(r"^@?[A-Za-z0-9][A-Za-z0-9._-]{0,252}$")
-_RANGE = re.compile(r"^([0-9]+)(?:-([0-9]+))?$")
+# `\Z`, not `$`: `$` also matches before a final newline. Range ends stay under 10**18 (an index-sized
+# integer, far from int()'s digit limit), so no number can raise OverflowError or ValueError.
+_NAME = re.compile(r"^@?[A-Za-z0-9][A-Za-z0-9._-]{0,252}\Z")
+_RANGE = re.compile(r"^([0-9]{1,18})(?:-([0-9]{1,18}))?\Z")
 _BRACKET = re.compile(r"\[([^\[\]]*)\]")
 
 
@@ -123,7 +125,7 @@ def expand(expr: str, max_hosts: int = 1024) -> tuple[str, ...]:
     return tuple(dict.fromkeys(name for t in terms for name in expand_term(t)))
 
 
-_LAST_NUMBER = re.compile(r"^(.*?)([0-9]+)([^0-9]*)$")
+_LAST_NUMBER = re.compile(r"^(.*?)([0-9]+)([^0-9]*)\Z")
 
 
 def _runs(numbers: list[str]) -> list[str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -55,7 +57,12 @@ def test_cap_refuses_before_building() -> None:
         "",
         "gpu[\u0661-\u0663]",
         "ｇｐｕ１",
+        "gpu[1-99999999999999999999999]",  # past an index-sized integer
+        "gpu[99999999999999999999]",
+        "gpu[1-" + "9" * 5000 + "]",  # past Python's int() digit limit
+        "gpu[" + "1" * 9000 + "]",
     ],
+    ids=lambda expr: repr(expr[:30]),
 )
 def test_hostile_or_malformed_is_refused(expr: str) -> None:
     with pytest.raises(UsageError):
@@ -99,3 +106,18 @@ def test_compress_is_the_inverse_of_expand(parts: list[tuple[str, int, int, str]
     expr = hostlist.compress(names)
     assert sorted(hostlist.expand(expr, max_hosts=10_000)) == sorted(set(names))
     assert len(expr) <= len(",".join(set(names)))
+
+
+@pytest.mark.parametrize("term", ["gpu1\n", "gpu[1-2]\n", "gpu1\n\n", "@h100\n", "gpu\n[1-2]"])
+def test_a_term_with_a_newline_is_not_a_name(term: str) -> None:
+    for call in (hostlist.count, lambda t: list(hostlist.expand_term(t))):
+        with pytest.raises(UsageError):
+            call(term)
+
+
+def test_a_huge_range_is_refused_at_once() -> None:
+    started = time.process_time()
+    for expr in ("gpu[1-99999999]", "gpu[1-999999999999999999]", "a[1-99999][1-99999][1-99999],b"):
+        with pytest.raises(UsageError, match="the limit is 1024"):
+            hostlist.expand(expr)
+    assert time.process_time() - started < 0.5
