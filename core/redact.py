@@ -9,6 +9,7 @@ matters. tests/security/test_redact.py holds the corpus of both.
 
 from __future__ import annotations
 
+import bisect
 import logging
 import re
 from collections.abc import Callable, Mapping
@@ -125,8 +126,22 @@ _RULES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
     # NAME=value, NAME: value, "name": "value" where NAME ends like a secret (env vars, configs, JSON).
     (_ASSIGNMENT, _mask_assignment),
     (re.compile(r"(?i)(\"auth\"\s*:\s*)\"[^\"\n]+\""), _KEEP),
-    # Chinese labels: 密码 (password), 口令 (passphrase), 令牌 (token), 密钥 (secret key), 私钥 (private key).
-    (re.compile(r"((?:密码|口令|令牌|密钥|私钥)\s*[:：=]\s*)(\S+)"), _KEEP),
+    # Chinese labels: 密码 (password), 口令 (passphrase), 令牌 (token), 密钥 (secret key), 私钥 (private key),
+    # followed by a colon or `=` (the value ends at Chinese punctuation), or by 是/为 ("is") and a value
+    # of at least 6 ASCII characters (prose such as 密码是正确的 stays).
+    (re.compile(r"((?:密码|口令|令牌|密钥|私钥)\s*[:：=]\s*)([^\s,;，。；、）]+)"), _KEEP),
+    (re.compile(r"((?:密码|口令|令牌|密钥|私钥)\s*[是为]\s*)([!-~]{6,})"), _KEEP),
+)
+
+# Disguises a secret may wear: percent- or JSON-escaped characters, full-width forms, invisible
+# characters inside it, or a line break where a terminal wrapped it (a line ending in a 12-character
+# run continued by a line that is one run). Where one is present the rules run again on the text as
+# a reader would decode it, and what they find is masked in the original.
+_RUN = r"[A-Za-z0-9_+/=.-]"
+_DISGUISE = re.compile(
+    r"[\u00ad\u180e\u200b-\u200d\u2060\ufeff]|[\uff01-\uff5e]|%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\/"
+    rf"|(?<={_RUN}{{12}})\r?\n(?={_RUN}{{4,}}\r?$)",
+    re.M,
 )
 
 
@@ -134,6 +149,75 @@ def _apply(text: str) -> str:
     for pattern, replacement in _RULES:
         text = pattern.sub(replacement, text)
     return text
+
+
+def _decoded(piece: str) -> str:
+    """What one disguise stands for: its character, or nothing (invisible characters, wrapped breaks)."""
+    if piece[0] == "%":
+        return chr(int(piece[1:], 16))
+    if piece.startswith("\\u"):
+        return chr(int(piece[2:], 16))
+    if piece == "\\/":
+        return "/"
+    if "\uff01" <= piece <= "\uff5e":
+        return chr(ord(piece) - 0xFEE0)
+    return ""
+
+
+def _view(text: str) -> tuple[str, list[tuple[int, int, int, bool]]]:
+    """`text` decoded, and its pieces: (start in the view, start and end in `text`, kept as it is)."""
+    parts: list[str] = []
+    pieces: list[tuple[int, int, int, bool]] = []
+    at = pos = 0
+    for m in _DISGUISE.finditer(text):
+        if m.start() > pos:
+            pieces.append((at, pos, m.start(), True))
+            parts.append(text[pos : m.start()])
+            at += m.start() - pos
+        char = _decoded(m.group())
+        if char:
+            pieces.append((at, m.start(), m.end(), False))
+            parts.append(char)
+            at += 1
+        pos = m.end()
+    pieces.append((at, pos, len(text), True))
+    parts.append(text[pos:])
+    return "".join(parts), pieces
+
+
+def _masked(m: re.Match[str], replacement: str | Callable[[re.Match[str]], str]) -> tuple[int, int] | None:
+    """The part of a rule's match that the rule masks."""
+    if replacement == MASK:
+        return m.span()
+    if callable(replacement):  # an assignment: the value, unless it is not a secret
+        return None if replacement(m) == m.group(0) else (m.start(3), m.end())
+    return m.end(1), m.start(2) if replacement.endswith(r"\2") else m.end()
+
+
+def _unmasked_disguises(text: str) -> str:
+    """`text` with the secrets that only its decoded form shows replaced by MASK."""
+    view, pieces = _view(text)
+    starts = [p[0] for p in pieces]
+
+    def original(index: int, end: bool) -> int:
+        at, start, stop, kept = pieces[bisect.bisect_right(starts, index) - 1]
+        if kept:
+            return start + index - at + (1 if end else 0)
+        return stop if end else start
+
+    spans = sorted(
+        (original(a, False), original(b - 1, True))
+        for pattern, replacement in _RULES
+        for m in pattern.finditer(view)
+        if (span := _masked(m, replacement)) and (a := span[0]) < (b := span[1])
+    )
+    out, pos = [], 0
+    for start, stop in spans:
+        if stop <= pos:
+            continue
+        out.append(text[pos : max(pos, start)] + MASK)
+        pos = stop
+    return "".join(out) + text[pos:]
 
 
 # A fleet sweep redacts the same short texts (a command's message, a reason) on every host, and the
@@ -147,7 +231,7 @@ def redact(text: str) -> str:
     """Return `text` with every secret-shaped substring replaced by `[REDACTED]`."""
     if not text or text in _CLEAN:
         return text
-    out = _apply(text)
+    out = _apply(_unmasked_disguises(text) if _DISGUISE.search(text) else text)
     if out == text and len(text) <= SHORT:
         if len(_CLEAN) >= CLEAN_MAX:
             _CLEAN.clear()

@@ -73,6 +73,18 @@ def test_labels_stay_so_a_reader_knows_what_was_there() -> None:
     assert redact("postgres://u:pw12345@db/x") == f"postgres://u:{MASK}@db/x"
 
 
+def test_disguised_secrets_are_masked_where_they_stand() -> None:
+    """The rules also run on the text decoded (escapes, full-width, invisible characters, wrapped
+    lines); what they find there is masked in the original, and the words around it stay."""
+    assert redact("cb?t=xoxb%2D1234567890123%2D1234567890123%2DFakePercent01&lang=zh") == (
+        f"cb?t={MASK}&lang=zh"
+    )
+    assert redact("密钥：FakeZhKey789，请勿外传") == f"密钥：{MASK}，请勿外传"
+    assert redact("ghp_FakeWrappedPatHead\nFakeWrappedPatTail0123456789\nnext line") == f"{MASK}\nnext line"
+    harmless = "x\u200by ｘｙ %41 \\u0041 \\/ 密码是正确的"  # disguises around no secret: nothing changes
+    assert redact(harmless) == harmless
+
+
 def test_real_command_outputs_come_through_unchanged(shared_dir: Path) -> None:
     """Every real output in ../shared/outputs is evidence; none of it holds a secret."""
     files = [p for p in sorted((shared_dir / "outputs").rglob("*")) if p.is_file() and p.name != "INDEX.md"]
