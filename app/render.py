@@ -49,7 +49,7 @@ def _cause_lines(cause: Cause, lang: str, verbose: bool, width: int | None) -> l
     )
     body = [meta]
     if cause.summary:
-        body.append(clip(" ".join(cause.summary.split()), SUMMARY_CHARS))
+        body.append(clip(redact(" ".join(cause.summary.split())), SUMMARY_CHARS))
     body += [t("answer.why", lang, reason=reason) for reason in cause.why]
     body += [t("answer.check", lang, description=check) for check in cause.checks]
     if cause.fix:

@@ -29,6 +29,7 @@ from pitstop.collectors.transport import framing, local
 from pitstop.collectors.transport.base import HostUnavailable, Session
 from pitstop.collectors.transport.ssh import Connector
 from pitstop.core.i18n import Msg, msg
+from pitstop.core.redact import redact
 
 SLACK_S = 3.0  # local grace beyond a command's remote timeout and kill delay
 OPEN_S = 10.0  # time a channel may take to start its first command (or the next one)
@@ -113,7 +114,7 @@ def _classify(cmd: Command, status: int | None, stderr: str, duration: float) ->
         return "refused", msg("errors.runner.sudo_refused")
     first = next((line.strip() for line in stderr.splitlines() if line.strip()), "")
     if first:
-        return "nonzero", msg("errors.runner.exited_said", status=status, stderr=first[:200])
+        return "nonzero", msg("errors.runner.exited_said", status=status, stderr=redact(first)[:200])
     return "nonzero", msg("errors.runner.exited", status=status)
 
 

@@ -63,6 +63,11 @@ def clean(text: str) -> str:
     return escape(redact(text))
 
 
+def clean_clip(text: str, limit: int) -> str:
+    """Redact, cut to `limit` characters, then escape: a cut never leaves half of a secret unmasked."""
+    return escape(clip(redact(text), limit))
+
+
 def section(mrkdwn: str) -> Block:
     """A section block whose (already escaped) text fits Slack's 3,000-character limit; a cut that
     would leave a code block open closes it."""
@@ -133,7 +138,7 @@ def answer_message(card: AnswerCard) -> SlackMessage:
             head += f"  _{escape(t('answer.flag.benign', lang))}_"
         lines = [head]
         if cause.summary:
-            lines.append(clean(clip(" ".join(cause.summary.split()), SUMMARY_CHARS)))
+            lines.append(clean_clip(" ".join(cause.summary.split()), SUMMARY_CHARS))
         if cause.why:
             lines.append(f"*{label(lang, 'why')}:* " + clean("; ".join(cause.why)))
         if cause.checks:
@@ -213,7 +218,7 @@ def _not_checked(card: DiagnosisCard) -> list[str]:
     lines = []
     for status, hosts in by_status.items():
         what = t("fleet.slack.not_checked", card.lang, status=label_status(status, card.lang), n=len(hosts))
-        error = f": {clean(clip(render(hosts[0].error, card.lang), 200))}" if hosts[0].error else ""
+        error = f": {clean_clip(render(hosts[0].error, card.lang), 200)}" if hosts[0].error else ""
         lines.append(f"• {escape(what)} {_hosts(h.host for h in hosts)}{error}")
     return lines
 
@@ -229,7 +234,7 @@ def _odd_section(card: DiagnosisCard) -> Block:
     lines = [f"*{escape(t('fleet.slack.odd_title', card.lang, n=len(card.odd)))}*"]
     size = len(lines[0])
     for i, sentence in enumerate(card.odd):
-        line = f"• {clean(clip(sentence, 600))}"
+        line = f"• {clean_clip(sentence, 600)}"
         if size + len(line) + 80 > MAX_SECTION:
             lines.append(escape(t("fleet.slack.odd_more", card.lang, n=len(card.odd) - i)))
             break
@@ -246,10 +251,10 @@ def diagnosis_message(card: DiagnosisCard) -> SlackMessage:
     lang = card.lang
     done = sum(1 for h in card.hosts if h.status != "pending")
     key = "diagnosed" if card.done else "diagnosing"
-    head = label(lang, key, target=clip(card.target, 200), done=done, total=len(card.hosts))
+    head = label(lang, key, target=clip(redact(card.target), 200), done=done, total=len(card.hosts))
     lines = [f"*{clean(head)}*"]
     if card.job:
-        lines.append(clean(clip(card.job, 1000)))
+        lines.append(clean_clip(card.job, 1000))
     lines += _not_checked(card)
     blocks: list[Block] = [section("\n".join(lines))]
     if card.odd:
@@ -287,12 +292,12 @@ def _cause_findings(cause: CauseFindings, lang: str) -> str:
     icon = VERDICT_ICONS.get(best.verdict, "")
     parts = [f"{label(lang, v)} ({len(hosts)}): {_hosts(hosts, 400)}" for v, hosts in by_verdict.items()]
     benign = f" ({label(lang, 'benign')})" if best.benign else ""
-    text = f"{icon} *{clean(clip(cause.title, 200))}*{benign}\n" + " · ".join(parts)
+    text = f"{icon} *{clean_clip(cause.title, 200)}*{benign}\n" + " · ".join(parts)
     if best.reason:
-        text += f"\n_{clean(clip(render(best.reason, lang), 600))}_"
+        text += f"\n_{clean_clip(render(best.reason, lang), 600)}_"
     for evidence in best.evidence[:2]:
-        block = f"\n`{clean(clip(evidence.command, 200))}`\n" + code(
-            clip(line, 300) for line in evidence.lines[:EVIDENCE_LINES]
+        block = f"\n`{clean_clip(evidence.command, 200)}`\n" + code(
+            clip(redact(line), 300) for line in evidence.lines[:EVIDENCE_LINES]
         )
         if len(text) + len(block) > MAX_SECTION:
             break
@@ -391,13 +396,13 @@ def draft_blocks(card: DraftCard) -> list[Block]:
     )
     lines = [f"*{clean(card.title)}*  ({kind}, `{escape(card.id)}`)"]
     if card.summary:
-        lines.append(clean(clip(" ".join(card.summary.split()), SUMMARY_CHARS)))
+        lines.append(clean_clip(" ".join(card.summary.split()), SUMMARY_CHARS))
     if card.symptoms:
         lines.append(
-            f"*{t('drafts.symptoms', lang)}:* " + clean(clip("; ".join(card.symptoms), SUMMARY_CHARS))
+            f"*{t('drafts.symptoms', lang)}:* " + clean_clip("; ".join(card.symptoms), SUMMARY_CHARS)
         )
     if card.fix:
-        lines.append(f"*{t('drafts.fix', lang)}:* " + clean(clip("; ".join(card.fix), SUMMARY_CHARS)))
+        lines.append(f"*{t('drafts.fix', lang)}:* " + clean_clip("; ".join(card.fix), SUMMARY_CHARS))
     out: list[Block] = [section("\n".join(lines))]
     outcome = clean(render(card.outcome, lang))
     if card.status != "draft":

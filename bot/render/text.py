@@ -97,7 +97,7 @@ def drafts_text(cards: tuple[DraftCard, ...], lang: str = "en") -> str:
             "  " + t("drafts.line", lang, id=card.id, title=card.title, what=what, incident=card.incident)
         )
         if card.summary:
-            out.append("     " + clip(" ".join(card.summary.split()), SUMMARY_CHARS))
+            out.append("     " + clip(redact(" ".join(card.summary.split())), SUMMARY_CHARS))
     return redact("\n".join(out))
 
 

@@ -15,6 +15,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 
 from pitstop.collectors.catalog import Command
+from pitstop.core.redact import redact
 
 KILL_AFTER_S = 2
 # ethtool and lspci live in sbin, which ordinary users' PATH lacks; the host's own PATH stays first.
@@ -117,15 +118,20 @@ def script_blocks(script: str) -> tuple[list[str], list[str]] | None:
     return None if current is not None else (fixed, commands)
 
 
+MARGIN = 64 * 1024  # bytes held before a cut stream's tail, so a secret across the cut is masked whole
+
+
 class Tail:
     """The last `cap` bytes of a stream, and how many bytes went by: a ring of received chunks.
 
-    Memory stays at the cap plus one chunk however long the stream is: whole chunks fall off the
-    front as new ones arrive, and the one straddling the cap is cut once, when the text is read.
+    Memory stays at the cap plus MARGIN plus one chunk however long the stream is: whole chunks fall
+    off the front as new ones arrive, and the one straddling the cap is cut once, when the text is
+    read, after redaction (a secret across the cut is masked before half of it could stay).
     """
 
     def __init__(self, cap: int) -> None:
         self.cap = cap
+        self._room = cap + MARGIN
         self.total = 0
         self._chunks: deque[bytes] = deque()
         self._held = 0
@@ -135,12 +141,12 @@ class Tail:
         if not chunk:
             return
         self.total += len(chunk)
-        if len(chunk) >= self.cap:
+        if len(chunk) >= self._room:
             self._chunks.clear()
-            chunk, self._held = chunk[-self.cap :] if self.cap else b"", 0
+            chunk, self._held = chunk[-self._room :], 0
         self._chunks.append(chunk)
         self._held += len(chunk)
-        while self._chunks and self._held - len(self._chunks[0]) >= self.cap:
+        while self._chunks and self._held - len(self._chunks[0]) >= self._room:
             self._held -= len(self._chunks.popleft())
 
     @property
@@ -155,9 +161,13 @@ class Tail:
         return self.total > self.cap
 
     def text(self) -> str:
-        """Decoded text (invalid UTF-8 replaced); after truncation the partial first line is dropped."""
-        raw = self.data
-        if self.truncated and b"\n" in raw:
+        """Decoded text (invalid UTF-8 replaced). A truncated stream is redacted with the margin before
+        its tail, then cut to the cap, and its partial first line is dropped."""
+        if not self.truncated:
+            return self.data.decode("utf-8", errors="replace")
+        held = redact(b"".join(self._chunks).decode("utf-8", errors="replace")).encode()
+        raw = held[len(held) - self.cap :] if len(held) > self.cap else held
+        if b"\n" in raw:
             raw = raw[raw.index(b"\n") + 1 :]
         return raw.decode("utf-8", errors="replace")
 

@@ -23,6 +23,7 @@ from pitstop.collectors.inventory import Host, Inventory
 from pitstop.collectors.transport.base import HostUnavailable, Sink
 from pitstop.core.errors import PitstopError
 from pitstop.core.i18n import msg
+from pitstop.core.redact import redact
 
 KEEPALIVE_S = 15
 # At 500 hosts a 256-wide gate started 256 handshakes at once: the client's key exchanges queued
@@ -197,7 +198,8 @@ class Connector:
 
         if host.proxy_command and not self.inventory.allow_local_commands:
             raise HostUnavailable(
-                "error", msg("ssh.proxy_command_skipped", host=host.name, command=host.proxy_command[:80])
+                "error",
+                msg("ssh.proxy_command_skipped", host=host.name, command=redact(host.proxy_command)[:80]),
             )
         if jump is not None:
             try:

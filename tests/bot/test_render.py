@@ -136,3 +136,21 @@ def test_answer_text_wraps_only_when_given_a_width():
     assert max(map(len, render.answer_text(card).splitlines())) > 300
     wrapped = render.answer_text(card, width=60).splitlines()
     assert max(map(len, wrapped)) <= 60 and sum(line.startswith("     word") for line in wrapped) >= 4
+
+
+def test_a_secret_at_a_cut_is_masked_before_the_cut():
+    """Texts are cut to Slack's sizes only after redaction, so a token across a cut leaves no half."""
+    token = "ghp_FakeClipPat0123456789abcdefghijkl"
+    evidence = Evidence("x" * 190 + " " + token, ("y" * 290 + " " + token,), "")
+    reason = "z" * 590 + " " + token
+    findings = (("gpu1", Verdict("c", "confirmed", reason, (evidence,))),)
+    card = DiagnosisCard(
+        "en",
+        "w" * 190 + " " + token,
+        (HostState("gpu1", "ok", ""), HostState("gpu2", "unreachable", "v" * 190 + " " + token)),
+        (CauseFindings("c", "t" * 190 + " " + token, findings),),
+        done=True,
+        job="j" * 990 + " " + token,
+    )
+    rendered = all_text(blocks.diagnosis_message(card).kwargs())
+    assert "ghp_" not in rendered and "[REDACTE" in rendered

@@ -166,3 +166,42 @@ def test_sudo_only_when_the_operator_allows_it(fakebin: Path, monkeypatch: pytes
     monkeypatch.setenv("DENY", "1")
     denied = asyncio.run(runner.run_host(allowed, ["lspci"])).results["lspci"]
     assert denied.outcome == "refused" and "sudo -n refused" in str(denied.message)
+
+
+KEY_LINES = tuple(f"FakeKeyBody{n:03d}" + "Q" * 48 for n in range(200))
+PEM = "-----BEGIN OPENSSH PRIVATE KEY-----\n" + "\n".join(KEY_LINES) + "\n-----END OPENSSH PRIVATE KEY-----\n"
+
+
+@pytest.mark.parametrize(
+    ("stream", "cap", "secret"),
+    [
+        (PEM + "after the key\n", len(PEM) // 2, "FakeKeyBody1"),  # the cut falls inside the key block
+        ("export SLACK_BOT_TOKEN=xoxb-1234567890123-1234567890123-FakeCutTail0123456789", 30, "FakeCutTail"),
+        ("line\n" * 10 + "ghp_FakeCutPat0123456789abcdefghijklmnop\nend\n", 30, "abcdefghij"),
+    ],
+    ids=["pem", "one-line-token", "prefixed-token"],
+)
+@pytest.mark.parametrize("chunk", [1, 13, 1 << 20])
+def test_a_secret_across_the_cut_is_masked_before_the_cut(
+    stream: str, cap: int, secret: str, chunk: int
+) -> None:
+    tail = framing.Tail(cap)
+    data = stream.encode()
+    for i in range(0, len(data), chunk):
+        tail.add(data[i : i + chunk])
+    kept = tail.text()
+    assert tail.truncated and len(kept.encode()) <= cap
+    assert secret not in kept, kept
+
+
+def test_the_runner_masks_a_secret_the_output_cap_cuts(fakebin: Path, tmp_path: Path) -> None:
+    cap = catalog.BY_NAME["lscpu"].output_cap
+    output = tmp_path / "output"
+    output.write_text(PEM + "x" * (cap - len(PEM) // 2 - 1) + "\n")
+    (fakebin / "lscpu").write_text(f"#!/bin/sh\ncat {output}\n")
+    (fakebin / "df").write_text(
+        "#!/bin/sh\necho \"error: $(printf '%0176d' 0) ghp_FakeCutPat0123456789abcdefghijkl\" >&2\nexit 1\n"
+    )
+    r = run(["lscpu", "df"], lanes=1).results
+    assert r["lscpu"].truncated and "FakeKeyBody" not in r["lscpu"].stdout
+    assert r["df"].outcome == "nonzero" and "FakeCutPat" not in str(r["df"].message)
