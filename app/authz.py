@@ -235,7 +235,7 @@ class Policy:
         if path is None:
             return cls(audit_db=Path(audit_db) if audit_db else None, clock=clock)
         p = Path(path).expanduser()
-        data = yamlio.load_yaml_file(p, msg("security.what.policy"))
+        data = yamlio.load_yaml_file(p, msg("security.what.policy"), owned=True)
         try:
             return cls.from_data(data or {}, source=str(p), audit_db=audit_db, clock=clock)
         except UsageError as exc:  # a file with the wrong shape: exit 5, like an unreadable one

@@ -463,7 +463,7 @@ def load(path: str | os.PathLike[str] | None, allow_local_commands: bool | None 
 
         allow_local_commands = load_settings().ssh_local_commands
     p = Path(path).expanduser()
-    data = yamlio.load_yaml_file(p, msg("security.what.inventory"))
+    data = yamlio.load_yaml_file(p, msg("security.what.inventory"), owned=True)
     try:
         return build(data or {}, source=str(p), allow_local_commands=allow_local_commands)
     except BadFile:

@@ -5,11 +5,14 @@ Both are the safe loader (plain data only); errors are `yaml.YAMLError` either w
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 from typing import IO, Any
 
 import yaml
 
+from pitstop.core.config import trusted
 from pitstop.core.errors import BadFile, os_reason
 from pitstop.core.i18n import Msg, msg
 
@@ -40,9 +43,21 @@ def read_text_file(path: Path, what: Msg) -> str:
     return text
 
 
-def load_yaml_file(path: Path, what: Msg) -> Any:
-    """The parsed YAML of `what` at `path`; BadFile (exit 5) when unreadable, binary or not YAML."""
+def _refuse_unsafe(path: Path, what: Msg) -> None:
+    """BadFile when `path` belongs to neither this user nor root or group or others may write it."""
+    info = Path(path).stat()
+    if not trusted(info, (os.getuid(), 0)):
+        mode = oct(stat.S_IMODE(info.st_mode))[2:]
+        raise BadFile(msg("security.file.unsafe", what=what, path=str(path), mode=mode, uid=info.st_uid))
+
+
+def load_yaml_file(path: Path, what: Msg, *, owned: bool = False) -> Any:
+    """The parsed YAML of `what` at `path`; BadFile (exit 5) when unreadable, binary or not YAML, and
+    with `owned` (a file that steers Pitstop: the policy, the inventory) when it belongs to neither
+    this user nor root or group or others may write it."""
     text = read_text_file(path, what)
+    if owned:
+        _refuse_unsafe(path, what)
     try:
         return safe_load(text)
     except yaml.YAMLError as exc:

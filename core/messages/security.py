@@ -73,6 +73,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the {what} {path} is not valid YAML: {reason}",
         "{what} {path} 不是有效的 YAML：{reason}",
     ),
+    "security.file.unsafe": (
+        "the {what} {path} is not used: it must belong to you or root and group or others may not write"
+        " it (mode {mode}, owner uid {uid}); run chmod go-w {path}",
+        "不使用{what} {path}：它必须属于你或 root，且组或其他用户不能写（权限 {mode}，属主 uid {uid}）；"
+        "请运行 chmod go-w {path}",
+    ),
     "security.file.shape": (
         "the {what} {path} has the wrong shape: {reason}",
         "{what} {path} 的结构不对：{reason}",
