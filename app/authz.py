@@ -32,6 +32,7 @@ from __future__ import annotations
 import fnmatch
 import ipaddress
 import logging
+import re
 import socket
 import threading
 import time
@@ -39,6 +40,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -120,8 +122,9 @@ class Rule:
 
     def grants(self, host: HostLike) -> bool:
         """True when this rule covers `host`. The Pitstop host itself (localhost, 127.0.0.1, ::1, this
-        machine's name, names /etc/hosts gives them, in any spelling; the `local` transport) is covered
-        only when the rule names it: never by a glob such as `*` or by an inventory group."""
+        machine's name and interface addresses, names /etc/hosts gives them, in any spelling; the
+        `local` transport) is covered only when the rule names it: never by a glob such as `*` or by
+        an inventory group."""
         if host.name in self.host_names:
             return True
         if is_pitstop_host(host):
@@ -135,6 +138,9 @@ _SELF_ADDRESSES = frozenset(
     {"localhost", "localhost.localdomain", "127.0.0.1", "127.0.1.1", "::1", "0.0.0.0", "::"}
 )
 HOSTS_FILE = Path("/etc/hosts")
+FIB_TRIE = Path("/proc/net/fib_trie")  # Linux: the local IPv4 addresses are its `/32 host LOCAL` routes
+IF_INET6 = Path("/proc/net/if_inet6")  # Linux: every interface's IPv6 addresses, 32 hex digits first
+_HEX128 = re.compile(r"[0-9a-f]{32}")
 
 
 def _spelling(name: str) -> str:
@@ -151,30 +157,46 @@ def _spelling(name: str) -> str:
     return str(mapped or address)
 
 
-def _hosts_file_names(path: Path) -> set[str]:
-    """The names `path` (an /etc/hosts file) gives to one of the Pitstop host's own addresses."""
+def _lines(path: Path) -> list[str]:
     try:
-        lines = path.read_text(encoding="utf-8", errors="replace").splitlines()
+        return path.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
-        return set()
+        return []
+
+
+def _interface_addresses(fib_trie: Path, if_inet6: Path) -> set[str]:
+    """This machine's own addresses on every interface, loopback and not (none where `/proc` lacks them)."""
+    lines = _lines(fib_trie)
+    ipv4 = {above.split()[-1] for above, line in pairwise(lines) if line.split() == ["/32", "host", "LOCAL"]}
+    ipv6 = {
+        str(ipaddress.IPv6Address(bytes.fromhex(w[0])))
+        for w in map(str.split, _lines(if_inet6))
+        if w and _HEX128.fullmatch(w[0])
+    }
+    return ipv4 | ipv6
+
+
+def _hosts_file_names(path: Path, own: frozenset[str]) -> set[str]:
+    """The names `path` (an /etc/hosts file) gives to one of the `own` addresses."""
     names: set[str] = set()
-    for line in lines:
+    for line in _lines(path):
         words = line.split("#", 1)[0].split()
-        if len(words) > 1 and _spelling(words[0]) in _SELF_ADDRESSES:
+        if len(words) > 1 and _spelling(words[0]) in own:
             names.update(_spelling(w) for w in words[1:])
     return names
 
 
 @lru_cache(maxsize=4)
-def _own_names(hosts_file: Path) -> frozenset[str]:
+def _own_names(hosts_file: Path, fib_trie: Path, if_inet6: Path) -> frozenset[str]:
     name = _spelling(socket.gethostname())
-    return _SELF_ADDRESSES | {name, name.split(".")[0]} | _hosts_file_names(hosts_file)
+    own = _SELF_ADDRESSES | {_spelling(a) for a in _interface_addresses(fib_trie, if_inet6)}
+    return own | {name, name.split(".")[0]} | _hosts_file_names(hosts_file, own)
 
 
 def _is_own(name: str) -> bool:
     """True when `name` (a host name or address, any spelling) is the machine Pitstop runs on."""
     text = _spelling(name)
-    return text in _own_names(HOSTS_FILE) or text.endswith(".localhost")
+    return text in _own_names(HOSTS_FILE, FIB_TRIE, IF_INET6) or text.endswith(".localhost")
 
 
 def is_pitstop_host(host: HostLike) -> bool:

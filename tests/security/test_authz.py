@@ -306,3 +306,53 @@ def test_security_md_example_policy_is_safe_as_written() -> None:
     for user in ("alice", "U0123ABCD", "bob"):
         assert not ask(p, user, hosts=[SELF_HOSTS[0]], origin="cli").allowed
         assert not ask(p, user, hosts=[SELF_HOSTS[0]], origin="slack").allowed
+
+
+FIB_TRIE = """Main:
+  +-- 0.0.0.0/0 3 0 5
+     +-- 127.0.0.0/8 2 0 2
+        +-- 127.0.0.0/31 1 0 0
+           |-- 127.0.0.0
+              /8 host LOCAL
+           |-- 127.0.0.1
+              /32 host LOCAL
+        |-- 127.255.255.255
+           /32 link BROADCAST
+     +-- 10.20.0.0/16 2 0 2
+           |-- 10.20.0.0
+              /16 link UNICAST
+           |-- 10.20.30.40
+              /32 host LOCAL
+"""
+IF_INET6 = (
+    "00000000000000000000000000000001 01 80 10 80       lo\n"
+    "fd000000000000000000000000000005 04 40 00 82     eth0\n"
+    "fe8000000000000000fc00fffe000001 04 40 20 80     eth0\n"
+)
+
+
+def test_the_pitstop_hosts_own_interface_addresses_are_it(tmp_path: Path, monkeypatch) -> None:
+    from pitstop.app import authz
+
+    (tmp_path / "fib_trie").write_text(FIB_TRIE)
+    (tmp_path / "if_inet6").write_text(IF_INET6)
+    (tmp_path / "hosts").write_text("10.20.30.40 box-eth0\n10.20.30.41 neighbour\n")
+    monkeypatch.setattr(authz, "FIB_TRIE", tmp_path / "fib_trie")  # the kernel's tables: the boundary
+    monkeypatch.setattr(authz, "IF_INET6", tmp_path / "if_inet6")
+    monkeypatch.setattr(authz, "HOSTS_FILE", tmp_path / "hosts")
+    p = Policy.from_data(
+        {"rules": [{"name": "all", "users": ["*"], "hosts": ["*"], "inventory_groups": ["g"]}]}
+    )
+    own = (
+        "10.20.30.40",
+        "::ffff:10.20.30.40",
+        "[fd00::5]",
+        "fd00:0:0::5",
+        "fe80::fc:ff:fe00:1%eth0",
+        "box-eth0",
+    )
+    for address in own:
+        assert not ask(p, "alice", hosts=[Host("gpu9", address, groups=("g",))]).allowed, address
+    others = ("10.20.30.41", "10.20.0.0", "127.0.0.2", "fd00::6", "neighbour")
+    for address in others:
+        assert ask(p, "alice", hosts=[Host("gpu9", address, groups=("g",))]).allowed, address
