@@ -281,6 +281,12 @@ EXEC_SPELLINGS = (
     'Match !final exec "touch {m}"',
     'Match final host e* exec true exec "touch {m}"',
     'Match host exec exec "touch {m}"',
+    'Match=exec "touch {m}"',
+    'Match = host e* exec "touch {m}"',
+    'Match\thost\te*\texec\t"touch {m}"',
+    'Match "exec" "touch {m}"',
+    'Match host e* "EXEC"="touch {m}"',
+    'Match !host x exec="touch {m}"',
 )
 
 
