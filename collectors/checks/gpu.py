@@ -13,6 +13,7 @@ from pitstop.collectors.checks.base import (
     inconclusive,
     per_gpu,
     ruled_out,
+    smi_errors,
     spec,
 )
 from pitstop.collectors.facts import Facts
@@ -387,7 +388,13 @@ def gpu_count(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Ver
 
 
 def gpu_lost(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
-    """A GPU is lost to NVML or shows ERR! in nvidia-smi."""
+    """A GPU is lost to NVML, nvidia-smi says "GPU is lost", or it shows ERR! in nvidia-smi."""
+    for collector, error in smi_errors(facts):
+        evidence = facts.evidence(collector, [error.line])
+        if error.kind == "gpu_lost":
+            return confirmed(msg("reasons.driver.smi_fails", error=error.line), evidence)
+        if error.kind == "device_handle_error":
+            return inconclusive(msg("reasons.gpu.handle_error", error=error.line), evidence)
     table = facts.get("nvidia_smi")
     rows = table.gpus if table else ()
     lost_rows = [

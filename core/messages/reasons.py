@@ -201,6 +201,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "reasons.gpu.lost": ("GPU lost (`NVML_ERROR_GPU_IS_LOST`)", "GPU 已丢失（`NVML_ERROR_GPU_IS_LOST`）"),
     "reasons.gpu.none_lost": ("no GPU is lost", "没有 GPU 丢失"),
+    "reasons.gpu.handle_error": (
+        "nvidia-smi could not open a GPU but does not say it is lost: {error};"
+        " read the kernel log (Xid) for why",
+        "nvidia-smi 打不开一张 GPU，但没有说它已丢失：{error}；请查看内核日志（Xid）找原因",
+    ),
     "reasons.gpu.err_one_field": (
         "nvidia-smi shows ERR! only in the {fields} field of a GPU: one unreadable sensor, not a lost GPU;"
         " read `nvidia-smi -q` for that GPU",

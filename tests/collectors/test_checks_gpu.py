@@ -9,7 +9,7 @@ import pytest
 
 from pitstop.collectors.checks import gpu
 from pitstop.collectors.parsers.gpu import Gpu
-from tests.collectors.check_inputs import check, context, missing, ok, shared
+from tests.collectors.check_inputs import check, context, fixture, missing, ok, shared
 
 SMI_Q = "nvidia_smi_q"
 
@@ -176,6 +176,22 @@ def test_count_lost_generation_and_mixed(shared_dir: Path, rtx8: object) -> None
         == "confirmed"
     )
     assert check("gpu_mixed_models", rtx8).verdict == "ruled_out"
+
+
+@pytest.mark.parametrize(
+    ("name", "verdict"),
+    [
+        ("gpu-is-lost-reboot-0000-02.txt", "confirmed"),
+        ("gpu-is-lost-windows-console-wrapped.txt", "confirmed"),
+        ("device-handle-unknown-error-0b.txt", "inconclusive"),  # not the lost-GPU wording
+        ("device-handle-unknown-error-no-space-tesla-p4.txt", "inconclusive"),
+    ],
+)
+def test_gpu_lost_from_the_device_handle_error(name: str, verdict: str) -> None:
+    result = fixture("nvidia_smi", f"outputs/nvidia-smi-errors/{name}")
+    got = check("gpu_lost", result)
+    assert got.verdict == verdict
+    assert got.evidence and "Unable to determine the device handle" in got.evidence[0].lines[0]
 
 
 def test_pcie_idle_downclock_is_benign_only_when_idle(shared_dir: Path, h100: object) -> None:

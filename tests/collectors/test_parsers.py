@@ -96,6 +96,14 @@ OUTPUTS = (
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 
 
+NEW = Path(__file__).resolve().parents[1] / "fixtures" / "outputs"
+
+
+def parse_new(rel: str) -> Any:
+    """Parse one of tests/fixtures/outputs with its folder's parser."""
+    return FOLDERS[rel.split("/")[0]]((NEW / rel).read_bytes().decode("utf-8", "replace"))
+
+
 def read(shared_dir: Path, rel: str) -> str:
     """A corpus file as the runner would hand it over (invalid bytes replaced)."""
     return (shared_dir / "outputs" / rel).read_bytes().decode("utf-8", "replace")
@@ -257,6 +265,20 @@ def test_smi_error_texts(shared_dir: Path, rel: str, kind: str) -> None:
     assert table.gpus == () and table.error is not None and table.error.kind == kind
     if kind == "version_mismatch":
         assert table.error.nvml_library_version == "570.124"
+
+
+@pytest.mark.parametrize(
+    ("rel", "kind"),
+    [
+        ("nvidia-smi-errors/gpu-is-lost-reboot-0000-02.txt", "gpu_lost"),
+        ("nvidia-smi-errors/gpu-is-lost-windows-console-wrapped.txt", "gpu_lost"),
+        ("nvidia-smi-errors/device-handle-unknown-error-0b.txt", "device_handle_error"),
+        ("nvidia-smi-errors/device-handle-unknown-error-no-space-tesla-p4.txt", "device_handle_error"),
+    ],
+)
+def test_device_handle_errors(rel: str, kind: str) -> None:
+    table = parse_new(rel)
+    assert table.gpus == () and table.error is not None and table.error.kind == kind
 
 
 # --- topology and NVLink ------------------------------------------------------------------------
