@@ -134,12 +134,19 @@ def ipmi_sensor_alarm(facts: Facts, params: Mapping[str, Any], ctx: CheckContext
             msg("reasons.host.sensor_alarm", sensors=", ".join(s.name for s in bad)),
             facts.evidence("ipmi_sensor", [s.line for s in bad]),
         )
-    if all(s.status is None for s in rows):
+    unread = [s for s in rows if s.discrete or (s.status is not None and s.value is None)]
+    if unread:  # a state word or a status without a reading: nothing to hold against thresholds
+        return inconclusive(
+            msg("reasons.host.sensors_unread", sensors=", ".join(s.name for s in unread)),
+            facts.evidence("ipmi_sensor", [s.line for s in unread]),
+        )
+    read = [s for s in rows if s.readable]
+    if not read:
         return inconclusive(
             msg("reasons.host.sensors_na"), facts.evidence("ipmi_sensor", [s.line for s in rows])
         )
     return ruled_out(
-        msg("reasons.host.sensors_ok"), facts.evidence("ipmi_sensor", [s.line for s in rows[:6]])
+        msg("reasons.host.sensors_ok"), facts.evidence("ipmi_sensor", [s.line for s in read[:6]])
     )
 
 

@@ -555,6 +555,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "reasons.host.no_sensor": ("no sensor matches `/{pattern}/`", "没有传感器匹配 `/{pattern}/`"),
     "reasons.host.sensor_alarm": ("sensor(s) {sensors} outside thresholds", "传感器 {sensors} 超出阈值"),
     "reasons.host.sensors_na": ("matching sensors read 'na' (absent)", "匹配的传感器读数为 'na'（不存在）"),
+    "reasons.host.sensors_unread": (
+        "sensor(s) {sensors} give a discrete state word or a status without a reading, not a value to hold"
+        " against thresholds; decode them with `ipmitool sdr elist`",
+        "传感器 {sensors} 给出的是离散状态字或没有读数的状态，不是可与阈值比较的数值；"
+        "请用 `ipmitool sdr elist` 解读",
+    ),
     "reasons.host.sensors_ok": ("matching sensors within thresholds", "匹配的传感器都在阈值内"),
     "reasons.entry_text": ("{text}", "{text}"),
     # GPU processes (collectors/checks/job.py)

@@ -145,6 +145,16 @@ def test_sensors(shared_dir: Path) -> None:
     temps = shared(shared_dir, "ipmi_sensor", "ipmitool-sensor/supermicro-epyc-sensor-head-excerpt.txt")
     assert check("ipmi_sensor_alarm", temps, params={"pattern": "Temp"}).verdict == "ruled_out"
     assert check("ipmi_sensor_alarm", temps, params={"pattern": "fan"}).verdict == "inconclusive"
+    hpe = fixture("ipmi_sensor", "outputs/ipmitool-sensor/hpe-ilo-discrete-psu-memory-freebsd.txt")
+    psu = check("ipmi_sensor_alarm", hpe, params={"pattern": "^PS|Power Supply|PSU"})
+    assert psu.verdict == "inconclusive" and "Power Supply 1" in str(psu.reason)  # discrete: no reading
+    assert check("ipmi_sensor_alarm", hpe, params={"pattern": "fan"}).verdict == "ruled_out"  # 12.544 % ok
+    temps = check("ipmi_sensor_alarm", hpe, params={"pattern": "Ambient|Max"})  # 'na' rows: absent sensors
+    assert temps.verdict == "ruled_out" and [x.split("|")[0] for x in temps.evidence[0].lines] == [
+        "01-Inlet Ambient "
+    ]
+    no_reading = ok("ipmi_sensor", "FAN1             | na         | RPM        | ok    | na        | na\n")
+    assert check("ipmi_sensor_alarm", no_reading, params={"pattern": "fan"}).verdict == "inconclusive"
 
 
 # --- PCIe ---------------------------------------------------------------------------------------

@@ -530,6 +530,11 @@ def test_ipmi(shared_dir: Path) -> None:
     assert [(s.value, s.status, s.alarming) for s in absent] == [(None, None, False)] * 2
     epyc = parse(shared_dir, "ipmitool-sensor/supermicro-epyc-sensor-head-excerpt.txt").sensors
     assert epyc[0].value == 33 and not any(s.alarming for s in epyc)
+    hpe = {s.name: s for s in parse_new("ipmitool-sensor/hpe-ilo-discrete-psu-memory-freebsd.txt").sensors}
+    psu, fan = hpe["Power Supply 1"], hpe["Fan 1"]  # `0x0 | discrete | 0x0180`: state bits, no reading
+    assert (psu.value, psu.status, psu.discrete, psu.readable) == (None, None, True, False)
+    assert (fan.value, fan.status, fan.discrete, fan.readable) == (12.544, "ok", False, True)
+    assert not hpe["04-HD Max"].readable  # `na | | na`
 
 
 # --- services, containers, versions -------------------------------------------------------------
