@@ -466,6 +466,21 @@ def test_raid(shared_dir: Path) -> None:
         True,
     )
     assert storcli.write_policy("NRWTD") == "WT" and storcli.write_policy("RAWBC") == "AWB"
+    two = parse_new("storcli/c0-vall-show-raid1-nrwtd-raid6-rwtd.txt").vds
+    assert [(v.vd, v.raid, v.cache, v.write_policy) for v in two] == [
+        ("0/0", "RAID1", "NRWTD", "WT"),
+        ("1/1", "RAID6", "RWTD", "WT"),
+    ]
+
+
+def test_raid_perccli2_reads_the_current_cache_column() -> None:
+    real = (NEW / "perccli/perccli2-c0-vall-show-all-raid10-optl-wb.txt").read_text(encoding="utf-8")
+    assert [(v.vd, v.cache, v.write_policy) for v in storcli.parse(real).vds] == [("0/1", "NR,WB", "WB")]
+    # the same table with the controller fallen back to write-through (current WT, default WB)
+    fell_back = real.replace(
+        "0/1   RAID10 Optl  RW     NR,WB        NR,WB", "0/1   RAID10 Optl  RW     NR,WT        NR,WB"
+    )
+    assert [(v.cache, v.write_policy) for v in storcli.parse(fell_back).vds] == [("NR,WT", "WT")]
 
 
 def test_disks_and_mounts(shared_dir: Path) -> None:
