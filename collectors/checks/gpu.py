@@ -112,9 +112,10 @@ def gpu_temperature_outlier(facts: Facts, params: Mapping[str, Any], ctx: CheckC
     if isinstance(got, Verdict):
         return got
     collector, gpus = got
+    lines = [f"GPU {g.label}: {g.line('temperature_c')} / {g.line('power_draw_w')}" for g in gpus]
     temps = sorted(g.temperature_c for g in gpus if g.temperature_c is not None)
     if len(temps) < 3:
-        return inconclusive(msg("reasons.gpu.outlier_needs_three"))
+        return inconclusive(msg("reasons.gpu.outlier_needs_three"), facts.evidence(collector, lines))
     median = temps[len(temps) // 2]
     powers = sorted(g.power_draw_w for g in gpus if g.power_draw_w is not None)
     median_power = powers[len(powers) // 2] if powers else None
@@ -124,7 +125,6 @@ def gpu_temperature_outlier(facts: Facts, params: Mapping[str, Any], ctx: CheckC
 
     hot = [g for g in gpus if g.temperature_c is not None and g.temperature_c - median >= delta]
     defect = [g for g in hot if not harder_working(g)]
-    lines = [f"GPU {g.label}: {g.line('temperature_c')} / {g.line('power_draw_w')}" for g in gpus]
     if defect:
         return confirmed(
             msg(

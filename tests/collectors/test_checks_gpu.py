@@ -330,3 +330,14 @@ def test_temperature_outlier_needs_no_extra_power() -> None:
     assert busy.verdict == "ruled_out" and "load, not cooling" in str(busy.reason)
     assert check("gpu_temperature_outlier", probe(gpu(0, 62, 600), *peers)).verdict == "ruled_out"
     assert check("gpu_temperature_outlier", probe(gpu(0, 89, 400))).verdict == "inconclusive"
+
+
+def test_temperature_outlier_quotes_the_lines_it_read() -> None:
+    one = check("gpu_temperature_outlier", fixture(SMI_Q, "outputs/nvidia-smi-q/h100-590-idle.txt"))
+    assert one.verdict == "inconclusive"  # one GPU: no peers to compare with, but the reading is shown
+    assert one.evidence and any("GPU Current Temp" in line for line in one.evidence[0].lines)
+    eight = check(
+        "gpu_temperature_outlier", fixture(SMI_Q, "outputs/nvidia-smi-q/rtx4090x8-535.154-all-idle.txt")
+    )
+    assert eight.verdict == "ruled_out" and len(eight.evidence[0].lines) == 8
+    assert all("GPU Current Temp" in line for line in eight.evidence[0].lines)
