@@ -286,6 +286,12 @@ def test_cpu_governor(shared_dir: Path) -> None:
     assert verdict.verdict == "confirmed" and "powersave" in verdict.evidence[0].lines[1]
     vm = shared(shared_dir, "cpupower", "cpupower/cpufreq-info-no-driver-vm.txt")
     assert check("cpu_governor", vm).verdict == "inconclusive"
+    arm = check(
+        "cpu_governor", fixture("cpupower", "outputs/cpupower/not-available-no-driver-ampere-arm64-5.10.txt")
+    )
+    assert arm.verdict == "inconclusive" and arm.evidence[0].lines == (
+        "no or unknown cpufreq driver is active on this CPU",
+    )
     assert check("cpu_governor", save, params={"expect": "powersave"}).verdict == "ruled_out"
 
 

@@ -436,6 +436,14 @@ def test_cpu_and_numa(shared_dir: Path) -> None:
     assert (pinned.governor, pinned.current_mhz, pinned.boost_active) == ("powersave", 4090, True)
     vm = parse(shared_dir, "cpupower/cpufreq-info-no-driver-vm.txt")
     assert vm.no_driver and vm.governor is None
+    arm = parse_new("cpupower/not-available-no-driver-ampere-arm64-5.10.txt")  # every field 'Not Available'
+    assert (arm.no_driver, arm.driver, arm.governor, arm.available_governors, arm.current_mhz) == (
+        True,
+        None,
+        None,
+        (),
+        None,
+    )
     assert [len(n.cpus) for n in parse(shared_dir, "numactl-H/2x-epyc-9135-cpu-compress.txt").nodes] == [
         16,
         16,
