@@ -520,6 +520,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "调频策略是 `{governor}`（驱动 `{driver}`），不是 `{expect}`",
     ),
     "reasons.host.governor_ok": ("governor `{governor}`", "调频策略是 `{governor}`"),
+    "reasons.host.governor_scales": (
+        "governor `{governor}` raises clocks with load, not `{expect}`: the setting alone does not show slow"
+        " cores; compare `current CPU frequency` under load with a good node",
+        "调频策略 `{governor}` 会随负载升频，不是 `{expect}`：仅凭这个设置看不出 CPU 慢；"
+        "请在负载下把 `current CPU frequency` 与正常节点比较",
+    ),
     "reasons.host.cmdline_has": ("kernel command line has `{flag}`", "内核启动参数里有 `{flag}`"),
     "reasons.host.cmdline_has_unless": (
         "kernel command line has `{flag}` but also `{unless}`",

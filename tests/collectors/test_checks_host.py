@@ -293,6 +293,9 @@ def test_cpu_governor(shared_dir: Path) -> None:
         "no or unknown cpufreq driver is active on this CPU",
     )
     assert check("cpu_governor", save, params={"expect": "powersave"}).verdict == "ruled_out"
+    dynamic = check("cpu_governor", fixture("cpupower", "outputs/cpupower/cppc-cpufreq-arm64-schedutil.txt"))
+    assert dynamic.verdict == "inconclusive" and "schedutil" in str(dynamic.reason)  # scales with load
+    assert dynamic.evidence[0].lines[1].startswith('The governor "schedutil"')
 
 
 def test_cmdline_flag(shared_dir: Path) -> None:
