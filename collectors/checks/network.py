@@ -32,7 +32,13 @@ def nic_driver(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Ve
         return inconclusive(
             msg("reasons.network.no_minimum", driver=driver), facts.evidence("ethtool_i", lines)
         )
-    old = [n for n in nics if (v := version_tuple(n.version)) is not None and v < version_tuple(str(minimum))]  # type: ignore[operator]
+    unversioned = [n for n in nics if version_tuple(n.driver_version) is None]
+    if unversioned:
+        return inconclusive(
+            msg("reasons.network.driver_unversioned", driver=driver, version=unversioned[0].version or "-"),
+            facts.evidence("ethtool_i", lines),
+        )
+    old = [n for n in nics if version_tuple(n.driver_version) < version_tuple(str(minimum))]  # type: ignore[operator]
     if old:
         return confirmed(
             msg("reasons.network.driver_old", driver=driver, version=old[0].version, minimum=minimum),

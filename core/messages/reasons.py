@@ -710,6 +710,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{driver} in use; no minimum version given to compare with",
         "正在使用 {driver}；没有给出可比较的最低版本",
     ),
+    "reasons.network.driver_unversioned": (
+        "the {driver} driver reports no version of its own (`version: {version}`: the kernel's release or"
+        " none, as in-tree drivers print): compare the kernel release with the vendor's notes instead",
+        "{driver} 驱动没有报告自己的版本（`version: {version}`：内核自带驱动打印的是内核版本或不打印）："
+        "请改为对照厂商说明检查内核版本",
+    ),
     "reasons.network.driver_old": (
         "{driver} {version} is older than {minimum}",
         "{driver} {version} 比 {minimum} 旧",

@@ -209,6 +209,18 @@ def test_nic_driver(shared_dir: Path) -> None:
     )
     ice = shared(shared_dir, "ethtool_i", "ethtool-i/ice-e810-fedora-5.19.txt")
     assert check("nic_driver", ice, params={"driver": "i40e", "min_version": "2.22"}).verdict == "ruled_out"
+    # in-tree drivers print the kernel's release (or no version at all): not a driver version to compare
+    in_tree = check("nic_driver", ice, params={"driver": "ice", "min_version": "1.9.11"})
+    assert in_tree.verdict == "inconclusive" and "5.19.4-100.fc35.x86_64" in str(in_tree.reason)
+    e1000e = fixture("ethtool_i", "outputs/ethtool-i/e1000e-5.11-ubuntu-kernel.txt")
+    assert (
+        check("nic_driver", e1000e, params={"driver": "e1000e", "min_version": "3.8.4"}).verdict
+        == "inconclusive"
+    )
+    bare = ok("ethtool_i", "driver: i40e\nfirmware-version: 9.20 0x8000d8c5 0.0.0\nbus-info: 0000:3b:00.0\n")
+    assert (
+        check("nic_driver", bare, params={"driver": "i40e", "min_version": "2.22"}).verdict == "inconclusive"
+    )
 
 
 def test_links() -> None:
