@@ -185,6 +185,9 @@ def test_pcie_links(shared_dir: Path) -> None:
         "01:00.0 VGA compatible controller: NVIDIA Corporation GA102\n\tKernel driver in use: nouveau\n",
     )
     assert check("pci_kernel_driver", nouveau).verdict == "confirmed"
+    nnk = fixture("lspci", "outputs/lspci-nnk/dell-xps-9570-intel-uhd630-gtx1050ti-nvidia.txt")
+    driver = check("pci_kernel_driver", nnk)  # the NVIDIA `3D controller [0302]` is found, the Intel iGPU not
+    assert driver.verdict == "ruled_out" and driver.evidence[0].lines[0].startswith("01:00.0")
 
 
 # --- network and InfiniBand ---------------------------------------------------------------------

@@ -388,6 +388,29 @@ def test_lspci_links(shared_dir: Path) -> None:
     assert parse(shared_dir, "lspci-vv/connectx7-gen5-x16-ok.txt").devices[0].downgraded is False
 
 
+def test_lspci_numeric_ids() -> None:
+    text = (NEW / "lspci-nnk/dell-xps-9570-intel-uhd630-gtx1050ti-nvidia.txt").read_text(encoding="utf-8")
+    devices = {d.slot: d for d in lspci.parse(text).devices}
+    igd, dgpu = (
+        devices["00:02.0"],
+        devices["01:00.0"],
+    )  # `-nn`: `VGA compatible controller [0300]: ... [8086:3e9b]`
+    assert (igd.device_class, igd.class_code, igd.vendor_id, igd.device_id) == (
+        "VGA compatible controller",
+        "0300",
+        "8086",
+        "3e9b",
+    )
+    assert (dgpu.device_class, dgpu.class_code, dgpu.vendor_id, dgpu.device_id, dgpu.driver) == (
+        "3D controller",
+        "0302",
+        "10de",
+        "1c8c",
+        "nvidia",
+    )
+    assert (igd.gpu_class, dgpu.gpu_class, devices["3b:00.0"].gpu_class) == (True, True, False)
+
+
 def test_ethtool(shared_dir: Path) -> None:
     vf = parse(shared_dir, "ethtool-i/iavf-vf-firmware-na.txt").nics[0]
     assert (vf.driver, vf.firmware, vf.bus_info) == ("iavf", None, "0000:3b:01.0")
