@@ -258,6 +258,14 @@ def test_driver_branch(shared_dir: Path) -> None:
     new = shared(shared_dir, "nvidia_smi", "nvidia-smi/h100x8-550-idle.txt")
     assert check("driver_branch", new, ctx=context(driver_branch="535")).verdict == "ruled_out"
     assert check("driver_branch", old).verdict == "inconclusive"
+    # a Jetson's module prints its L4T release (35.3.1) where a driver version would be: not branch 35
+    jetson = fixture(
+        "driver_version", "outputs/proc-driver-nvidia-version/jetson-orin-nx-l4t-35.3.1-open-aarch64.txt"
+    )
+    assert check("driver_branch", jetson, ctx=context(driver_branch="535")).verdict == "inconclusive"
+    assert (
+        check("nvml_version_mismatch", jetson, new).verdict != "confirmed"
+    )  # 35.3.1 is no version to compare
 
 
 def test_torch_build_and_cuda_compat(shared_dir: Path) -> None:

@@ -314,6 +314,13 @@ def test_driver_version(shared_dir: Path) -> None:
     assert (stale.version, stale.branch, stale.open_module) == ("470.103.01", 470, False)
     opened = parse(shared_dir, "proc-driver-nvidia-version/open-515.57-gcc11.txt")
     assert (opened.version, opened.open_module) == ("515.57", True)
+    jetson = parse_new("proc-driver-nvidia-version/jetson-orin-nx-l4t-35.3.1-open-aarch64.txt")
+    assert (jetson.version, jetson.branch, jetson.l4t_release, jetson.open_module) == (
+        None,
+        None,
+        "35.3.1",
+        True,
+    )
 
 
 # --- kernel log ---------------------------------------------------------------------------------
