@@ -457,6 +457,20 @@ def test_ip_brief(shared_dir: Path) -> None:
     assert links[1].rx_errors is None  # brief form has no counters: unknown, not 0
 
 
+def test_ip_link_head_wrapped_onto_a_second_line() -> None:
+    # `ip -s -s link` pasted from a narrow terminal: `state UP qlen 1000` wrapped to column 0
+    (eth4,) = parse_new("ip-link/ip-s-s-link-eth4-head-wrapped-state.txt").interfaces
+    assert (eth4.name, eth4.state, eth4.mtu, eth4.rx_errors, eth4.rx_dropped, eth4.tx_errors) == (
+        "eth4",
+        "UP",
+        1500,
+        0,
+        179,
+        0,
+    )
+    assert eth4.line.endswith("qdisc mq state UP qlen 1000")
+
+
 # --- CPU, NUMA, kernel command line -------------------------------------------------------------
 
 
