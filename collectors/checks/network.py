@@ -246,7 +246,7 @@ SPECS = (
     ),
     spec(
         ib_port_state,
-        ("ibstat",),
+        ("ibstat", "ibv_devinfo"),
         {
             "state": "not_active (default) | init | down",
             "link_layer": "InfiniBand | Ethernet (RoCE); default: InfiniBand when the host has IB ports, "

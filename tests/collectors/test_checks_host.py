@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.collectors.check_inputs import check, context, denied, fixture, missing, ok, shared
+from tests.collectors.fixture_verdicts import entries, verdicts
 
 
 def klog(shared_dir: Path, rel: str) -> object:
@@ -255,6 +256,11 @@ def test_ib_ports(shared_dir: Path) -> None:
         "\t\tRate: 400\n\t\tLink layer: InfiniBand\n",
     )
     assert check("ib_port_state", init, params={"state": "init"}).verdict == "confirmed"
+    # a host where only ibv_devinfo ran: the KB entry is still decided from it (RoCE, mlx5_1 PORT_DOWN)
+    roce = fixture("ibv_devinfo", "outputs/ibv_devinfo/connectx4lx-roce-4-hcas-mlx5-1-port-down.txt")
+    got = dict((p.id, v) for p, v in verdicts(roce, entries()))
+    assert got["ib-port-down-physical"].verdict == "confirmed"
+    assert "mlx5_1 port 1" in str(got["ib-port-down-physical"].reason)
     rates = shared(shared_dir, "ibstat", "ibstat/a100-cx6-all-active.txt")
     assert check("ib_rate", rates).verdict == "ruled_out"
     assert check("ib_rate", rates, ctx=context(ib_rate_gbps=400)).verdict == "confirmed"
