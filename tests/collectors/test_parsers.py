@@ -369,6 +369,18 @@ def test_kernel_log_time_formats(shared_dir: Path) -> None:
     assert kernel_log.month_number("févr.") == 2 and kernel_log.month_number("Mär") == 3
 
 
+def test_kernel_log_dev_kmsg_records() -> None:
+    # /dev/kmsg's `prio,seq,usec,flags;message`: the prefix is a kernel-log frame with an uptime
+    log = parse_new("dmesg/dev-kmsg-raw-nvswitch-open.txt")
+    first = log.events[0]
+    assert (first.message, first.uptime_s, first.time_format) == (
+        "nvidia-nvswitch2: open (major=510)",
+        206.764307,
+        "kmsg",
+    )
+    assert log.recognized and not any(";" in e.message.split(":")[0] for e in log.events)
+
+
 def test_kernel_log_multiline_message_is_one_event(shared_dir: Path) -> None:
     log = events(shared_dir, "dmesg/fallen-off-bus-multiline-570-open.txt")
     first = log.events[0]
