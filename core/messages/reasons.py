@@ -783,6 +783,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{n} {layer} port(s) `{state}`: {ports}",
         "{n} 个 {layer} 端口 `{state}`：{ports}",
     ),
+    "reasons.network.ports_held_down": (
+        "{n} {layer} port(s) logically Down while the physical link is up ({ports}): not a dead link, and not"
+        " shown to be a missing subnet manager; read the SM lid and the switch side of the port",
+        "{n} 个 {layer} 端口逻辑状态为 Down 但物理链路是通的（{ports}）：不是链路断了，也不能据此断定没有"
+        "子网管理器；请查看 SM lid 和交换机那一侧的端口",
+    ),
     "reasons.network.ports_ok": (
         "all {n} {layer} port(s) are fine for `{state}`",
         "全部 {n} 个 {layer} 端口在 `{state}` 这一项上都正常",

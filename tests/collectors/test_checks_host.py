@@ -256,6 +256,14 @@ def test_ib_ports(shared_dir: Path) -> None:
         "\t\tRate: 400\n\t\tLink layer: InfiniBand\n",
     )
     assert check("ib_port_state", init, params={"state": "init"}).verdict == "confirmed"
+    # logically Down while the physical link is up (BlueField-3, SM lid 0): not Active, but neither a dead
+    # link nor, from this alone, a missing subnet manager
+    held = fixture("ibstat", "outputs/ibstat/bf3-cx7-ib-state-down-physical-linkup-sm-lid-0.txt")
+    assert check("ib_port_state", held).verdict == "confirmed"
+    for state in ("down", "init"):
+        verdict = check("ib_port_state", held, params={"state": state})
+        assert verdict.verdict == "inconclusive" and "mlx5_1 port 1" in str(verdict.reason)
+        assert any("Physical state: LinkUp" in line for line in verdict.evidence[0].lines)
     # a host where only ibv_devinfo ran: the KB entry is still decided from it (RoCE, mlx5_1 PORT_DOWN)
     roce = fixture("ibv_devinfo", "outputs/ibv_devinfo/connectx4lx-roce-4-hcas-mlx5-1-port-down.txt")
     got = dict((p.id, v) for p, v in verdicts(roce, entries()))
