@@ -49,6 +49,7 @@ class StorCli:
     controllers: tuple[Controller, ...] = ()
     cachevault_states: tuple[tuple[str, str], ...] = ()  # (state, line)
     no_controller: bool = False
+    declared_vds: int | None = None  # the `Virtual Drives = N` counts, summed over controllers
 
 
 def write_policy(cache: str) -> str | None:
@@ -75,6 +76,7 @@ def parse(text: str) -> StorCli:
     controller: int | None = None
     header: list[str] | None = None
     no_controller = False
+    declared: list[int] = []
     vd_header: list[str] = []
     for raw in clean_lines(text):
         line = raw.strip()
@@ -82,6 +84,8 @@ def parse(text: str) -> StorCli:
             vd_header = line.split()
         if (m := _CONTROLLER.match(line)) is not None:
             controller = int(m.group("a") or m.group("b"))
+        elif (m := re.match(r"Virtual Drives\s*=?\s*(\d+)$", line)) is not None:
+            declared.append(int(m.group(1)))
         elif "Number of Controllers = 0" in line or "No Controller found" in line:
             no_controller = True
         elif (m := _VD.match(line)) is not None and m.group("type").upper().startswith(
@@ -126,4 +130,5 @@ def parse(text: str) -> StorCli:
         controllers=tuple(controllers),
         cachevault_states=tuple(cv_states),
         no_controller=no_controller,
+        declared_vds=sum(declared) if declared else None,
     )

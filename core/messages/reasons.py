@@ -851,6 +851,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "没有 RAID 卡命令行工具的输出：{why}",
     ),
     "reasons.storage.no_vd": ("no virtual drive listed", "没有列出虚拟盘"),
+    "reasons.storage.vds_missing": (
+        "storcli declares {declared} virtual drive(s) but only {n} row(s) were read (the output was cut):"
+        " the others are not known",
+        "storcli 声明有 {declared} 个虚拟盘，但只读到 {n} 行（输出被截断）：其余虚拟盘的情况未知",
+    ),
     "reasons.storage.write_through": (
         "virtual drive(s) {vds} in write-through",
         "虚拟盘 {vds} 处于直写（write-through）模式",

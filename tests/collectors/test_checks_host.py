@@ -277,6 +277,16 @@ def test_ib_ports(shared_dir: Path) -> None:
 # --- storage ------------------------------------------------------------------------------------
 
 
+def test_raid_rule_outs_need_every_vd_the_controller_declares() -> None:
+    cut = fixture("storcli", "outputs/storcli/c0-show-21-vds-raid0-rawbd-excerpt.txt")  # 7 of 21 rows
+    for name in ("raid_cache_policy", "raid_vd_state"):
+        verdict = check(name, cut)
+        assert verdict.verdict == "inconclusive"
+        assert verdict.reason.params == {"declared": 21, "n": 7}
+    whole = fixture("storcli", "outputs/storcli/c0-vall-show-raid1-nrwtd-raid6-rwtd.txt")  # no count line
+    assert check("raid_cache_policy", whole).verdict == "confirmed"
+
+
 def test_raid(shared_dir: Path) -> None:
     wt = shared(shared_dir, "megacli", "megacli/ldinfo-raid5-writethrough-slow-db.txt")
     verdict = check("raid_cache_policy", missing("storcli"), wt)
