@@ -267,6 +267,20 @@ def test_smi_error_texts(shared_dir: Path, rel: str, kind: str) -> None:
         assert table.error.nvml_library_version == "570.124"
 
 
+def test_smi_table_jetson_integrated_gpu() -> None:
+    # Jetson's nvgpu has no PCI bus id and no persistence mode: `|   0  Orin (nvgpu)   N/A  | N/A   N/A |`
+    table = parse_new("nvidia-smi/jetson-agx-orin-540.4.0-nvgpu-all-na-excerpt.txt")
+    (orin,) = table.gpus
+    assert (table.driver_version, orin.index, orin.name, orin.bus_id, orin.persistence_mode) == (
+        "540.4.0",
+        0,
+        "Orin (nvgpu)",
+        None,
+        None,
+    )
+    assert orin.temperature_c is None and orin.errors == ()
+
+
 @pytest.mark.parametrize(
     ("rel", "kind"),
     [
