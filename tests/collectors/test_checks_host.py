@@ -264,6 +264,8 @@ def test_ib_ports(shared_dir: Path) -> None:
         verdict = check("ib_port_state", held, params={"state": state})
         assert verdict.verdict == "inconclusive" and "mlx5_1 port 1" in str(verdict.reason)
         assert any("Physical state: LinkUp" in line for line in verdict.evidence[0].lines)
+    pod = fixture("ibstat", "outputs/ibstat/cx6-sriov-vf-in-pod-down-linkup-sm-lid-1.txt")  # has an SM lid
+    assert check("ib_port_state", pod, params={"state": "init"}).verdict == "inconclusive"
     # a host where only ibv_devinfo ran: the KB entry is still decided from it (RoCE, mlx5_1 PORT_DOWN)
     roce = fixture("ibv_devinfo", "outputs/ibv_devinfo/connectx4lx-roce-4-hcas-mlx5-1-port-down.txt")
     got = dict((p.id, v) for p, v in verdicts(roce, entries()))
