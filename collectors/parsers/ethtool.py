@@ -8,8 +8,8 @@ from typing import Any
 
 from pitstop.collectors.parsers._text import clean_lines, is_unknown, split_kv
 
-# `5.19.4-100.fc35.x86_64`, `5.11.0-22-generic`: in-tree drivers report the kernel's release, not theirs
-_KERNEL_RELEASE = re.compile(r"\d+\.\d+\.\d+-\d+\S*")
+# `5.19.4-100.fc35.x86_64`, `6.4.0-rc2-net-next`: in-tree drivers report the kernel's release, not theirs
+_KERNEL_RELEASE = re.compile(r"\d+\.\d+\.\d+-(?:\d|rc\d)\S*")
 
 
 @dataclass(frozen=True)

@@ -221,6 +221,13 @@ def test_nic_driver(shared_dir: Path) -> None:
         check("nic_driver", e1000e, params={"driver": "e1000e", "min_version": "3.8.4"}).verdict
         == "inconclusive"
     )
+    for name in (
+        "mlx5_core-in-tree-6.5.0-14-generic-cx4lx-hp-fw.txt",
+        "mlx5_core-in-tree-6.4.0-rc2-net-next-debug-kernel.txt",  # an rc kernel's release too
+    ):
+        mlx5 = fixture("ethtool_i", f"outputs/ethtool-i/{name}")
+        verdict = check("nic_driver", mlx5, params={"driver": "mlx5_core", "min_version": "5.8"})
+        assert verdict.verdict == "inconclusive"
     bare = ok("ethtool_i", "driver: i40e\nfirmware-version: 9.20 0x8000d8c5 0.0.0\nbus-info: 0000:3b:00.0\n")
     assert (
         check("nic_driver", bare, params={"driver": "i40e", "min_version": "2.22"}).verdict == "inconclusive"
