@@ -154,6 +154,13 @@ def test_sensors(shared_dir: Path) -> None:
     assert temps.verdict == "ruled_out" and [x.split("|")[0] for x in temps.evidence[0].lines] == [
         "01-Inlet Ambient "
     ]
+    cmm = fixture(
+        "ipmi_sensor", "outputs/ipmitool-sensor/cmm-psu-vout-iout-discrete-present-status-fan-rpm-excerpt.txt"
+    )
+    assert (
+        check("ipmi_sensor_alarm", cmm, params={"pattern": "^PS|PSU"}).verdict == "inconclusive"
+    )  # PSUn_Status
+    assert check("ipmi_sensor_alarm", cmm, params={"pattern": "fan|RPM"}).verdict == "ruled_out"
     no_reading = ok("ipmi_sensor", "FAN1             | na         | RPM        | ok    | na        | na\n")
     assert check("ipmi_sensor_alarm", no_reading, params={"pattern": "fan"}).verdict == "inconclusive"
 
