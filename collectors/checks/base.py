@@ -11,6 +11,7 @@ from typing import Any
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, Evidence, Verdict
 from pitstop.collectors.parsers.gpu import Gpu
+from pitstop.collectors.parsers.smi_error import SmiError
 from pitstop.core.i18n import Msg, msg
 
 CheckFn = Callable[[Facts, Mapping[str, Any], CheckContext], Verdict]
@@ -133,6 +134,16 @@ def window(ctx: CheckContext, hours: float | None = None) -> Window:
     if since is None and hours is not None:
         since = (now or datetime.now(UTC)) - timedelta(hours=hours)
     return Window(since=since, now=now, until=utc(ctx.until))
+
+
+def smi_errors(facts: Facts) -> list[tuple[str, SmiError]]:
+    """The nvidia-smi error texts read, each with its collector (the table's, then the probe's)."""
+    table, probe = facts.get("nvidia_smi"), facts.get("nvml_probe")
+    found = (
+        ("nvidia_smi", table.error if table else None),
+        ("nvml_probe", probe.smi_error if probe else None),
+    )
+    return [(collector, error) for collector, error in found if error is not None]
 
 
 def gpus_or_reason(facts: Facts) -> tuple[str, tuple[Gpu, ...]] | Verdict:

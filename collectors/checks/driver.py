@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pitstop.collectors.checks.base import as_list, confirmed, inconclusive, ruled_out, spec
+from pitstop.collectors.checks.base import as_list, confirmed, inconclusive, ruled_out, smi_errors, spec
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, Verdict
 from pitstop.collectors.parsers._text import version_tuple
@@ -48,19 +48,16 @@ def _installed_versions(facts: Facts) -> dict[str, tuple[str, str]]:
 
 def nvml_version_mismatch(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
     """NVML/kernel-module version mismatch, by error text or by comparing /proc and user-space versions."""
-    table = facts.get("nvidia_smi")
-    probe = facts.get("nvml_probe")
-    for collector, error in (
-        ("nvidia_smi", table.error if table else None),
-        ("nvml_probe", probe.smi_error if probe else None),
-    ):
-        if error is not None and error.kind == "version_mismatch":
+    for collector, error in smi_errors(facts):
+        if error.kind == "version_mismatch":
             lines = [error.line] + (
                 [f"NVML library version: {error.nvml_library_version}"] if error.nvml_library_version else []
             )
             module = facts.get("driver_version")
             extra = [module.line] if module and module.line else []
             return confirmed(msg("reasons.driver.nvml_mismatch"), facts.evidence(collector, lines + extra))
+    table = facts.get("nvidia_smi")
+    probe = facts.get("nvml_probe")
     if probe is not None and probe.nvml_error == "lib_rm_version_mismatch":
         return confirmed(
             msg("reasons.gpu.probe_said", error=probe.message), facts.evidence("nvml_probe", [probe.message])
@@ -180,7 +177,10 @@ SPECS = (
     spec(
         nvidia_smi_error,
         ("nvidia_smi",),
-        {"kind": "no_driver | no_devices | version_mismatch | gpu_lost | nvml_init_failed (one or a list)"},
+        {
+            "kind": "no_driver | no_devices | version_mismatch | gpu_lost | device_handle_error"
+            " | nvml_init_failed (one or a list)"
+        },
         describe={
             "en": (
                 "Runs nvidia-smi and reads its error message: the failure this cause produces "

@@ -13,6 +13,7 @@ from pitstop.collectors.checks.base import (
     inconclusive,
     per_gpu,
     ruled_out,
+    smi_errors,
     spec,
 )
 from pitstop.collectors.facts import Facts
@@ -111,9 +112,10 @@ def gpu_temperature_outlier(facts: Facts, params: Mapping[str, Any], ctx: CheckC
     if isinstance(got, Verdict):
         return got
     collector, gpus = got
+    lines = [f"GPU {g.label}: {g.line('temperature_c')} / {g.line('power_draw_w')}" for g in gpus]
     temps = sorted(g.temperature_c for g in gpus if g.temperature_c is not None)
     if len(temps) < 3:
-        return inconclusive(msg("reasons.gpu.outlier_needs_three"))
+        return inconclusive(msg("reasons.gpu.outlier_needs_three"), facts.evidence(collector, lines))
     median = temps[len(temps) // 2]
     powers = sorted(g.power_draw_w for g in gpus if g.power_draw_w is not None)
     median_power = powers[len(powers) // 2] if powers else None
@@ -123,7 +125,6 @@ def gpu_temperature_outlier(facts: Facts, params: Mapping[str, Any], ctx: CheckC
 
     hot = [g for g in gpus if g.temperature_c is not None and g.temperature_c - median >= delta]
     defect = [g for g in hot if not harder_working(g)]
-    lines = [f"GPU {g.label}: {g.line('temperature_c')} / {g.line('power_draw_w')}" for g in gpus]
     if defect:
         return confirmed(
             msg(
@@ -387,7 +388,13 @@ def gpu_count(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Ver
 
 
 def gpu_lost(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
-    """A GPU is lost to NVML or shows ERR! in nvidia-smi."""
+    """A GPU is lost to NVML, nvidia-smi says "GPU is lost", or it shows ERR! in nvidia-smi."""
+    for collector, error in smi_errors(facts):
+        evidence = facts.evidence(collector, [error.line])
+        if error.kind == "gpu_lost":
+            return confirmed(msg("reasons.driver.smi_fails", error=error.line), evidence)
+        if error.kind == "device_handle_error":
+            return inconclusive(msg("reasons.gpu.handle_error", error=error.line), evidence)
     table = facts.get("nvidia_smi")
     rows = table.gpus if table else ()
     lost_rows = [

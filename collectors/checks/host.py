@@ -14,6 +14,11 @@ from pitstop.core.i18n import msg
 _NEAR = ("PIX", "PXB", "PHB", "NODE")
 
 
+# Governors that raise clocks with load: neither pinned low (powersave) nor high (performance), so
+# the setting alone does not show slow cores; the frequency under load does.
+SCALING_GOVERNORS = frozenset({"schedutil", "ondemand", "conservative"})
+
+
 def cpu_governor(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
     """The CPU frequency governor is not the expected one."""
     freq = facts.get("cpupower")
@@ -25,6 +30,11 @@ def cpu_governor(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> 
     if freq.governor is None:
         return inconclusive(msg("reasons.host.governor_not_shown"))
     lines = [line for line in (freq.driver_line, freq.governor_line) if line]
+    if freq.governor != expect and freq.governor in SCALING_GOVERNORS:
+        return inconclusive(
+            msg("reasons.host.governor_scales", governor=freq.governor, expect=expect),
+            facts.evidence("cpupower", lines),
+        )
     if freq.governor != expect:
         return confirmed(
             msg(
@@ -134,12 +144,19 @@ def ipmi_sensor_alarm(facts: Facts, params: Mapping[str, Any], ctx: CheckContext
             msg("reasons.host.sensor_alarm", sensors=", ".join(s.name for s in bad)),
             facts.evidence("ipmi_sensor", [s.line for s in bad]),
         )
-    if all(s.status is None for s in rows):
+    unread = [s for s in rows if s.discrete or (s.status is not None and s.value is None)]
+    if unread:  # a state word or a status without a reading: nothing to hold against thresholds
+        return inconclusive(
+            msg("reasons.host.sensors_unread", sensors=", ".join(s.name for s in unread)),
+            facts.evidence("ipmi_sensor", [s.line for s in unread]),
+        )
+    read = [s for s in rows if s.readable]
+    if not read:
         return inconclusive(
             msg("reasons.host.sensors_na"), facts.evidence("ipmi_sensor", [s.line for s in rows])
         )
     return ruled_out(
-        msg("reasons.host.sensors_ok"), facts.evidence("ipmi_sensor", [s.line for s in rows[:6]])
+        msg("reasons.host.sensors_ok"), facts.evidence("ipmi_sensor", [s.line for s in read[:6]])
     )
 
 
@@ -150,8 +167,14 @@ SPECS = (
         ("cpupower",),
         {"expect": "governor (default performance)"},
         describe={
-            "en": "Reads the CPU frequency governor: any other than the expected (performance) confirms it.",
-            "zh": "读取 CPU 调频策略（governor）：不是预期的 performance 就确认是这个原因。",
+            "en": (
+                "Reads the CPU frequency governor: a fixed low one such as powersave confirms it, the"
+                " expected one (performance) rules it out, one that scales with load leaves it open."
+            ),
+            "zh": (
+                "读取 CPU 调频策略（governor）：powersave 这类固定低频的确认是这个原因，"
+                "预期的 performance 排除，随负载升频的无法判断。"
+            ),
         },
     ),
     spec(

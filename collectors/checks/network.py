@@ -4,7 +4,7 @@ the verbs userspace the RDMA ports are used through."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from pitstop.collectors.checks.base import confirmed, inconclusive, ruled_out, spec
@@ -32,7 +32,13 @@ def nic_driver(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Ve
         return inconclusive(
             msg("reasons.network.no_minimum", driver=driver), facts.evidence("ethtool_i", lines)
         )
-    old = [n for n in nics if (v := version_tuple(n.version)) is not None and v < version_tuple(str(minimum))]  # type: ignore[operator]
+    unversioned = [n for n in nics if version_tuple(n.driver_version) is None]
+    if unversioned:
+        return inconclusive(
+            msg("reasons.network.driver_unversioned", driver=driver, version=unversioned[0].version or "-"),
+            facts.evidence("ethtool_i", lines),
+        )
+    old = [n for n in nics if version_tuple(n.driver_version) < version_tuple(str(minimum))]  # type: ignore[operator]
     if old:
         return confirmed(
             msg("reasons.network.driver_old", driver=driver, version=old[0].version, minimum=minimum),
@@ -90,14 +96,28 @@ def link_mtu(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verd
 _KNOWN_STATES = frozenset(
     {"Active", "Down", "Initializing", "Init", "Armed", "PORT_ACTIVE", "PORT_DOWN", "PORT_INIT", "PORT_ARMED"}
 )
-_PORT_TESTS = {
-    "not_active": lambda state, phys: state not in ("Active", "PORT_ACTIVE"),
+_ACTIVE = ("Active", "PORT_ACTIVE")
+_LINK_UP = ("LinkUp", "LINK_UP")
+
+
+def _held_down(state: str | None, phys: str | None) -> bool:
+    """Logically Down while the physical link is up: not Active, but not a dead link either."""
+    return state in ("Down", "PORT_DOWN") and phys in _LINK_UP
+
+
+# state -> test of (state, physical state): True this cause, False not, None the port cannot tell
+_PORT_TESTS: Mapping[str, Callable[[str | None, str | None], bool | None]] = {
+    "not_active": lambda state, phys: state not in _ACTIVE,
     "init": lambda state, phys: (
-        state in ("Initializing", "Init", "PORT_INIT", "Armed", "PORT_ARMED")
-        and phys in (None, "LinkUp", "LINK_UP")
+        None
+        if _held_down(state, phys)
+        else state in ("Initializing", "Init", "PORT_INIT", "Armed", "PORT_ARMED")
+        and phys in (None, *_LINK_UP)
     ),
     "down": lambda state, phys: (
-        state in ("Down", "PORT_DOWN") or phys in ("Polling", "POLLING", "Disabled", "DISABLED")
+        None
+        if _held_down(state, phys)
+        else state in ("Down", "PORT_DOWN") or phys in ("Polling", "POLLING", "Disabled", "DISABLED")
     ),
 }
 
@@ -127,6 +147,7 @@ def ib_port_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) ->
     if unknown:
         return inconclusive(msg("reasons.network.state_not_shown", n=len(unknown), layer=layer))
     bad = [p for p in ports if test(p.state, p.physical_state)]
+    held = [p for p in ports if test(p.state, p.physical_state) is None]
     name = (
         (lambda p: f"{p.ca} port {p.port}") if collector == "ibstat" else (lambda p: f"{p.hca} port {p.port}")
     )
@@ -142,6 +163,16 @@ def ib_port_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) ->
                 ports=", ".join(name(p) for p in bad),
             ),
             facts.evidence(collector, lines + errors),
+        )
+    if held:
+        return inconclusive(
+            msg(
+                "reasons.network.ports_held_down",
+                n=len(held),
+                layer=layer,
+                ports=", ".join(name(p) for p in held),
+            ),
+            facts.evidence(collector, [f"{name(p)}: {line}" for p in held for line in p.lines] + errors),
         )
     return ruled_out(
         msg("reasons.network.ports_ok", n=len(ports), layer=layer, state=which),
@@ -240,7 +271,7 @@ SPECS = (
     ),
     spec(
         ib_port_state,
-        ("ibstat",),
+        ("ibstat", "ibv_devinfo"),
         {
             "state": "not_active (default) | init | down",
             "link_layer": "InfiniBand | Ethernet (RoCE); default: InfiniBand when the host has IB ports, "

@@ -12,6 +12,7 @@ from pitstop.collectors.model import CheckContext, Verdict
 from pitstop.collectors.parsers.lspci import PciDevice
 from pitstop.core.i18n import msg
 
+NVIDIA_VENDOR_ID = "10de"
 DEVICE_FILTERS: Mapping[str, re.Pattern[str]] = {
     "gpu": re.compile(r"NVIDIA.*|3D controller|VGA compatible controller", re.I),
     "nic": re.compile(r"Ethernet controller|Infiniband controller|Network controller", re.I),
@@ -21,10 +22,7 @@ DEVICE_FILTERS: Mapping[str, re.Pattern[str]] = {
 
 def _selected(device: PciDevice, kind: str) -> bool:
     if kind == "gpu":
-        return device.vendor == "nvidia" and device.device_class in (
-            "3D controller",
-            "VGA compatible controller",
-        )
+        return (device.vendor == "nvidia" or device.vendor_id == NVIDIA_VENDOR_ID) and device.gpu_class
     return bool(DEVICE_FILTERS.get(kind, DEVICE_FILTERS["any"]).search(device.device_class))
 
 

@@ -22,6 +22,14 @@ def _raid(facts: Facts) -> tuple[str, Any] | Verdict:
     return inconclusive(msg("reasons.storage.no_raid", why=facts.why_missing(*RAID)))
 
 
+def _missing_vds(raid: Any) -> Verdict | None:
+    """Inconclusive when storcli declares more VDs than its rows show (a cut output): no rule-out then."""
+    declared = getattr(raid, "declared_vds", None)
+    if declared is not None and len(raid.vds) < declared:
+        return inconclusive(msg("reasons.storage.vds_missing", declared=declared, n=len(raid.vds)))
+    return None
+
+
 def raid_cache_policy(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
     """A RAID virtual drive's current write policy is write-through (storcli, else MegaCli)."""
     got = _raid(facts)
@@ -52,6 +60,8 @@ def raid_cache_policy(facts: Facts, params: Mapping[str, Any], ctx: CheckContext
             msg("reasons.storage.policy_not_shown"),
             facts.evidence(collector, [line for r in rows for line in r[2]]),
         )
+    if (cut := _missing_vds(raid)) is not None:
+        return cut
     return ruled_out(
         msg("reasons.storage.write_back"),
         facts.evidence(collector, [line for r in rows for line in r[2]]),
@@ -116,6 +126,8 @@ def raid_vd_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) ->
             ),
             facts.evidence(collector, [r[2] for r in bad]),
         )
+    if (cut := _missing_vds(raid)) is not None:
+        return cut
     return ruled_out(msg("reasons.storage.vd_ok"), facts.evidence(collector, [r[2] for r in rows]))
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from pitstop.collectors.parsers._text import clean_lines
+from pitstop.collectors.parsers._text import clean_lines, is_unknown
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,11 @@ def _mhz(text: str) -> float | None:
     return float(match.group(1)) * (1000 if match.group(2) == "GHz" else 1)
 
 
+def _unavailable(value: str) -> bool:
+    """cpupower's placeholder for a field the kernel does not expose ("Not Available")."""
+    return is_unknown(value) or value.strip().lower() == "not available"
+
+
 def parse(text: str) -> CpuFreq:
     """Read the first `analyzing CPU` block (policies are usually identical across CPUs)."""
     out: dict[str, object] = {"available_governors": ()}
@@ -41,9 +46,11 @@ def parse(text: str) -> CpuFreq:
         if "no or unknown cpufreq driver" in line:
             out.update(no_driver=True, driver_line=line)
         elif line.startswith("driver:"):
-            out.update(driver=line.partition(":")[2].strip() or None, driver_line=line)
+            value = line.partition(":")[2].strip()
+            out.update(driver=None if _unavailable(value) else value, driver_line=line)
         elif line.startswith("available cpufreq governors:"):
-            out["available_governors"] = tuple(line.partition(":")[2].split())
+            value = line.partition(":")[2]
+            out["available_governors"] = () if _unavailable(value) else tuple(value.replace(",", " ").split())
         elif (m := re.search(r'governor "(?P<g>[^"]+)"', line)) is not None:
             out.update(governor=m.group("g"), governor_line=line)
         elif line.startswith("current CPU frequency:") and _mhz(line) is not None:

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from pitstop.collectors.parsers._text import clean_lines, is_unknown, split_kv
+
+# `5.19.4-100.fc35.x86_64`, `6.4.0-rc2-net-next`: in-tree drivers report the kernel's release, not theirs
+_KERNEL_RELEASE = re.compile(r"\d+\.\d+\.\d+-(?:\d|rc\d)\S*")
 
 
 @dataclass(frozen=True)
@@ -18,6 +22,13 @@ class NicDriver:
     firmware: str | None
     bus_info: str | None
     lines: tuple[str, ...]
+
+    @property
+    def driver_version(self) -> str | None:
+        """The driver's own version: None when absent or when it is the kernel's release (in-tree)."""
+        if self.version is None or _KERNEL_RELEASE.fullmatch(self.version):
+            return None
+        return self.version
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from pitstop.collectors.parsers._text import clean_lines
 
 _KV = re.compile(r"^(?P<key>[\w ]+?):\s+(?P<val>.*)$")
 _WARNING = re.compile(r"^libibverbs: Warning: ")
+_NAMED = re.compile(r"(?<![\w:])(hca_id|port|state|phys_state|link_layer):")  # a key a port row needs
 _NO_DEVICES = re.compile(r"^(?:No IB devices found|Failed to get IB devices list\b.*)$")
 
 
@@ -35,6 +36,7 @@ class VerbsInfo:
     firmware: dict[str, str] | None = None
     warnings: tuple[str, ...] = ()  # "libibverbs: Warning: ..." lines (a provider not found or refused)
     no_devices: str | None = None  # the line saying libibverbs listed no device at all
+    stray: tuple[str, ...] = ()  # lines naming an HCA, a port or a state that were not understood
 
 
 def parse(text: str) -> VerbsInfo:
@@ -43,6 +45,7 @@ def parse(text: str) -> VerbsInfo:
     firmware: dict[str, str] = {}
     hca = None
     warnings: list[str] = []
+    stray: list[str] = []
     no_devices = None
     for raw in clean_lines(text):
         line = raw.strip()
@@ -53,6 +56,9 @@ def parse(text: str) -> VerbsInfo:
             no_devices = no_devices or line
             continue
         match = _KV.match(line.replace("\t", " "))
+        named = _NAMED.search(line)
+        if named and (match is None or match.group("key").strip() != named.group(1)):
+            stray.append(line)
         if match is None:
             continue
         key, value = match.group("key").strip(), re.sub(r"\s*\(\d+\)$", "", match.group("val").strip())
@@ -80,4 +86,5 @@ def parse(text: str) -> VerbsInfo:
         firmware=firmware or None,
         warnings=tuple(warnings),
         no_devices=no_devices,
+        stray=tuple(stray),
     )

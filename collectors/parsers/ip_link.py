@@ -39,45 +39,47 @@ def _counters(header: str, values: str) -> dict[str, int]:
     return {n: int(v) for n, v in zip(names, numbers, strict=False) if v.isdigit()}
 
 
+def _interface(name: str, head: str, state: str | None = None) -> dict[str, object]:
+    """A row before its counters: state and MTU read from the head text (`state UP`, `mtu 9000`)."""
+    found = re.search(r"\bstate (\S+)", head)
+    mtu = re.search(r"\bmtu (\d+)", head)
+    return {
+        "name": name,
+        "state": state or (found.group(1) if found else "UNKNOWN"),
+        "mtu": int(mtu.group(1)) if mtu else None,
+        "rx_errors": None,
+        "rx_dropped": None,
+        "tx_errors": None,
+        "tx_dropped": None,
+        "line": head,
+        "stats_lines": (),
+    }
+
+
 def parse(text: str) -> IpLink:
-    """Parse either form; statistics lines follow their `RX:`/`TX:` headers."""
+    """Parse either form; statistics lines follow their `RX:`/`TX:` headers.
+
+    A head line wrapped by a narrow terminal goes on at column 0 (`state UP qlen 1000`): in the long
+    form such a line right after a head belongs to it, never to a brief-form row of its own.
+    """
     out: list[dict[str, object]] = []
     lines = clean_lines(text)
+    long_form = head_open = False
     for i, line in enumerate(lines):
         if (m := _HEAD.match(line)) is not None:
-            rest = m.group("rest")
-            state = re.search(r"\bstate (\S+)", rest)
-            mtu = re.search(r"\bmtu (\d+)", rest)
-            out.append(
-                {
-                    "name": m.group("name"),
-                    "state": state.group(1) if state else "UNKNOWN",
-                    "mtu": int(mtu.group(1)) if mtu else None,
-                    "rx_errors": None,
-                    "rx_dropped": None,
-                    "tx_errors": None,
-                    "tx_dropped": None,
-                    "line": line.strip(),
-                    "stats_lines": (),
-                }
-            )
+            out.append(_interface(m.group("name"), line.strip()))
+            long_form = head_open = True
+        elif head_open and line.strip() and not line[:1].isspace():
+            out[-1] = _interface(str(out[-1]["name"]), f"{out[-1]['line']} {line.strip()}")
         elif out and line.strip().startswith(("RX:", "TX:")) and i + 1 < len(lines):
+            head_open = False
             counters = _counters(line, lines[i + 1])
             prefix = "rx" if line.strip().startswith("RX") else "tx"
             out[-1][f"{prefix}_errors"] = counters.get("errors")
             out[-1][f"{prefix}_dropped"] = counters.get("dropped")
             out[-1]["stats_lines"] = (*out[-1]["stats_lines"], line.strip(), lines[i + 1].strip())  # type: ignore[misc]
-        elif (b := _BRIEF.match(line)) is not None:
-            out.append(
-                {
-                    "name": b.group("name"),
-                    "state": b.group("state"),
-                    "mtu": None,
-                    "rx_errors": None,
-                    "rx_dropped": None,
-                    "tx_errors": None,
-                    "tx_dropped": None,
-                    "line": line.strip(),
-                }
-            )
+        elif not long_form and (b := _BRIEF.match(line)) is not None:
+            out.append({**_interface(b.group("name"), line.strip(), b.group("state")), "mtu": None})
+        else:
+            head_open = head_open and not line[:1].isspace()
     return IpLink(interfaces=tuple(Interface(**o) for o in out))  # type: ignore[arg-type]

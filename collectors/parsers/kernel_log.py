@@ -2,8 +2,9 @@
 
 Formats seen in real captures: ISO (`journalctl -o short-iso`, `dmesg --time-format iso`, with or
 without `--decode` facility prefixes), ctime (`dmesg -T`), relative (`dmesg --reltime`), monotonic
-seconds since boot (`[  12.345]`), syslog (`Feb 17 08:02:06 host kernel:` with localized month names)
-and none. Naive times are taken as UTC; a syslog line has no year, so the caller passes `now`.
+seconds since boot (`[  12.345]`), syslog (`Feb 17 08:02:06 host kernel:` with localized month names),
+raw /dev/kmsg records (`6,1234,5678901,-;NVRM: Xid ...`, microseconds since boot) and none. Naive
+times are taken as UTC; a syslog line has no year, so the caller passes `now`.
 """
 
 from __future__ import annotations
@@ -64,6 +65,7 @@ _ISO = re.compile(
     r"^(?P<ts>\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)\s+(?P<rest>.*)$"
 )
 _CTIME = re.compile(r"^\[(?P<ts>\w{3} \w{3}\s+\d{1,2} \d{2}:\d{2}:\d{2} \d{4})\]\s?(?P<rest>.*)$")
+_KMSG = re.compile(r"^\d+,\d+,(?P<usec>\d+),[^;]*;(?P<rest>.*)$")  # /dev/kmsg: prio,seq,usec,flags;msg
 _REL = re.compile(r"^\[\s*\+\s*(?P<rel>\d+\.\d+)\]\s?(?P<rest>.*)$")
 _MONO = re.compile(r"^\[\s*(?P<mono>\d+\.\d+)\]\s?(?P<rest>.*)$")
 _SYSLOG = re.compile(
@@ -82,7 +84,7 @@ class KernelEvent:
     message: str
     lines: tuple[str, ...]
     time: datetime | None = None  # wall clock (UTC when the line had no zone)
-    uptime_s: float | None = None  # seconds since boot, for `[  12.3]` lines
+    uptime_s: float | None = None  # seconds since boot, for `[  12.3]` lines and /dev/kmsg records
     xid: int | None = None
     sxid: int | None = None
     pci: str | None = None  # short bus id "bb:dd"
@@ -177,7 +179,10 @@ def _split(line: str, now: datetime | None) -> tuple[str, dict[str, object]]:
     """Strip prefixes from one line; returns the message and what the prefix told."""
     info: dict[str, Any] = {}
     line = _DECODE.sub("", line)
-    if (m := _ISO.match(line)) is not None:
+    if (m := _KMSG.match(line)) is not None:
+        info.update(uptime_s=int(m.group("usec")) / 1e6, time_format="kmsg")
+        line = m.group("rest")
+    elif (m := _ISO.match(line)) is not None:
         info.update(time=_iso(m.group("ts")), time_format="iso")
         line = m.group("rest")
     elif (m := _CTIME.match(line)) is not None:

@@ -1,4 +1,8 @@
-"""`lspci -vv` -> devices with their kernel driver and PCIe link capability vs status."""
+"""`lspci -vv` -> devices with their kernel driver and PCIe link capability vs status.
+
+`-nn` adds numeric ids: `01:00.0 3D controller [0302]: NVIDIA Corporation GP107M [...] [10de:1c8c]`;
+the class name is kept without its `[code]`, the code and the vendor:device pair go in their own fields.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +21,10 @@ _LINK = re.compile(
 )
 
 
+_CLASS_CODE = re.compile(r"^(?P<name>.*?)\s*\[(?P<code>[0-9a-fA-F]{4})\]$")
+_IDS = re.compile(r"\[(?P<vendor>[0-9a-fA-F]{4}):(?P<device>[0-9a-fA-F]{4})\]")
+# PCI display classes a GPU shows as: 0300 VGA compatible controller, 0302 3D controller
+GPU_CLASSES = {"0300": "VGA compatible controller", "0302": "3D controller"}
 _BUS = re.compile(r"^Bus: primary=[0-9a-fA-F]+, secondary=([0-9a-fA-F]+), subordinate=([0-9a-fA-F]+)")
 _READ = re.compile(r"Kernel driver in use:|LnkCap:|LnkSta:|ACSCtl:|Bus: primary=|<access denied>")  # any line
 # `_block` reads has one of these
@@ -42,6 +50,14 @@ class PciDevice:
     acs_redirect: bool | None  # ACSCtl ReqRedir+ or CmpltRedir+ (P2P routed through the root complex)
     acs_line: str
     buses: tuple[int, int] | None = None  # a bridge's secondary..subordinate bus numbers
+    class_code: str | None = None  # `-nn` only, e.g. "0302"
+    vendor_id: str | None = None  # `-nn` only, e.g. "10de"
+    device_id: str | None = None
+
+    @property
+    def gpu_class(self) -> bool:
+        """A display controller: VGA compatible (0300) or 3D (0302), by code or by name."""
+        return self.class_code in GPU_CLASSES or self.device_class in GPU_CLASSES.values()
 
     @property
     def vendor(self) -> str:
@@ -99,9 +115,15 @@ def _block(lines: list[str]) -> PciDevice | None:
         elif "<access denied>" in text:
             denied = True
     cap, sta = fields["cap"], fields["sta"]
+    cls = head.group("cls").strip()
+    coded = _CLASS_CODE.match(cls)
+    ids = _IDS.findall(head.group("desc"))
     return PciDevice(
         slot=head.group("slot"),
-        device_class=head.group("cls").strip(),
+        device_class=coded.group("name") if coded else cls,
+        class_code=coded.group("code").lower() if coded else None,
+        vendor_id=ids[-1][0].lower() if ids else None,
+        device_id=ids[-1][1].lower() if ids else None,
         description=head.group("desc").strip(),
         driver=fields["driver"],
         cap_speed_gts=to_float(cap.group("speed")) if cap else None,

@@ -14,7 +14,7 @@ _HEADER = re.compile(
     r"(?:Driver|KMD) Version:\s*(?P<driver>[\d.]+)(?:.*CUDA (?:UMD )?Version:\s*(?P<cuda>[\d.]+))?"
 )
 _ROW1 = re.compile(
-    r"^\|\s*(?P<index>\d+)\s+(?P<name>.+?)\s+(?P<persist>On|Off|WDDM|TCC|MCDM)\s*\|\s*(?P<bus>[0-9A-Fa-f]+:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d)\s+(?P<disp>\S+)\s*\|\s*(?P<ecc>\S+)\s*\|"
+    r"^\|\s*(?P<index>\d+)\s+(?P<name>.+?)\s+(?P<persist>On|Off|WDDM|TCC|MCDM|N/A)\s*\|\s*(?P<bus>[0-9A-Fa-f]+:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d|N/A)\s+(?P<disp>\S+)\s*\|\s*(?P<ecc>\S+)\s*\|"
 )
 _ROW2 = re.compile(
     r"^\|\s*(?P<fan>\S+)\s+(?P<temp>\S+)\s+(?P<perf>\S+)\s+(?P<pwr>\S+)\s*/\s*(?P<cap>\S+)\s*\|\s*(?P<used>\S+)\s*/\s*(?P<total>\S+)\s*\|\s*(?P<util>\S+)\s+(?P<compute>.+?)\s*\|"
@@ -102,7 +102,7 @@ def parse(text: str) -> SmiTable:
             pending = {
                 "index": int(m1.group("index")),
                 "name": m1.group("name").strip(),
-                "bus_id": m1.group("bus"),
+                "bus_id": None if is_unknown(m1.group("bus")) else m1.group("bus"),  # N/A: Jetson's nvgpu
                 "persistence_mode": {"On": True, "Off": False}.get(m1.group("persist")),
                 "temperature_c": None,
                 "perf_state": None,

@@ -12,7 +12,9 @@ ERRORS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("version_mismatch", re.compile(r"Driver/library version mismatch", re.I)),
     ("no_driver", re.compile(r"couldn.t communicate with the NVIDIA driver", re.I)),
     ("no_devices", re.compile(r"^No devices were found", re.I)),
-    ("gpu_lost", re.compile(r"Unable to determine the device handle for GPU|GPU is lost", re.I)),
+    ("gpu_lost", re.compile(r"GPU is lost", re.I)),
+    # the handle lookup failed for another reason ("Unknown Error"...): not by itself a lost GPU
+    ("device_handle_error", re.compile(r"Unable to determine the device handle for GPU", re.I)),
     ("nvml_init_failed", re.compile(r"Failed to initialize NVML", re.I)),
     ("no_nvlink", re.compile(r"does not have or support Nvlink", re.I)),
     ("not_found", re.compile(r"nvidia-smi: (command )?not found|No such file or directory", re.I)),

@@ -1,4 +1,8 @@
-"""`storcli64 /call/vall show all` (and `/c0 show`, `show`) -> virtual drives' state and cache policy."""
+"""`storcli64 /call/vall show all` (and `/c0 show`, `show`) -> virtual drives' state and cache policy.
+
+VD tables are read by their header: storcli prints `... Access Consist Cache Cac sCC Size Name`,
+perccli2 `... Access CurrentCache DefaultCache Size Name`; the current policy is the one that counts.
+"""
 
 from __future__ import annotations
 
@@ -45,6 +49,7 @@ class StorCli:
     controllers: tuple[Controller, ...] = ()
     cachevault_states: tuple[tuple[str, str], ...] = ()  # (state, line)
     no_controller: bool = False
+    declared_vds: int | None = None  # the `Virtual Drives = N` counts, summed over controllers
 
 
 def write_policy(cache: str) -> str | None:
@@ -55,29 +60,46 @@ def write_policy(cache: str) -> str | None:
     return None
 
 
+def _current_cache(header: list[str], line: str) -> str | None:
+    """The row's cell under `CurrentCache` (perccli2) or `Cache` (storcli); None without that header.
+
+    Every column before `Size` is one word, so the row's words line up with the header's up to it.
+    """
+    columns = header[: header.index("Size")] if "Size" in header else header
+    cells = dict(zip(columns, line.split(), strict=False))
+    return cells.get("CurrentCache") or cells.get("Cache")
+
+
 def parse(text: str) -> StorCli:
     """Parse VD rows, the controller overview table and CacheVault state rows."""
     vds, controllers, cv_states = [], [], []
     controller: int | None = None
     header: list[str] | None = None
     no_controller = False
+    declared: list[int] = []
+    vd_header: list[str] = []
     for raw in clean_lines(text):
         line = raw.strip()
+        if line.startswith("DG/VD"):
+            vd_header = line.split()
         if (m := _CONTROLLER.match(line)) is not None:
             controller = int(m.group("a") or m.group("b"))
+        elif (m := re.match(r"Virtual Drives\s*=?\s*(\d+)$", line)) is not None:
+            declared.append(int(m.group(1)))
         elif "Number of Controllers = 0" in line or "No Controller found" in line:
             no_controller = True
         elif (m := _VD.match(line)) is not None and m.group("type").upper().startswith(
             ("RAID", "NYTRO", "JBOD")
         ):
+            cache = _current_cache(vd_header, line) or m.group("cache")
             vds.append(
                 VirtualDrive(
                     controller=controller,
                     vd=f"{m.group('dg')}/{m.group('vd')}",
                     raid=m.group("type"),
                     state=m.group("state"),
-                    cache=m.group("cache"),
-                    write_policy=write_policy(m.group("cache")),
+                    cache=cache,
+                    write_policy=write_policy(cache),
                     line=line,
                 )
             )
@@ -108,4 +130,5 @@ def parse(text: str) -> StorCli:
         controllers=tuple(controllers),
         cachevault_states=tuple(cv_states),
         no_controller=no_controller,
+        declared_vds=sum(declared) if declared else None,
     )

@@ -201,6 +201,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "reasons.gpu.lost": ("GPU lost (`NVML_ERROR_GPU_IS_LOST`)", "GPU 已丢失（`NVML_ERROR_GPU_IS_LOST`）"),
     "reasons.gpu.none_lost": ("no GPU is lost", "没有 GPU 丢失"),
+    "reasons.gpu.handle_error": (
+        "nvidia-smi could not open a GPU but does not say it is lost: {error};"
+        " read the kernel log (Xid) for why",
+        "nvidia-smi 打不开一张 GPU，但没有说它已丢失：{error}；请查看内核日志（Xid）找原因",
+    ),
     "reasons.gpu.err_one_field": (
         "nvidia-smi shows ERR! only in the {fields} field of a GPU: one unreadable sensor, not a lost GPU;"
         " read `nvidia-smi -q` for that GPU",
@@ -515,6 +520,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "调频策略是 `{governor}`（驱动 `{driver}`），不是 `{expect}`",
     ),
     "reasons.host.governor_ok": ("governor `{governor}`", "调频策略是 `{governor}`"),
+    "reasons.host.governor_scales": (
+        "governor `{governor}` raises clocks with load, not `{expect}`: the setting alone does not show slow"
+        " cores; compare `current CPU frequency` under load with a good node",
+        "调频策略 `{governor}` 会随负载升频，不是 `{expect}`：仅凭这个设置看不出 CPU 慢；"
+        "请在负载下把 `current CPU frequency` 与正常节点比较",
+    ),
     "reasons.host.cmdline_has": ("kernel command line has `{flag}`", "内核启动参数里有 `{flag}`"),
     "reasons.host.cmdline_has_unless": (
         "kernel command line has `{flag}` but also `{unless}`",
@@ -550,6 +561,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "reasons.host.no_sensor": ("no sensor matches `/{pattern}/`", "没有传感器匹配 `/{pattern}/`"),
     "reasons.host.sensor_alarm": ("sensor(s) {sensors} outside thresholds", "传感器 {sensors} 超出阈值"),
     "reasons.host.sensors_na": ("matching sensors read 'na' (absent)", "匹配的传感器读数为 'na'（不存在）"),
+    "reasons.host.sensors_unread": (
+        "sensor(s) {sensors} give a discrete state word or a status without a reading, not a value to hold"
+        " against thresholds; decode them with `ipmitool sdr elist`",
+        "传感器 {sensors} 给出的是离散状态字或没有读数的状态，不是可与阈值比较的数值；"
+        "请用 `ipmitool sdr elist` 解读",
+    ),
     "reasons.host.sensors_ok": ("matching sensors within thresholds", "匹配的传感器都在阈值内"),
     "reasons.entry_text": ("{text}", "{text}"),
     # GPU processes (collectors/checks/job.py)
@@ -693,6 +710,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{driver} in use; no minimum version given to compare with",
         "正在使用 {driver}；没有给出可比较的最低版本",
     ),
+    "reasons.network.driver_unversioned": (
+        "the {driver} driver reports no version of its own (`version: {version}`: the kernel's release or"
+        " none, as in-tree drivers print): compare the kernel release with the vendor's notes instead",
+        "{driver} 驱动没有报告自己的版本（`version: {version}`：内核自带驱动打印的是内核版本或不打印）："
+        "请改为对照厂商说明检查内核版本",
+    ),
     "reasons.network.driver_old": (
         "{driver} {version} is older than {minimum}",
         "{driver} {version} 比 {minimum} 旧",
@@ -760,6 +783,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{n} {layer} port(s) `{state}`: {ports}",
         "{n} 个 {layer} 端口 `{state}`：{ports}",
     ),
+    "reasons.network.ports_held_down": (
+        "{n} {layer} port(s) logically Down while the physical link is up ({ports}): not a dead link, and not"
+        " shown to be a missing subnet manager; read the SM lid and the switch side of the port",
+        "{n} 个 {layer} 端口逻辑状态为 Down 但物理链路是通的（{ports}）：不是链路断了，也不能据此断定没有"
+        "子网管理器；请查看 SM lid 和交换机那一侧的端口",
+    ),
     "reasons.network.ports_ok": (
         "all {n} {layer} port(s) are fine for `{state}`",
         "全部 {n} 个 {layer} 端口在 `{state}` 这一项上都正常",
@@ -822,6 +851,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "没有 RAID 卡命令行工具的输出：{why}",
     ),
     "reasons.storage.no_vd": ("no virtual drive listed", "没有列出虚拟盘"),
+    "reasons.storage.vds_missing": (
+        "storcli declares {declared} virtual drive(s) but only {n} row(s) were read (the output was cut):"
+        " the others are not known",
+        "storcli 声明有 {declared} 个虚拟盘，但只读到 {n} 行（输出被截断）：其余虚拟盘的情况未知",
+    ),
     "reasons.storage.write_through": (
         "virtual drive(s) {vds} in write-through",
         "虚拟盘 {vds} 处于直写（write-through）模式",

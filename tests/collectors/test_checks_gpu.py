@@ -9,7 +9,7 @@ import pytest
 
 from pitstop.collectors.checks import gpu
 from pitstop.collectors.parsers.gpu import Gpu
-from tests.collectors.check_inputs import check, context, missing, ok, shared
+from tests.collectors.check_inputs import check, context, fixture, missing, ok, shared
 
 SMI_Q = "nvidia_smi_q"
 
@@ -178,6 +178,22 @@ def test_count_lost_generation_and_mixed(shared_dir: Path, rtx8: object) -> None
     assert check("gpu_mixed_models", rtx8).verdict == "ruled_out"
 
 
+@pytest.mark.parametrize(
+    ("name", "verdict"),
+    [
+        ("gpu-is-lost-reboot-0000-02.txt", "confirmed"),
+        ("gpu-is-lost-windows-console-wrapped.txt", "confirmed"),
+        ("device-handle-unknown-error-0b.txt", "inconclusive"),  # not the lost-GPU wording
+        ("device-handle-unknown-error-no-space-tesla-p4.txt", "inconclusive"),
+    ],
+)
+def test_gpu_lost_from_the_device_handle_error(name: str, verdict: str) -> None:
+    result = fixture("nvidia_smi", f"outputs/nvidia-smi-errors/{name}")
+    got = check("gpu_lost", result)
+    assert got.verdict == verdict
+    assert got.evidence and "Unable to determine the device handle" in got.evidence[0].lines[0]
+
+
 def test_pcie_idle_downclock_is_benign_only_when_idle(shared_dir: Path, h100: object) -> None:
     idle = shared(shared_dir, SMI_Q, "nvidia-smi-q/rtx4080s-595-idle.txt")  # gen 1 of 4 while idle
     assert check("pcie_idle_downclock", idle).verdict == "confirmed"
@@ -242,6 +258,14 @@ def test_driver_branch(shared_dir: Path) -> None:
     new = shared(shared_dir, "nvidia_smi", "nvidia-smi/h100x8-550-idle.txt")
     assert check("driver_branch", new, ctx=context(driver_branch="535")).verdict == "ruled_out"
     assert check("driver_branch", old).verdict == "inconclusive"
+    # a Jetson's module prints its L4T release (35.3.1) where a driver version would be: not branch 35
+    jetson = fixture(
+        "driver_version", "outputs/proc-driver-nvidia-version/jetson-orin-nx-l4t-35.3.1-open-aarch64.txt"
+    )
+    assert check("driver_branch", jetson, ctx=context(driver_branch="535")).verdict == "inconclusive"
+    assert (
+        check("nvml_version_mismatch", jetson, new).verdict != "confirmed"
+    )  # 35.3.1 is no version to compare
 
 
 def test_torch_build_and_cuda_compat(shared_dir: Path) -> None:
@@ -314,3 +338,14 @@ def test_temperature_outlier_needs_no_extra_power() -> None:
     assert busy.verdict == "ruled_out" and "load, not cooling" in str(busy.reason)
     assert check("gpu_temperature_outlier", probe(gpu(0, 62, 600), *peers)).verdict == "ruled_out"
     assert check("gpu_temperature_outlier", probe(gpu(0, 89, 400))).verdict == "inconclusive"
+
+
+def test_temperature_outlier_quotes_the_lines_it_read() -> None:
+    one = check("gpu_temperature_outlier", fixture(SMI_Q, "outputs/nvidia-smi-q/h100-590-idle.txt"))
+    assert one.verdict == "inconclusive"  # one GPU: no peers to compare with, but the reading is shown
+    assert one.evidence and any("GPU Current Temp" in line for line in one.evidence[0].lines)
+    eight = check(
+        "gpu_temperature_outlier", fixture(SMI_Q, "outputs/nvidia-smi-q/rtx4090x8-535.154-all-idle.txt")
+    )
+    assert eight.verdict == "ruled_out" and len(eight.evidence[0].lines) == 8
+    assert all("GPU Current Temp" in line for line in eight.evidence[0].lines)

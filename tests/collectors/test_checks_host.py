@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.collectors.check_inputs import check, context, denied, fixture, missing, ok, shared
+from tests.collectors.fixture_verdicts import entries, verdicts
 
 
 def klog(shared_dir: Path, rel: str) -> object:
@@ -145,6 +146,23 @@ def test_sensors(shared_dir: Path) -> None:
     temps = shared(shared_dir, "ipmi_sensor", "ipmitool-sensor/supermicro-epyc-sensor-head-excerpt.txt")
     assert check("ipmi_sensor_alarm", temps, params={"pattern": "Temp"}).verdict == "ruled_out"
     assert check("ipmi_sensor_alarm", temps, params={"pattern": "fan"}).verdict == "inconclusive"
+    hpe = fixture("ipmi_sensor", "outputs/ipmitool-sensor/hpe-ilo-discrete-psu-memory-freebsd.txt")
+    psu = check("ipmi_sensor_alarm", hpe, params={"pattern": "^PS|Power Supply|PSU"})
+    assert psu.verdict == "inconclusive" and "Power Supply 1" in str(psu.reason)  # discrete: no reading
+    assert check("ipmi_sensor_alarm", hpe, params={"pattern": "fan"}).verdict == "ruled_out"  # 12.544 % ok
+    temps = check("ipmi_sensor_alarm", hpe, params={"pattern": "Ambient|Max"})  # 'na' rows: absent sensors
+    assert temps.verdict == "ruled_out" and [x.split("|")[0] for x in temps.evidence[0].lines] == [
+        "01-Inlet Ambient "
+    ]
+    cmm = fixture(
+        "ipmi_sensor", "outputs/ipmitool-sensor/cmm-psu-vout-iout-discrete-present-status-fan-rpm-excerpt.txt"
+    )
+    assert (
+        check("ipmi_sensor_alarm", cmm, params={"pattern": "^PS|PSU"}).verdict == "inconclusive"
+    )  # PSUn_Status
+    assert check("ipmi_sensor_alarm", cmm, params={"pattern": "fan|RPM"}).verdict == "ruled_out"
+    no_reading = ok("ipmi_sensor", "FAN1             | na         | RPM        | ok    | na        | na\n")
+    assert check("ipmi_sensor_alarm", no_reading, params={"pattern": "fan"}).verdict == "inconclusive"
 
 
 # --- PCIe ---------------------------------------------------------------------------------------
@@ -175,6 +193,9 @@ def test_pcie_links(shared_dir: Path) -> None:
         "01:00.0 VGA compatible controller: NVIDIA Corporation GA102\n\tKernel driver in use: nouveau\n",
     )
     assert check("pci_kernel_driver", nouveau).verdict == "confirmed"
+    nnk = fixture("lspci", "outputs/lspci-nnk/dell-xps-9570-intel-uhd630-gtx1050ti-nvidia.txt")
+    driver = check("pci_kernel_driver", nnk)  # the NVIDIA `3D controller [0302]` is found, the Intel iGPU not
+    assert driver.verdict == "ruled_out" and driver.evidence[0].lines[0].startswith("01:00.0")
 
 
 # --- network and InfiniBand ---------------------------------------------------------------------
@@ -199,6 +220,25 @@ def test_nic_driver(shared_dir: Path) -> None:
     )
     ice = shared(shared_dir, "ethtool_i", "ethtool-i/ice-e810-fedora-5.19.txt")
     assert check("nic_driver", ice, params={"driver": "i40e", "min_version": "2.22"}).verdict == "ruled_out"
+    # in-tree drivers print the kernel's release (or no version at all): not a driver version to compare
+    in_tree = check("nic_driver", ice, params={"driver": "ice", "min_version": "1.9.11"})
+    assert in_tree.verdict == "inconclusive" and "5.19.4-100.fc35.x86_64" in str(in_tree.reason)
+    e1000e = fixture("ethtool_i", "outputs/ethtool-i/e1000e-5.11-ubuntu-kernel.txt")
+    assert (
+        check("nic_driver", e1000e, params={"driver": "e1000e", "min_version": "3.8.4"}).verdict
+        == "inconclusive"
+    )
+    for name in (
+        "mlx5_core-in-tree-6.5.0-14-generic-cx4lx-hp-fw.txt",
+        "mlx5_core-in-tree-6.4.0-rc2-net-next-debug-kernel.txt",  # an rc kernel's release too
+    ):
+        mlx5 = fixture("ethtool_i", f"outputs/ethtool-i/{name}")
+        verdict = check("nic_driver", mlx5, params={"driver": "mlx5_core", "min_version": "5.8"})
+        assert verdict.verdict == "inconclusive"
+    bare = ok("ethtool_i", "driver: i40e\nfirmware-version: 9.20 0x8000d8c5 0.0.0\nbus-info: 0000:3b:00.0\n")
+    assert (
+        check("nic_driver", bare, params={"driver": "i40e", "min_version": "2.22"}).verdict == "inconclusive"
+    )
 
 
 def test_links() -> None:
@@ -230,12 +270,37 @@ def test_ib_ports(shared_dir: Path) -> None:
         "\t\tRate: 400\n\t\tLink layer: InfiniBand\n",
     )
     assert check("ib_port_state", init, params={"state": "init"}).verdict == "confirmed"
+    # logically Down while the physical link is up (BlueField-3, SM lid 0): not Active, but neither a dead
+    # link nor, from this alone, a missing subnet manager
+    held = fixture("ibstat", "outputs/ibstat/bf3-cx7-ib-state-down-physical-linkup-sm-lid-0.txt")
+    assert check("ib_port_state", held).verdict == "confirmed"
+    for state in ("down", "init"):
+        verdict = check("ib_port_state", held, params={"state": state})
+        assert verdict.verdict == "inconclusive" and "mlx5_1 port 1" in str(verdict.reason)
+        assert any("Physical state: LinkUp" in line for line in verdict.evidence[0].lines)
+    pod = fixture("ibstat", "outputs/ibstat/cx6-sriov-vf-in-pod-down-linkup-sm-lid-1.txt")  # has an SM lid
+    assert check("ib_port_state", pod, params={"state": "init"}).verdict == "inconclusive"
+    # a host where only ibv_devinfo ran: the KB entry is still decided from it (RoCE, mlx5_1 PORT_DOWN)
+    roce = fixture("ibv_devinfo", "outputs/ibv_devinfo/connectx4lx-roce-4-hcas-mlx5-1-port-down.txt")
+    got = dict((p.id, v) for p, v in verdicts(roce, entries()))
+    assert got["ib-port-down-physical"].verdict == "confirmed"
+    assert "mlx5_1 port 1" in str(got["ib-port-down-physical"].reason)
     rates = shared(shared_dir, "ibstat", "ibstat/a100-cx6-all-active.txt")
     assert check("ib_rate", rates).verdict == "ruled_out"
     assert check("ib_rate", rates, ctx=context(ib_rate_gbps=400)).verdict == "confirmed"
 
 
 # --- storage ------------------------------------------------------------------------------------
+
+
+def test_raid_rule_outs_need_every_vd_the_controller_declares() -> None:
+    cut = fixture("storcli", "outputs/storcli/c0-show-21-vds-raid0-rawbd-excerpt.txt")  # 7 of 21 rows
+    for name in ("raid_cache_policy", "raid_vd_state"):
+        verdict = check(name, cut)
+        assert verdict.verdict == "inconclusive"
+        assert verdict.reason.params == {"declared": 21, "n": 7}
+    whole = fixture("storcli", "outputs/storcli/c0-vall-show-raid1-nrwtd-raid6-rwtd.txt")  # no count line
+    assert check("raid_cache_policy", whole).verdict == "confirmed"
 
 
 def test_raid(shared_dir: Path) -> None:
@@ -276,7 +341,16 @@ def test_cpu_governor(shared_dir: Path) -> None:
     assert verdict.verdict == "confirmed" and "powersave" in verdict.evidence[0].lines[1]
     vm = shared(shared_dir, "cpupower", "cpupower/cpufreq-info-no-driver-vm.txt")
     assert check("cpu_governor", vm).verdict == "inconclusive"
+    arm = check(
+        "cpu_governor", fixture("cpupower", "outputs/cpupower/not-available-no-driver-ampere-arm64-5.10.txt")
+    )
+    assert arm.verdict == "inconclusive" and arm.evidence[0].lines == (
+        "no or unknown cpufreq driver is active on this CPU",
+    )
     assert check("cpu_governor", save, params={"expect": "powersave"}).verdict == "ruled_out"
+    dynamic = check("cpu_governor", fixture("cpupower", "outputs/cpupower/cppc-cpufreq-arm64-schedutil.txt"))
+    assert dynamic.verdict == "inconclusive" and "schedutil" in str(dynamic.reason)  # scales with load
+    assert dynamic.evidence[0].lines[1].startswith('The governor "schedutil"')
 
 
 def test_cmdline_flag(shared_dir: Path) -> None:

@@ -8,8 +8,11 @@ import pytest
 
 from pitstop.collectors import compare
 from pitstop.collectors.facts import Facts
+from pitstop.collectors.model import CommandResult
 from pitstop.lab.scenario import SCENARIOS_DIR
 from tests.collectors.test_checks_scenarios import scenario_results
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _profile(host: str, scenario: str) -> compare.Profile:
@@ -120,3 +123,14 @@ def test_clocks_are_read_and_a_capped_gpu_is_named(healthy: compare.Profile) -> 
     hit = next(o for o in found if o.fact == "max_sm_clock@5")
     assert (hit.host, hit.value) == ("gpu17", "1410 MHz") and hit.peers.endswith(" MHz")
     assert "maximum SM clock" in compare.describe_host("gpu17", compare.by_host(found)["gpu17"])
+
+
+def test_numa_nodes_come_from_the_available_line() -> None:
+    # a real `numactl -H` of a 16-node host (SPR with flat-mode HBM) cut after node 10's lines
+    text = (REPO / "tests/fixtures/outputs/numactl-H/spr-hbm-flat-16-nodes-excerpt.txt").read_text(
+        encoding="utf-8"
+    )
+    result = CommandResult("numactl", ("numactl", "-H"), "ok", 0, stdout=text)
+    assert compare.profile("spr", Facts({"numactl": result})).facts["numa_nodes"] == "16"
+    no_line = CommandResult("numactl", ("numactl", "-H"), "ok", 0, stdout=text.partition("\n")[2])
+    assert "numa_nodes" not in compare.profile("spr", Facts({"numactl": no_line})).facts  # never counted

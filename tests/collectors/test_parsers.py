@@ -96,6 +96,14 @@ OUTPUTS = (
 NOW = datetime(2026, 3, 1, tzinfo=UTC)
 
 
+NEW = Path(__file__).resolve().parents[1] / "fixtures" / "outputs"
+
+
+def parse_new(rel: str) -> Any:
+    """Parse one of tests/fixtures/outputs with its folder's parser."""
+    return FOLDERS[rel.split("/")[0]]((NEW / rel).read_bytes().decode("utf-8", "replace"))
+
+
 def read(shared_dir: Path, rel: str) -> str:
     """A corpus file as the runner would hand it over (invalid bytes replaced)."""
     return (shared_dir / "outputs" / rel).read_bytes().decode("utf-8", "replace")
@@ -259,6 +267,34 @@ def test_smi_error_texts(shared_dir: Path, rel: str, kind: str) -> None:
         assert table.error.nvml_library_version == "570.124"
 
 
+def test_smi_table_jetson_integrated_gpu() -> None:
+    # Jetson's nvgpu has no PCI bus id and no persistence mode: `|   0  Orin (nvgpu)   N/A  | N/A   N/A |`
+    table = parse_new("nvidia-smi/jetson-agx-orin-540.4.0-nvgpu-all-na-excerpt.txt")
+    (orin,) = table.gpus
+    assert (table.driver_version, orin.index, orin.name, orin.bus_id, orin.persistence_mode) == (
+        "540.4.0",
+        0,
+        "Orin (nvgpu)",
+        None,
+        None,
+    )
+    assert orin.temperature_c is None and orin.errors == ()
+
+
+@pytest.mark.parametrize(
+    ("rel", "kind"),
+    [
+        ("nvidia-smi-errors/gpu-is-lost-reboot-0000-02.txt", "gpu_lost"),
+        ("nvidia-smi-errors/gpu-is-lost-windows-console-wrapped.txt", "gpu_lost"),
+        ("nvidia-smi-errors/device-handle-unknown-error-0b.txt", "device_handle_error"),
+        ("nvidia-smi-errors/device-handle-unknown-error-no-space-tesla-p4.txt", "device_handle_error"),
+    ],
+)
+def test_device_handle_errors(rel: str, kind: str) -> None:
+    table = parse_new(rel)
+    assert table.gpus == () and table.error is not None and table.error.kind == kind
+
+
 # --- topology and NVLink ------------------------------------------------------------------------
 
 
@@ -292,6 +328,13 @@ def test_driver_version(shared_dir: Path) -> None:
     assert (stale.version, stale.branch, stale.open_module) == ("470.103.01", 470, False)
     opened = parse(shared_dir, "proc-driver-nvidia-version/open-515.57-gcc11.txt")
     assert (opened.version, opened.open_module) == ("515.57", True)
+    jetson = parse_new("proc-driver-nvidia-version/jetson-orin-nx-l4t-35.3.1-open-aarch64.txt")
+    assert (jetson.version, jetson.branch, jetson.l4t_release, jetson.open_module) == (
+        None,
+        None,
+        "35.3.1",
+        True,
+    )
 
 
 # --- kernel log ---------------------------------------------------------------------------------
@@ -340,6 +383,18 @@ def test_kernel_log_time_formats(shared_dir: Path) -> None:
     assert kernel_log.month_number("févr.") == 2 and kernel_log.month_number("Mär") == 3
 
 
+def test_kernel_log_dev_kmsg_records() -> None:
+    # /dev/kmsg's `prio,seq,usec,flags;message`: the prefix is a kernel-log frame with an uptime
+    log = parse_new("dmesg/dev-kmsg-raw-nvswitch-open.txt")
+    first = log.events[0]
+    assert (first.message, first.uptime_s, first.time_format) == (
+        "nvidia-nvswitch2: open (major=510)",
+        206.764307,
+        "kmsg",
+    )
+    assert log.recognized and not any(";" in e.message.split(":")[0] for e in log.events)
+
+
 def test_kernel_log_multiline_message_is_one_event(shared_dir: Path) -> None:
     log = events(shared_dir, "dmesg/fallen-off-bus-multiline-570-open.txt")
     first = log.events[0]
@@ -364,6 +419,29 @@ def test_lspci_links(shared_dir: Path) -> None:
     switch = parse(shared_dir, "lspci-vv/pex890xx-switch-port-speed-downgraded.txt").devices[0]
     assert (switch.sta_speed_gts, switch.sta_flags, switch.acs_redirect) == (16, ("downgraded", "ok"), False)
     assert parse(shared_dir, "lspci-vv/connectx7-gen5-x16-ok.txt").devices[0].downgraded is False
+
+
+def test_lspci_numeric_ids() -> None:
+    text = (NEW / "lspci-nnk/dell-xps-9570-intel-uhd630-gtx1050ti-nvidia.txt").read_text(encoding="utf-8")
+    devices = {d.slot: d for d in lspci.parse(text).devices}
+    igd, dgpu = (
+        devices["00:02.0"],
+        devices["01:00.0"],
+    )  # `-nn`: `VGA compatible controller [0300]: ... [8086:3e9b]`
+    assert (igd.device_class, igd.class_code, igd.vendor_id, igd.device_id) == (
+        "VGA compatible controller",
+        "0300",
+        "8086",
+        "3e9b",
+    )
+    assert (dgpu.device_class, dgpu.class_code, dgpu.vendor_id, dgpu.device_id, dgpu.driver) == (
+        "3D controller",
+        "0302",
+        "10de",
+        "1c8c",
+        "nvidia",
+    )
+    assert (igd.gpu_class, dgpu.gpu_class, devices["3b:00.0"].gpu_class) == (True, True, False)
 
 
 def test_ethtool(shared_dir: Path) -> None:
@@ -405,6 +483,20 @@ def test_ip_brief(shared_dir: Path) -> None:
     assert links[1].rx_errors is None  # brief form has no counters: unknown, not 0
 
 
+def test_ip_link_head_wrapped_onto_a_second_line() -> None:
+    # `ip -s -s link` pasted from a narrow terminal: `state UP qlen 1000` wrapped to column 0
+    (eth4,) = parse_new("ip-link/ip-s-s-link-eth4-head-wrapped-state.txt").interfaces
+    assert (eth4.name, eth4.state, eth4.mtu, eth4.rx_errors, eth4.rx_dropped, eth4.tx_errors) == (
+        "eth4",
+        "UP",
+        1500,
+        0,
+        179,
+        0,
+    )
+    assert eth4.line.endswith("qdisc mq state UP qlen 1000")
+
+
 # --- CPU, NUMA, kernel command line -------------------------------------------------------------
 
 
@@ -414,6 +506,14 @@ def test_cpu_and_numa(shared_dir: Path) -> None:
     assert (pinned.governor, pinned.current_mhz, pinned.boost_active) == ("powersave", 4090, True)
     vm = parse(shared_dir, "cpupower/cpufreq-info-no-driver-vm.txt")
     assert vm.no_driver and vm.governor is None
+    arm = parse_new("cpupower/not-available-no-driver-ampere-arm64-5.10.txt")  # every field 'Not Available'
+    assert (arm.no_driver, arm.driver, arm.governor, arm.available_governors, arm.current_mhz) == (
+        True,
+        None,
+        None,
+        (),
+        None,
+    )
     assert [len(n.cpus) for n in parse(shared_dir, "numactl-H/2x-epyc-9135-cpu-compress.txt").nodes] == [
         16,
         16,
@@ -444,6 +544,21 @@ def test_raid(shared_dir: Path) -> None:
         True,
     )
     assert storcli.write_policy("NRWTD") == "WT" and storcli.write_policy("RAWBC") == "AWB"
+    two = parse_new("storcli/c0-vall-show-raid1-nrwtd-raid6-rwtd.txt").vds
+    assert [(v.vd, v.raid, v.cache, v.write_policy) for v in two] == [
+        ("0/0", "RAID1", "NRWTD", "WT"),
+        ("1/1", "RAID6", "RWTD", "WT"),
+    ]
+
+
+def test_raid_perccli2_reads_the_current_cache_column() -> None:
+    real = (NEW / "perccli/perccli2-c0-vall-show-all-raid10-optl-wb.txt").read_text(encoding="utf-8")
+    assert [(v.vd, v.cache, v.write_policy) for v in storcli.parse(real).vds] == [("0/1", "NR,WB", "WB")]
+    # the same table with the controller fallen back to write-through (current WT, default WB)
+    fell_back = real.replace(
+        "0/1   RAID10 Optl  RW     NR,WB        NR,WB", "0/1   RAID10 Optl  RW     NR,WT        NR,WB"
+    )
+    assert [(v.cache, v.write_policy) for v in storcli.parse(fell_back).vds] == [("NR,WT", "WT")]
 
 
 def test_disks_and_mounts(shared_dir: Path) -> None:
@@ -508,6 +623,11 @@ def test_ipmi(shared_dir: Path) -> None:
     assert [(s.value, s.status, s.alarming) for s in absent] == [(None, None, False)] * 2
     epyc = parse(shared_dir, "ipmitool-sensor/supermicro-epyc-sensor-head-excerpt.txt").sensors
     assert epyc[0].value == 33 and not any(s.alarming for s in epyc)
+    hpe = {s.name: s for s in parse_new("ipmitool-sensor/hpe-ilo-discrete-psu-memory-freebsd.txt").sensors}
+    psu, fan = hpe["Power Supply 1"], hpe["Fan 1"]  # `0x0 | discrete | 0x0180`: state bits, no reading
+    assert (psu.value, psu.status, psu.discrete, psu.readable) == (None, None, True, False)
+    assert (fan.value, fan.status, fan.discrete, fan.readable) == (12.544, "ok", False, True)
+    assert not hpe["04-HD Max"].readable  # `na | | na`
 
 
 # --- services, containers, versions -------------------------------------------------------------
