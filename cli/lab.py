@@ -17,7 +17,7 @@ import yaml
 from pitstop.cli.argtypes import COUNT, PORT
 from pitstop.cli.helptext import h
 from pitstop.cli.output import lang_of
-from pitstop.core.config import local_user
+from pitstop.core.config import local_user, write_private_text
 from pitstop.core.i18n import t
 
 if TYPE_CHECKING:
@@ -72,10 +72,8 @@ def write_lab_policy(lab: Fleet, user: str) -> Path:
     """Write `lab_policy` for the running lab to `policy.yaml` in its state directory; return the path."""
     path = lab.state_dir / "policy.yaml"
     text = yaml.safe_dump(lab_policy(user, (h.name for h in lab.hosts + lab.chain)), sort_keys=False)
-    path.write_text(
-        "# written by `pitstop lab up`: lets the local user check the lab hosts only\n" + text,
-        encoding="utf-8",
-    )
+    note = "# written by `pitstop lab up`: lets the local user check the lab hosts only\n"
+    write_private_text(path, note + text)
     return path
 
 

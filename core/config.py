@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import grp
 import os
 import pwd
 import stat
@@ -38,10 +39,35 @@ def local_user() -> str:
         return str(uid)
 
 
+def _private_group(gid: int, owner: int) -> bool:
+    """True when group `gid` has exactly one member, the user `owner` (a user private group, the kind
+    a umask of 002 leaves files writable by), counting both primary and listed members, as ssh does."""
+    try:
+        group = grp.getgrgid(gid)
+        name = pwd.getpwuid(owner).pw_name
+    except KeyError:
+        return False
+    primary = {entry.pw_uid for entry in pwd.getpwall() if entry.pw_gid == gid}
+    listed = set(group.gr_mem)
+    return primary <= {owner} and listed <= {name} and bool(primary or listed)
+
+
 def trusted(info: os.stat_result, owners: Collection[int]) -> bool:
-    """True when a file (its `os.stat` result) belongs to one of `owners` and group and others may
-    not write it: only then may what it says steer Pitstop."""
-    return info.st_uid in owners and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+    """True when a file (its `os.stat` result) belongs to one of `owners`, others may not write it,
+    and group members may not either unless the group is the owner's alone (as ssh allows for its
+    own config): only then may what it says steer Pitstop."""
+    if info.st_uid not in owners or info.st_mode & stat.S_IWOTH:
+        return False
+    return not info.st_mode & stat.S_IWGRP or _private_group(info.st_gid, info.st_uid)
+
+
+def write_private_text(path: Path, text: str) -> None:
+    """Write `text` to `path` readable and writable by this user only, whatever the umask, so a file
+    Pitstop writes for itself (the lab's inventory, policy and ssh config) passes `trusted`."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    os.fchmod(fd, 0o600)  # an existing file keeps its mode through O_CREAT
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
 
 
 def load_dotenv_file(path: str | os.PathLike[str] = ".env") -> None:

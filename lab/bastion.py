@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from pitstop.core.config import write_private_text
 from pitstop.core.i18n import Msg, msg
 
 OUTER, INNER, TARGET = "bastion-outer", "bastion-inner", "behind-bastion"
@@ -40,20 +41,20 @@ def write_ssh_config(
         f"Host {name}\n    HostName {address}\n    Port {port}\n"
         for name, (address, port) in endpoints.items()
     ]
-    (conf_d / "10-bastion.conf").write_text(
+    write_private_text(
+        conf_d / "10-bastion.conf",
         "# written by the Pitstop lab: the bastion chain's addresses\n"
         + "".join(blocks)
         + f"Host {' '.join(NAMES)}\n    User {user}\n    IdentityFile {identity}\n"
         f"    UserKnownHostsFile {known_hosts}\n",
-        encoding="utf-8",
     )
     main = state_dir / "ssh_config"
-    main.write_text(
+    write_private_text(
+        main,
         "# written by the Pitstop lab: hosts that exist only in this ssh config\n"
         f"Include {conf_d}/*.conf\n\n"
         f"Match originalhost {TARGET}\n    ProxyJump {','.join(CHAIN)}\n\n"
         f"Host {OUTER}\n    ProxyJump none\n",
-        encoding="utf-8",
     )
     return main
 

@@ -24,6 +24,7 @@ from typing import Any
 
 import yaml
 
+from pitstop.core.config import write_private_text
 from pitstop.core.i18n import msg
 from pitstop.lab import bastion, keys, timeshift
 from pitstop.lab.scenario import SCENARIO_FILES, Scenario
@@ -421,7 +422,7 @@ def write_inventory(fleet: Fleet, scenarios: dict[str, Scenario], path: Path) ->
     if controller:  # the first host that answers scontrol is the lab's Slurm controller
         data["slurm"] = {"controller": controller, "timezone": "UTC"}
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+    write_private_text(path, yaml.safe_dump(data, sort_keys=False))
 
 
 def load(state_dir: Path | None = None) -> Fleet:

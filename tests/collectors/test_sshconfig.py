@@ -20,6 +20,7 @@ import pytest
 from pitstop.collectors.sshconfig import SshConfig
 from pitstop.core.config import local_user
 from pitstop.core.errors import BadFile, UsageError
+from tests.file_groups import private_group, share_group
 
 SSH = shutil.which("ssh")
 DEFAULT_KEYS = tuple(
@@ -314,6 +315,7 @@ def test_an_ssh_config_others_may_write_is_refused(tmp_path: Path, mode: int, wh
     config = tmp_path / "config"
     config.write_text(f"Include {tmp_path}/included\nHost web\n  Port 2022\n")
     (tmp_path / which).chmod(mode)
+    share_group(tmp_path / which)
     cfg = SshConfig.from_paths([config])
     for call in (lambda: cfg.resolve("web"), cfg.concrete_hosts):
         with pytest.raises(BadFile) as caught:
@@ -321,6 +323,14 @@ def test_an_ssh_config_others_may_write_is_refused(tmp_path: Path, mode: int, wh
         assert caught.value.message.key == "errors.sshconfig.unsafe"
         assert str(tmp_path / which) in str(caught.value) and oct(mode)[2:] in str(caught.value)
         assert "组或其他用户" in caught.value.render("zh")
+
+
+def test_an_ssh_config_only_its_owners_private_group_may_write_is_read(tmp_path: Path) -> None:
+    config = tmp_path / "config"
+    config.write_text("Host web\n  Port 2022\n")
+    config.chmod(0o664)  # a umask of 002, the default for users with a private group
+    private_group(config)
+    assert SshConfig.from_paths([config]).resolve("web").port == 2022
 
 
 def test_an_ssh_config_someone_else_owns_is_refused(tmp_path: Path) -> None:

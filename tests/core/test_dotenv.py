@@ -11,6 +11,7 @@ import pytest
 from pitstop.cli.main import main
 from pitstop.core.config import load_dotenv_file
 from pitstop.core.errors import BadFile
+from tests.file_groups import private_group, share_group
 
 VAR = "PITSTOP_TEST_DOTENV_VALUE"
 
@@ -33,11 +34,19 @@ def test_a_private_dotenv_is_loaded(dotenv: Path) -> None:
 @pytest.mark.parametrize("mode", [0o664, 0o646, 0o666, 0o620])
 def test_a_dotenv_others_may_write_is_refused(dotenv: Path, mode: int) -> None:
     dotenv.chmod(mode)
+    share_group(dotenv)
     with pytest.raises(BadFile) as caught:
         load_dotenv_file(dotenv)
     assert str(dotenv) in str(caught.value) and oct(mode)[2:] in str(caught.value)
     assert "group or others" in str(caught.value) and "组或其他用户" in caught.value.render("zh")
     assert VAR not in os.environ
+
+
+def test_a_dotenv_only_its_owners_private_group_may_write_is_loaded(dotenv: Path) -> None:
+    dotenv.chmod(0o664)
+    private_group(dotenv)
+    load_dotenv_file(dotenv)
+    assert os.environ[VAR] == "from-file"
 
 
 def test_a_dotenv_someone_else_owns_is_refused(dotenv: Path) -> None:

@@ -4,7 +4,9 @@ two real sshd jump hosts, with strict host keys at every hop."""
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
+import stat
 import subprocess
 from collections.abc import Iterator
 from dataclasses import replace
@@ -14,6 +16,7 @@ import pytest
 import yaml
 
 from pitstop.app.diagnose import DiagnoseRequest, diagnose
+from pitstop.cli.lab import write_lab_policy
 from pitstop.collectors import inventory, runner
 from pitstop.collectors.inventory import Host, Inventory
 from pitstop.collectors.transport.ssh import Connector
@@ -123,3 +126,21 @@ def test_the_chain_is_enforced_and_needed(chain_lab: fleet.Fleet, chain_inv: Inv
     fleet.kill_host(chain_lab, bastion.INNER)
     r = _run(chain_inv, target)
     assert r.status == "unreachable" and str(r.error).startswith(f"via jump host {bastion.INNER}:")
+
+
+def test_the_files_the_lab_writes_for_pitstop_are_its_users_alone(chain_lab: fleet.Fleet) -> None:
+    """Inventory, policy and ssh config steer Pitstop, which refuses them when a shared group may write
+    them: the lab writes them 0600 whatever the umask (002 gives 0664)."""
+    old = os.umask(0o002)
+    try:
+        policy = write_lab_policy(chain_lab, "alice")
+    finally:
+        os.umask(old)
+    assert chain_lab.ssh_config is not None
+    written = [
+        chain_lab.inventory,
+        chain_lab.ssh_config,
+        *chain_lab.ssh_config.parent.glob("ssh_config.d/*"),
+        policy,
+    ]
+    assert {p.name: stat.S_IMODE(p.stat().st_mode) for p in written} == {p.name: 0o600 for p in written}

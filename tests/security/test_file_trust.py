@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from pitstop.cli.main import main
+from tests.file_groups import private_group, share_group
 
 INVENTORY = "ssh_config: false\nhosts: {gpu1: {address: 192.0.2.1}}\n"
 POLICY = "rules: [{users: [alice], origins: [cli], hosts: ['*']}]\n"
@@ -34,9 +35,17 @@ def check(files: dict[str, Path], capsys) -> tuple[int, str]:
 def test_a_file_others_may_write_is_refused(files, capsys, which: str, mode: int) -> None:
     assert check(files, capsys)[0] == 0
     files[which].chmod(mode)
+    share_group(files[which])
     code, said = check(files, capsys)
     assert code == 5 and said.startswith("pitstop: ") and "Traceback" not in said
     assert str(files[which]) in said and oct(mode)[2:] in said and "group or others" in said
+
+
+@pytest.mark.parametrize("which", ["inventory", "policy"])
+def test_a_file_only_its_owners_private_group_may_write_is_read(files, capsys, which: str) -> None:
+    files[which].chmod(0o664)  # a umask of 002, the default for users with a private group
+    private_group(files[which])
+    assert check(files, capsys)[0] == 0
 
 
 def test_a_file_someone_else_owns_is_refused(files, capsys) -> None:
