@@ -182,25 +182,44 @@ def descendants(pids: Iterable[int]) -> list[int]:
     return found
 
 
-def _alive(pid: int) -> bool:
-    """True for a process that exists and is not a zombie waiting for its reaper."""
+def _state(pid: int) -> str:
+    """The process's state letter from /proc (R, S, T, Z...); empty when it does not exist."""
     try:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+        return ""
+    return stat.rsplit(")", 1)[1].split()[0]
+
+
+def _alive(pid: int) -> bool:
+    """True for a process that exists and is not a zombie waiting for its reaper."""
+    return _state(pid) not in ("", "Z")
+
+
+def _signal(pids: Iterable[int], sig: signal.Signals) -> None:
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, sig)
+
+
+def _freeze(roots: list[int], timeout_s: float = 1.0) -> None:
+    """Stop `roots` (SIGSTOP) and wait until they are stopped, so none forks a session for a connection
+    it accepts while its children are listed: such a session would outlive the kill."""
+    _signal(roots, signal.SIGSTOP)
+    deadline = time.monotonic() + timeout_s
+    while any(_state(p) not in ("", "Z", "T", "t") for p in roots) and time.monotonic() < deadline:
+        time.sleep(0.005)
 
 
 def stop_pids(pids: Iterable[int], grace_s: float = 3.0) -> None:
-    """Stop sshd daemons and everything they started: TERM, a short grace period, then KILL."""
+    """Stop sshd daemons and everything they started: frozen first, then TERM, a short grace period,
+    then KILL."""
     roots = [p for p in pids if _alive(p)]
+    _freeze(roots)
     victims = descendants(roots) + roots
     for sig in (signal.SIGTERM, signal.SIGKILL):
-        for pid in victims:
-            try:
-                os.kill(pid, sig)
-            except (ProcessLookupError, PermissionError):
-                pass
+        _signal(victims, sig)
+        _signal(roots, signal.SIGCONT)  # a stopped daemon acts on its TERM once continued
         deadline = time.monotonic() + grace_s
         while any(_alive(p) for p in victims) and time.monotonic() < deadline:
             time.sleep(0.02)
