@@ -12,6 +12,7 @@ import pytest
 from pitstop.collectors import catalog, runner
 from pitstop.collectors.inventory import Host
 from pitstop.collectors.transport import framing
+from pitstop.core.redact import redact
 
 LOCAL = Host("localhost", "127.0.0.1", transport="local")
 
@@ -192,6 +193,24 @@ def test_a_secret_across_the_cut_is_masked_before_the_cut(
     kept = tail.text()
     assert tail.truncated and len(kept.encode()) <= cap
     assert secret not in kept, kept
+
+
+def test_a_cut_stream_redacts_only_around_its_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    read: list[int] = []
+
+    def counting(text: str) -> str:
+        read.append(len(text))
+        return redact(text)
+
+    monkeypatch.setattr(framing, "redact", counting)
+    tail = framing.Tail(4 << 20)
+    line = b"kernel: eth0: link up 100Gbps, nothing secret on this line at all\n"
+    chunk = line * 100
+    for _ in range((8 << 20) // len(chunk)):
+        tail.add(chunk)
+    kept = tail.text()
+    assert tail.truncated and kept.startswith("kernel: ") and kept.endswith(line.decode())
+    assert sum(read) <= 2 * framing.MARGIN + len(chunk) + len(line)  # not the 4 MiB cap
 
 
 def test_the_runner_masks_a_secret_the_output_cap_cuts(fakebin: Path, tmp_path: Path) -> None:
