@@ -12,12 +12,13 @@ import argparse
 import gc
 import importlib
 import sys
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO, cast
 
 from pitstop.cli.helptext import chosen, h, help_lang, use, wrap
 from pitstop.core.errors import PitstopError
 from pitstop.core.i18n import CJK
 from pitstop.core.redact import install_log_redaction
+from pitstop.core.terminal import PrintableStream
 
 if TYPE_CHECKING:
     from pitstop.core.i18n import Lang
@@ -201,6 +202,9 @@ def _main(argv: list[str] | None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    stdout = sys.stdout
+    if args.command != "console":  # the console escapes what it shows itself (bot.render.text.show)
+        sys.stdout = cast(TextIO, PrintableStream(stdout))
     try:
         return int(args.func(args) or 0)
     except PitstopError as exc:
@@ -213,6 +217,8 @@ def _main(argv: list[str] | None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    finally:
+        sys.stdout = stdout
 
 
 if __name__ == "__main__":

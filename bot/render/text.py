@@ -11,6 +11,7 @@ from pitstop.app.render import SUMMARY_CHARS, clip
 from pitstop.bot.render.labels import label
 from pitstop.core.i18n import t
 from pitstop.core.redact import redact
+from pitstop.core.terminal import printable
 
 if TYPE_CHECKING:
     from pitstop.app.flows import Diagnosis
@@ -112,10 +113,12 @@ _STYLES = (
 
 def show(text: str, out: TextIO) -> None:
     """Print `text` wrapped to the terminal's width; colour only on a terminal and never with NO_COLOR
-    (rich reads both); into a pipe or file the lines stay whole."""
+    (rich reads both); into a pipe or file the lines stay whole. Control characters (from a host, a
+    paste, a resolution) are shown as escapes, never obeyed."""
     from rich.console import Console
     from rich.text import Text
 
+    text = printable(text)
     console = Console(file=out, highlight=False, emoji=False)
     if not console.is_terminal:
         out.write(text + "\n")

@@ -1,0 +1,100 @@
+"""Control characters from a compromised host, a paste or a resolution reach no terminal as controls.
+
+ESC sequences (an OSC 8 link, a cleared screen), a carriage return and a bidi override are shown as
+their escapes by `pitstop diagnose` (a real lab sshd host printing them), `pitstop incidents show` and
+the console (real SQLite), so what a person reads is what the host or the colleague sent.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import shutil
+
+import pytest
+
+from pitstop.bot.console import Console
+from pitstop.cli.main import main
+from pitstop.core.config import local_user
+from pitstop.core.db import open_db
+from pitstop.core.terminal import printable
+from pitstop.incidents.store import Incidents
+from pitstop.kb.service import KnowledgeBase
+from pitstop.lab import fleet
+from pitstop.lab.scenario import SCENARIOS_DIR, load_all
+from pitstop.lab.sshd import LabError, find_sshd
+from tests.bot.conftest import copy_kb, make_services
+from tests.security.test_sinks import _cli
+
+HOSTILE = "\x1b]8;;http://evil.example/\x1b\\innocent\x1b]8;;\x1b\\ \x1bc exe.\u202etxt \x9b2J\rforged"
+CONTROLS = ("\x1b", "\r", "\u202e", "\x9b")
+
+
+def obeyed(text: str) -> list[str]:
+    """The control characters of HOSTILE that `text` still holds."""
+    return [c for c in CONTROLS if c in text]
+
+
+def test_printable_shows_controls_and_keeps_lines() -> None:
+    assert printable("a\tb\nc") == "a\tb\nc"
+    assert printable(HOSTILE) == (
+        "\\u001b]8;;http://evil.example/\\u001b\\innocent\\u001b]8;;\\u001b\\ \\u001bc exe.\\u202etxt"
+        " \\u009b2J\\u000dforged"
+    )
+    assert printable("\x00\x07\x7f\u2066") == "\\u0000\\u0007\\u007f\\u2066"
+    document = json.dumps({"line": HOSTILE}, ensure_ascii=False)
+    assert json.loads(printable(document)) == {"line": HOSTILE}  # `--json` stays valid and equal
+
+
+@pytest.mark.lab
+def test_cli_diagnose_shows_a_hostile_hosts_controls(kb_path, tmp_path) -> None:
+    try:
+        find_sshd()
+    except LabError as exc:
+        pytest.skip(str(exc))
+    scenario = tmp_path / "scenarios" / "hostile-escapes"
+    scenario.mkdir(parents=True)
+    (scenario / "host.yaml").write_text("base: xid79-fell-off-bus\ngroups: [h100]\n")
+    journal = (SCENARIOS_DIR / "xid79-fell-off-bus" / "journalctl-k.txt").read_text(encoding="utf-8")
+    (scenario / "journalctl-k.txt").write_text(
+        journal.replace("GPU has fallen off the bus.", f"GPU has fallen off the bus. {HOSTILE}"),
+        encoding="utf-8",
+    )
+    db = copy_kb(kb_path, tmp_path / "diag.db")
+    policy = tmp_path / "policy.yaml"
+    policy.write_text(json.dumps({"rules": [{"users": [local_user()], "hosts": ["*"]}]}))
+    lab = fleet.up(load_all([scenario]), tmp_path / "lab")
+    try:
+        args = ["diagnose", "hostile-escapes", "--error", "-", "--inventory", str(lab.inventory)]
+        done = _cli([*args, "--policy", str(policy)], "GPU has fallen off the bus", {"PITSTOP_DB": str(db)})
+    finally:
+        fleet.down(tmp_path / "lab")
+    assert done.returncode in (0, 10, 11), done.stderr
+    assert "innocent" in done.stdout  # the hostile line is quoted as evidence
+    assert obeyed(done.stdout) == []
+    assert "\\u001b]8;;http://evil.example/" in done.stdout
+
+
+def test_incidents_show_and_the_console_show_a_pastes_controls(kb_path, embedder, tmp_path, capsys) -> None:
+    db = tmp_path / "pitstop.db"
+    for path in kb_path.parent.glob(f"{kb_path.name}*"):
+        shutil.copy(path, tmp_path / path.name.replace(kb_path.name, db.name))
+    kb = KnowledgeBase.open(db, embedder=embedder)
+    paste = f"NVRM: Xid 79, GPU has fallen off the bus {HOSTILE}"
+    incident = Incidents(open_db(db), kb=kb).record_answer(
+        channel="C1", thread_ts="1.0", user="U1", text=paste, answer=kb.ask(paste)
+    )
+    kb.close()
+    capsys.readouterr()
+    assert main(["incidents", "show", str(incident), "--db", str(db)]) == 0
+    shown = capsys.readouterr().out
+    assert "innocent" in shown and obeyed(shown) == []
+
+    services = make_services(copy_kb(kb_path, tmp_path / "console.db"), embedder)
+    out = io.StringIO()
+    new = f":resolve-new Fan {HOSTILE} | the shroud | reseated | fan noise"
+    try:
+        Console(services, out, user="alice").run(io.StringIO(f"{paste}\n\n{new}\n:drafts\n:quit\n"))
+    finally:
+        services.close()
+    assert "innocent" in out.getvalue() and obeyed(out.getvalue()) == []
