@@ -700,6 +700,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "no BMC event matching {label} {window}",
         "{window}没有匹配{label}的 BMC 事件",
     ),
+    "reasons.logs.sel_undated": (
+        "no dated BMC event matching {label} {window}, but {n} matching event(s) have no date"
+        " (written before the BMC clock was set), so they may be recent",
+        "{window}没有带日期的 BMC 事件匹配{label}，但有 {n} 条匹配事件没有日期"
+        "（在 BMC 时钟设定前写入），可能是最近的",
+    ),
     "reasons.logs.sel_absent_older": (
         "no BMC event matching {label} {window} ({n} older event(s) ignored; the BMC clock may be wrong)",
         "{window}没有匹配{label}的 BMC 事件（更早的 {n} 条已忽略；BMC 时钟可能不准）",

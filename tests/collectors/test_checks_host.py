@@ -140,6 +140,18 @@ def test_sel_power_events_in_window(shared_dir: Path) -> None:
     assert root.verdict == "inconclusive" and "needs root" in str(root.reason)
 
 
+def test_sel_undated_events_are_not_in_the_window() -> None:
+    """PostInit/Pre-Init records predate the BMC clock: they neither confirm nor let a rule-out stand."""
+    sel = fixture("ipmi_sel", "outputs/ipmitool-sel/freeipmi-postinit-ps2-failure-then-2017-dated.txt")
+    params = {"pattern": "Power Supply.*Failure"}
+    verdict = check("ipmi_sel_match", sel, params=params)
+    assert verdict.verdict == "inconclusive" and "no date" in str(verdict.reason)
+    assert any("PostInit" in line for line in verdict.evidence[0].lines)
+    in_2017 = check("ipmi_sel_match", sel, params=params, ctx=context(since=datetime(2017, 7, 1, tzinfo=UTC)))
+    assert in_2017.verdict == "confirmed" and all("Jul-20-2017" in line for line in in_2017.evidence[0].lines)
+    assert check("ipmi_sel_match", sel, params={"pattern": "Fan"}).verdict == "ruled_out"
+
+
 def test_sensors(shared_dir: Path) -> None:
     fan = shared(shared_dir, "ipmi_sensor", "ipmitool-sensor/bpn-fan-nc-single-row.txt")
     assert check("ipmi_sensor_alarm", fan, params={"pattern": "fan|RPM"}).verdict == "confirmed"
