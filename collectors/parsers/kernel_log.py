@@ -72,7 +72,8 @@ _SYSLOG = re.compile(
     r"^(?P<mon>[^\d\s]{2,6}\.?|\d{1,2}月)\s+(?P<day>\d{1,2})\s+(?P<t>\d{2}:\d{2}:\d{2})\s+(?P<rest>.*)$"
 )
 _IDENT = re.compile(r"^(?:(?P<host>\S+)\s+)?(?P<ident>kernel|[\w.@-]+\[\d+\]):\s?")
-_XID = re.compile(r"\bXid \((?:PCI:)?(?P<pci>[0-9a-fA-F:.]+)\): (?P<xid>\d+)\b")
+# On a MIG GPU the driver adds the instances: `Xid (PCI:0000:01:00 GPU-I:05 GPU-CI:00): 94, ...`
+_XID = re.compile(r"\bXid \((?:PCI:)?(?P<pci>[0-9a-fA-F:.]+)(?: GPU-C?I:\d+)*\): (?P<xid>\d+)\b")
 _SXID = re.compile(r"\bSXid \((?:PCI:)?(?P<pci>[0-9a-fA-F:.]+)\): (?P<xid>\d+)\b")
 _PCI = re.compile(r"\b(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]\b")
 

@@ -362,6 +362,15 @@ def test_kernel_log_xids_with_pci_and_time(shared_dir: Path) -> None:
     assert {e.xid for e in nvlink} == {45} and "previous Xid 149" in nvlink[0].message
 
 
+def test_kernel_log_xid_of_a_mig_instance() -> None:
+    """On a MIG GPU the driver names the GPU (and compute) instance inside the parenthesis."""
+    text = (NEW / "dmesg/xid-94-95-contained-mig-gpu-i-05-driver-examples.txt").read_text(encoding="utf-8")
+    xids = kernel_log.parse(text, now=NOW).xids()
+    assert [(e.xid, e.pci) for e in xids] == [(94, "01:00"), (94, "01:00"), (95, "01:00")]
+    compute = kernel_log.parse("NVRM: Xid (PCI:0000:3b:00 GPU-I:01 GPU-CI:02): 13, pid=9, name=a, x", now=NOW)
+    assert [(e.xid, e.pci) for e in compute.xids()] == [(13, "3b:00")]
+
+
 def test_kernel_log_time_formats(shared_dir: Path) -> None:
     mono = events(shared_dir, "dmesg/aer-surprise-down-then-xid-79-tesla.txt").events[0]
     assert (mono.time_format, mono.uptime_s, mono.time) == ("monotonic", 74785.660366, None)
