@@ -196,6 +196,8 @@ def ipmi_sel_match(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -
             found,
             facts.evidence("ipmi_sel", _sample([e.line for e in current])),
         )
+    if not sel.recognized:
+        return inconclusive(msg("reasons.logs.not_a_sel", label=label, window=win.describe()))
     undated = [e for e in hits if e.time is None]
     if undated:
         return inconclusive(

@@ -25,9 +25,11 @@ class SelEvent:
 
 @dataclass(frozen=True)
 class Sel:
-    """All records in output order (BMC clocks may go backwards: do not assume sorted)."""
+    """All records in output order (BMC clocks may go backwards: do not assume sorted); `recognized`
+    when the output is empty or reads as a SEL listing (other lines no more than its records)."""
 
     events: tuple[SelEvent, ...] = ()
+    recognized: bool = True
 
 
 def _time(date: str, clock: str) -> datetime | None:
@@ -42,9 +44,13 @@ def _time(date: str, clock: str) -> datetime | None:
 def parse(text: str) -> Sel:
     """Split `|` rows (ipmitool: id|date|time|sensor|event[|dir]; FreeIPMI adds type and state)."""
     events = []
+    other = 0  # lines that are neither a record, the FreeIPMI header nor ipmitool's empty-SEL note
     for raw in clean_lines(text):
         cells = [c.strip() for c in raw.split("|")]
         if len(cells) < 5 or cells[0].upper() == "ID" or not re.fullmatch(r"[0-9a-fA-F]+", cells[0]):
+            header = len(cells) >= 5 and cells[0].upper() == "ID"
+            if raw.strip() and not header and raw.strip() != "SEL has no entries":
+                other += 1
             continue
         ipmitool_direction = len(cells) > 5 and cells[5].lower() in ("asserted", "deasserted")
         # FreeIPMI: ID | Date | Time | Name | Type | State | Event
@@ -63,4 +69,4 @@ def parse(text: str) -> Sel:
                 line=raw.strip(),
             )
         )
-    return Sel(events=tuple(events))
+    return Sel(events=tuple(events), recognized=len(events) >= other)

@@ -152,6 +152,14 @@ def test_sel_undated_events_are_not_in_the_window() -> None:
     assert check("ipmi_sel_match", sel, params={"pattern": "Fan"}).verdict == "ruled_out"
 
 
+def test_sel_absence_needs_a_sel_listing(shared_dir: Path) -> None:
+    """An empty SEL rules out; another command's output (here a real `ipmitool sensor`) does not."""
+    assert check("ipmi_sel_match", ok("ipmi_sel", "SEL has no entries\n")).verdict == "ruled_out"
+    sensors = shared(shared_dir, "ipmi_sel", "ipmitool-sensor/bpn-fan-nc-single-row.txt")
+    foreign = check("ipmi_sel_match", sensors, params={"pattern": "Power Supply"})
+    assert foreign.verdict == "inconclusive" and "does not read as a BMC event list" in str(foreign.reason)
+
+
 def test_sensors(shared_dir: Path) -> None:
     fan = shared(shared_dir, "ipmi_sensor", "ipmitool-sensor/bpn-fan-nc-single-row.txt")
     assert check("ipmi_sensor_alarm", fan, params={"pattern": "fan|RPM"}).verdict == "confirmed"
