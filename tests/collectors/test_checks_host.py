@@ -417,6 +417,11 @@ def test_nvlink(shared_dir: Path) -> None:
     none = shared(shared_dir, "nvidia_smi_nvlink", "nvidia-smi-nvlink/l40s-595-nvlink-s-unsupported.txt")
     assert check("nvlink_state", none).verdict == "inconclusive"
     assert check("nvlink_state", none, ctx=context(nvlink_count=18)).verdict == "confirmed"
+    b200 = "outputs/nvidia-smi-nvlink/b200-gpu2-all-links-inactive-uuid-masked.txt"
+    inactive = fixture("nvidia_smi_nvlink", b200)
+    verdict = check("nvlink_state", inactive)  # NVML's line in place of the link lines
+    assert verdict.verdict == "confirmed" and "GPU 2 (0 up)" in str(verdict.reason)
+    assert any("all links are inActive" in line for line in verdict.evidence[0].lines)
     dgx = shared(shared_dir, "nvidia_smi_topo", "nvidia-smi-topo-m/dgx-a100-8gpu-12nic-470.txt")
     assert (
         check("nvlink_topology", dgx, ctx=context(form_factor="SXM4", nvlink_count=12)).verdict == "ruled_out"

@@ -320,6 +320,8 @@ def test_nvlink_status(shared_dir: Path) -> None:
     h100 = parse(shared_dir, "nvidia-smi-nvlink/h100-590-nvlink-s.txt").gpus[0]
     assert len(h100.links) == 18 and h100.links[17].speed_gbps == 26.562 and h100.uuid.startswith("GPU-")
     assert parse(shared_dir, "nvidia-smi-nvlink/l40s-595-nvlink-s-unsupported.txt").gpus[0].supported is False
+    b200 = nvlink.parse((NEW / "nvidia-smi-nvlink/b200-gpu2-all-links-inactive-uuid-masked.txt").read_text())
+    assert [(g.index, g.links, bool(g.all_inactive)) for g in b200.gpus] == [(2, (), True)]
     assert parse(shared_dir, "nvidia-smi-nvlink/a10-nvlink-status-empty.txt").gpus == ()
 
 
