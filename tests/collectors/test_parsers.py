@@ -715,6 +715,17 @@ def test_pasted_tools(shared_dir: Path) -> None:
     assert row["name"] == "NVIDIA H100 80GB HBM3" and row["pcie.link.gen.max"] == "5"
 
 
+def test_ipmitool_sel_locale_timestamps() -> None:
+    """ipmitool 1.8.19 prints the date with strftime %x and the time with '%X %Z' (locale dependent)."""
+    text = (NEW / "ipmitool-sel/ipmitool-1.8.19-locale-date-12h-clock-zone-log-cleared.txt").read_text()
+    assert [e.time for e in ipmi_sel.parse(text).events] == [datetime(2020, 12, 21, 12, 40, 49, tzinfo=UTC)]
+    c_locale = "  40 | 09/27/19 | 10:00:00 UTC | Power Supply PS2 Status | Failure detected | Asserted"
+    assert ipmi_sel.parse(c_locale).events[0].time == datetime(2019, 9, 27, 10, tzinfo=UTC)
+    night = "  2 | 02/04/2026 | 12:28:24 AM -03 | Power Supply #0x62 | Power Supply AC lost | Asserted"
+    assert ipmi_sel.parse(night).events[0].time == datetime(2026, 2, 4, 0, 28, 24, tzinfo=UTC)
+    assert ipmi_sel.parse(night.replace("12:28:24 AM", "13:28:24 PM")).events[0].time is None
+
+
 def test_ipmitool_sel_with_a_reading_column_keeps_the_direction() -> None:
     text = (
         " 5 | 11/23/2026 | 03:12:44 | Voltage #0x64 | Lower Non-critical going low  | Asserted"
