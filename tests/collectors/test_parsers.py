@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -371,6 +372,22 @@ def test_kernel_log_xid_of_a_mig_instance() -> None:
     assert [(e.xid, e.pci) for e in xids] == [(94, "01:00"), (94, "01:00"), (95, "01:00")]
     compute = kernel_log.parse("NVRM: Xid (PCI:0000:3b:00 GPU-I:01 GPU-CI:02): 13, pid=9, name=a, x", now=NOW)
     assert [(e.xid, e.pci) for e in compute.xids()] == [(13, "3b:00")]
+
+
+def test_kernel_log_printk_level_prefix() -> None:
+    """`dmesg -r` and pstore dumps keep the printk level before the uptime: '<6>[  201.650687] ...'."""
+    text = (NEW / "dmesg/erst-sysrq-crash-null-deref-coreos.txt").read_text(encoding="utf-8")
+    log = kernel_log.parse(text, now=NOW)
+    first = log.events[0]
+    assert (first.uptime_s, first.message, first.time_format) == (
+        201.650687,
+        "sysrq: SysRq : Trigger a crash",
+        "monotonic",
+    )
+    assert log.recognized
+    pstore = (NEW / "dmesg/pstore-kernel-panic-genoa-550-edac-boot.txt").read_text(encoding="utf-8")
+    parsed = kernel_log.parse(pstore, now=NOW)
+    assert parsed.recognized and not [e.message for e in parsed.events if re.match(r"<\d", e.message)]
 
 
 def test_kernel_log_time_formats(shared_dir: Path) -> None:
