@@ -194,3 +194,12 @@ def test_the_ups_entry_does_not_read_a_host_power_off_as_unstable_input() -> Non
     lost = ok("ipmi_sel", " 7 | 02/28/2026 | 23:41:07 | Power Supply #0x63 | Power Supply AC lost | Asserted")
     ctx = context(since=datetime(2026, 2, 20, tzinfo=UTC))
     assert evaluate(ups, {"ipmi_sel": lost}, ctx).verdict == "confirmed"
+
+
+def test_the_ups_entry_reads_ipmitools_input_out_of_range_wording() -> None:
+    """ipmitool words Power Supply offset 05h 'AC out-of-range, but present'; FreeIPMI says 'input'."""
+    ups = {p.id: p for p in load_pitfalls()}["ups-input-voltage-fluctuation"]
+    ctx = context(since=datetime(2026, 2, 20, tzinfo=UTC))
+    for event in ("AC out-of-range, but present", "AC lost or out-of-range"):
+        sel = ok("ipmi_sel", f" 9 | 02/28/2026 | 23:41:07 | Power Supply PS2 Status | {event} | Asserted")
+        assert evaluate(ups, {"ipmi_sel": sel}, ctx).verdict == "confirmed", event
