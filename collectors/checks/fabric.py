@@ -36,13 +36,17 @@ def nvlink_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> 
     expected = params.get("count") or ctx.expectations.get("nvlink_count")
     status = facts.get("nvidia_smi_nvlink")
     if status is not None and status.gpus:
-        per_gpu = [(f"GPU {g.index}", g.links, g.line) for g in status.gpus if g.supported]
+        per_gpu = [
+            (f"GPU {g.index}", g.links, g.line) for g in status.gpus if g.supported and not g.all_inactive
+        ]
+        inactive = [g for g in status.gpus if g.all_inactive]
         collector = "nvidia_smi_nvlink"
     else:
         _, gpus = facts.gpus()
         per_gpu = [(f"GPU {g.label}", g.nvlinks, g.label) for g in gpus or () if g.nvlinks]
+        inactive = []
         collector = "nvml_probe"
-    if not per_gpu:
+    if not per_gpu and not inactive:
         if status is not None and status.error is not None:
             return inconclusive(msg("reasons.driver.smi_fails", error=status.error.line))
         if status is None and collector == "nvml_probe" and not facts.gpus()[1]:
@@ -56,8 +60,9 @@ def nvlink_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> 
         return inconclusive(msg("reasons.fabric.no_nvlink"), evidence)
     if not all(links for _, links, _ in per_gpu):  # a GPU line without link lines shows nothing
         return inconclusive(msg("reasons.fabric.gpu_without_links"))
-    lines = []
-    bad = []
+    # NVML prints one line in place of the link lines when no link of a GPU is active
+    lines = [line for g in inactive for line in (g.line, g.all_inactive or "")]
+    bad = [f"GPU {g.index} (0 up)" for g in inactive]
     for name, links, head in per_gpu:
         down = [link for link in links if link.state != "up"]
         short = expected is not None and len(links) - len(down) < int(expected)

@@ -181,7 +181,9 @@ def ipmi_sel_match(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -
     pattern = _compile(params.get("pattern")) or re.compile(r"power|voltage|AC lost", re.I)
     win = window(ctx, params.get("hours", 24 * 7))
     hits = [e for e in sel.events if pattern.search(f"{e.sensor} {e.event}") and e.direction != "Deasserted"]
-    current = [e for e in hits if win.contains(e.time)]
+    # A SEL spans years: a record the BMC wrote before its clock was set (Pre-Init, PostInit) has no
+    # date, so it is not taken to be in the window (untimed kernel lines are: they are this boot's).
+    current = [e for e in hits if e.time is not None and win.contains(e.time)]
     label = entry_text(params.get("label"), msg("reasons.logs.pattern", pattern=pattern.pattern))
     if current:
         found = msg("reasons.logs.sel_found", n=len(current), window=win.describe(), label=label)
@@ -193,6 +195,14 @@ def ipmi_sel_match(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -
             str(params.get("when_found", "confirmed")),
             found,
             facts.evidence("ipmi_sel", _sample([e.line for e in current])),
+        )
+    if not sel.recognized:
+        return inconclusive(msg("reasons.logs.not_a_sel", label=label, window=win.describe()))
+    undated = [e for e in hits if e.time is None]
+    if undated:
+        return inconclusive(
+            msg("reasons.logs.sel_undated", label=label, window=win.describe(), n=len(undated)),
+            facts.evidence("ipmi_sel", _sample([e.line for e in undated], 4)),
         )
     reason = (
         msg("reasons.logs.sel_absent_older", label=label, window=win.describe(), n=len(hits))

@@ -3,7 +3,8 @@
 Formats seen in real captures: ISO (`journalctl -o short-iso`, `dmesg --time-format iso`, with or
 without `--decode` facility prefixes), ctime (`dmesg -T`), relative (`dmesg --reltime`), monotonic
 seconds since boot (`[  12.345]`), syslog (`Feb 17 08:02:06 host kernel:` with localized month names),
-raw /dev/kmsg records (`6,1234,5678901,-;NVRM: Xid ...`, microseconds since boot) and none. Naive
+raw /dev/kmsg records (`6,1234,5678901,-;NVRM: Xid ...`, microseconds since boot), `dmesg -r` and
+pstore lines with the printk level (`<6>[  2.608284] ...`) and none. Naive
 times are taken as UTC; a syslog line has no year, so the caller passes `now`.
 """
 
@@ -65,6 +66,7 @@ _ISO = re.compile(
     r"^(?P<ts>\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})?)\s+(?P<rest>.*)$"
 )
 _CTIME = re.compile(r"^\[(?P<ts>\w{3} \w{3}\s+\d{1,2} \d{2}:\d{2}:\d{2} \d{4})\]\s?(?P<rest>.*)$")
+_LEVEL = re.compile(r"^<\d{1,3}>(?=\[)")  # `dmesg -r`, pstore dumps: printk level before the uptime
 _KMSG = re.compile(r"^\d+,\d+,(?P<usec>\d+),[^;]*;(?P<rest>.*)$")  # /dev/kmsg: prio,seq,usec,flags;msg
 _REL = re.compile(r"^\[\s*\+\s*(?P<rel>\d+\.\d+)\]\s?(?P<rest>.*)$")
 _MONO = re.compile(r"^\[\s*(?P<mono>\d+\.\d+)\]\s?(?P<rest>.*)$")
@@ -72,7 +74,8 @@ _SYSLOG = re.compile(
     r"^(?P<mon>[^\d\s]{2,6}\.?|\d{1,2}月)\s+(?P<day>\d{1,2})\s+(?P<t>\d{2}:\d{2}:\d{2})\s+(?P<rest>.*)$"
 )
 _IDENT = re.compile(r"^(?:(?P<host>\S+)\s+)?(?P<ident>kernel|[\w.@-]+\[\d+\]):\s?")
-_XID = re.compile(r"\bXid \((?:PCI:)?(?P<pci>[0-9a-fA-F:.]+)\): (?P<xid>\d+)\b")
+# On a MIG GPU the driver adds the instances: `Xid (PCI:0000:01:00 GPU-I:05 GPU-CI:00): 94, ...`
+_XID = re.compile(r"\bXid \((?:PCI:)?(?P<pci>[0-9a-fA-F:.]+)(?: GPU-C?I:\d+)*\): (?P<xid>\d+)\b")
 _SXID = re.compile(r"\bSXid \((?:PCI:)?(?P<pci>[0-9a-fA-F:.]+)\): (?P<xid>\d+)\b")
 _PCI = re.compile(r"\b(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]\b")
 
@@ -178,7 +181,7 @@ def _syslog_time(mon: str, day: str, clock: str, now: datetime | None) -> dateti
 def _split(line: str, now: datetime | None) -> tuple[str, dict[str, object]]:
     """Strip prefixes from one line; returns the message and what the prefix told."""
     info: dict[str, Any] = {}
-    line = _DECODE.sub("", line)
+    line = _LEVEL.sub("", _DECODE.sub("", line))
     if (m := _KMSG.match(line)) is not None:
         info.update(uptime_s=int(m.group("usec")) / 1e6, time_format="kmsg")
         line = m.group("rest")

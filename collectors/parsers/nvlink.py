@@ -27,6 +27,7 @@ class NvLinkGpu:
     links: tuple[NvLink, ...]
     supported: bool
     line: str
+    all_inactive: str | None = None  # NVML's "... as all links are inActive" line, given for no link lines
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,8 @@ def parse(text: str) -> NvLinkStatus:
             )
         elif gpus and (m := _LINK.match(line)):
             gpus[-1]["links"].append(_link(m, line))
+        elif gpus and "all links are inactive" in line.lower():
+            gpus[-1]["all_inactive"] = line
         elif gpus and "does not have or support Nvlink" in line:
             gpus[-1]["supported"] = False
         elif gpus and re.fullmatch(r"([UDX_] ?)+", line):

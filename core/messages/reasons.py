@@ -700,6 +700,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "no BMC event matching {label} {window}",
         "{window}没有匹配{label}的 BMC 事件",
     ),
+    "reasons.logs.not_a_sel": (
+        "no BMC event matching {label} {window}, but the output does not read as a BMC event list"
+        " (no `id | date | time | sensor | event` rows), so an absence shows nothing",
+        "{window}没有匹配{label}的 BMC 事件，但这段输出不像 BMC 事件列表"
+        "（没有 `编号 | 日期 | 时间 | 传感器 | 事件` 行），所以没找到也说明不了什么",
+    ),
+    "reasons.logs.sel_undated": (
+        "no dated BMC event matching {label} {window}, but {n} matching event(s) have no date"
+        " (written before the BMC clock was set), so they may be recent",
+        "{window}没有带日期的 BMC 事件匹配{label}，但有 {n} 条匹配事件没有日期"
+        "（在 BMC 时钟设定前写入），可能是最近的",
+    ),
     "reasons.logs.sel_absent_older": (
         "no BMC event matching {label} {window} ({n} older event(s) ignored; the BMC clock may be wrong)",
         "{window}没有匹配{label}的 BMC 事件（更早的 {n} 条已忽略；BMC 时钟可能不准）",

@@ -140,6 +140,26 @@ def test_sel_power_events_in_window(shared_dir: Path) -> None:
     assert root.verdict == "inconclusive" and "needs root" in str(root.reason)
 
 
+def test_sel_undated_events_are_not_in_the_window() -> None:
+    """PostInit/Pre-Init records predate the BMC clock: they neither confirm nor let a rule-out stand."""
+    sel = fixture("ipmi_sel", "outputs/ipmitool-sel/freeipmi-postinit-ps2-failure-then-2017-dated.txt")
+    params = {"pattern": "Power Supply.*Failure"}
+    verdict = check("ipmi_sel_match", sel, params=params)
+    assert verdict.verdict == "inconclusive" and "no date" in str(verdict.reason)
+    assert any("PostInit" in line for line in verdict.evidence[0].lines)
+    in_2017 = check("ipmi_sel_match", sel, params=params, ctx=context(since=datetime(2017, 7, 1, tzinfo=UTC)))
+    assert in_2017.verdict == "confirmed" and all("Jul-20-2017" in line for line in in_2017.evidence[0].lines)
+    assert check("ipmi_sel_match", sel, params={"pattern": "Fan"}).verdict == "ruled_out"
+
+
+def test_sel_absence_needs_a_sel_listing(shared_dir: Path) -> None:
+    """An empty SEL rules out; another command's output (here a real `ipmitool sensor`) does not."""
+    assert check("ipmi_sel_match", ok("ipmi_sel", "SEL has no entries\n")).verdict == "ruled_out"
+    sensors = shared(shared_dir, "ipmi_sel", "ipmitool-sensor/bpn-fan-nc-single-row.txt")
+    foreign = check("ipmi_sel_match", sensors, params={"pattern": "Power Supply"})
+    assert foreign.verdict == "inconclusive" and "does not read as a BMC event list" in str(foreign.reason)
+
+
 def test_sensors(shared_dir: Path) -> None:
     fan = shared(shared_dir, "ipmi_sensor", "ipmitool-sensor/bpn-fan-nc-single-row.txt")
     assert check("ipmi_sensor_alarm", fan, params={"pattern": "fan|RPM"}).verdict == "confirmed"
@@ -397,6 +417,11 @@ def test_nvlink(shared_dir: Path) -> None:
     none = shared(shared_dir, "nvidia_smi_nvlink", "nvidia-smi-nvlink/l40s-595-nvlink-s-unsupported.txt")
     assert check("nvlink_state", none).verdict == "inconclusive"
     assert check("nvlink_state", none, ctx=context(nvlink_count=18)).verdict == "confirmed"
+    b200 = "outputs/nvidia-smi-nvlink/b200-gpu2-all-links-inactive-uuid-masked.txt"
+    inactive = fixture("nvidia_smi_nvlink", b200)
+    verdict = check("nvlink_state", inactive)  # NVML's line in place of the link lines
+    assert verdict.verdict == "confirmed" and "GPU 2 (0 up)" in str(verdict.reason)
+    assert any("all links are inActive" in line for line in verdict.evidence[0].lines)
     dgx = shared(shared_dir, "nvidia_smi_topo", "nvidia-smi-topo-m/dgx-a100-8gpu-12nic-470.txt")
     assert (
         check("nvlink_topology", dgx, ctx=context(form_factor="SXM4", nvlink_count=12)).verdict == "ruled_out"

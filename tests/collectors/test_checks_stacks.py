@@ -179,3 +179,27 @@ def test_the_psu_entry_confirms_over_current_events_only(shared_dir: Path) -> No
     )
     quiet = evaluate(small, {"ipmi_sel": ac_lost}, context(since=datetime(2014, 6, 1, tzinfo=UTC)))
     assert quiet.verdict == "inconclusive"  # a lost feed is the other entry's; no event is no proof
+
+
+def test_the_ups_entry_does_not_read_a_host_power_off_as_unstable_input() -> None:
+    """A Power Unit 'Power off/down' is the host switched off (ipmitool, FreeIPMI wordings)."""
+    ups = {p.id: p for p in load_pitfalls()}["ups-input-voltage-fluctuation"]
+    for name, year, month in (
+        ("elist-power-unit-power-off-down-asserted-deasserted-excerpt.txt", 2019, 11),
+        ("freeipmi-host-power-off-nominal-sel-cleared-excerpt.txt", 2020, 3),
+    ):
+        sel = fixture("ipmi_sel", f"outputs/ipmitool-sel/{name}")
+        ctx = context(since=datetime(year, month, 1, tzinfo=UTC))
+        assert evaluate(ups, {"ipmi_sel": sel}, ctx).verdict != "confirmed", name
+    lost = ok("ipmi_sel", " 7 | 02/28/2026 | 23:41:07 | Power Supply #0x63 | Power Supply AC lost | Asserted")
+    ctx = context(since=datetime(2026, 2, 20, tzinfo=UTC))
+    assert evaluate(ups, {"ipmi_sel": lost}, ctx).verdict == "confirmed"
+
+
+def test_the_ups_entry_reads_ipmitools_input_out_of_range_wording() -> None:
+    """ipmitool words Power Supply offset 05h 'AC out-of-range, but present'; FreeIPMI says 'input'."""
+    ups = {p.id: p for p in load_pitfalls()}["ups-input-voltage-fluctuation"]
+    ctx = context(since=datetime(2026, 2, 20, tzinfo=UTC))
+    for event in ("AC out-of-range, but present", "AC lost or out-of-range"):
+        sel = ok("ipmi_sel", f" 9 | 02/28/2026 | 23:41:07 | Power Supply PS2 Status | {event} | Asserted")
+        assert evaluate(ups, {"ipmi_sel": sel}, ctx).verdict == "confirmed", event

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -320,6 +321,8 @@ def test_nvlink_status(shared_dir: Path) -> None:
     h100 = parse(shared_dir, "nvidia-smi-nvlink/h100-590-nvlink-s.txt").gpus[0]
     assert len(h100.links) == 18 and h100.links[17].speed_gbps == 26.562 and h100.uuid.startswith("GPU-")
     assert parse(shared_dir, "nvidia-smi-nvlink/l40s-595-nvlink-s-unsupported.txt").gpus[0].supported is False
+    b200 = nvlink.parse((NEW / "nvidia-smi-nvlink/b200-gpu2-all-links-inactive-uuid-masked.txt").read_text())
+    assert [(g.index, g.links, bool(g.all_inactive)) for g in b200.gpus] == [(2, (), True)]
     assert parse(shared_dir, "nvidia-smi-nvlink/a10-nvlink-status-empty.txt").gpus == ()
 
 
@@ -360,6 +363,31 @@ def test_kernel_log_xids_with_pci_and_time(shared_dir: Path) -> None:
     assert [e.xid for e in peer][:3] == [48, 63, 94] and peer[0].pci == "19:00"
     nvlink = events(shared_dir, "journalctl-k/xid-45-after-nvlink-xid-145-149.txt").xids()
     assert {e.xid for e in nvlink} == {45} and "previous Xid 149" in nvlink[0].message
+
+
+def test_kernel_log_xid_of_a_mig_instance() -> None:
+    """On a MIG GPU the driver names the GPU (and compute) instance inside the parenthesis."""
+    text = (NEW / "dmesg/xid-94-95-contained-mig-gpu-i-05-driver-examples.txt").read_text(encoding="utf-8")
+    xids = kernel_log.parse(text, now=NOW).xids()
+    assert [(e.xid, e.pci) for e in xids] == [(94, "01:00"), (94, "01:00"), (95, "01:00")]
+    compute = kernel_log.parse("NVRM: Xid (PCI:0000:3b:00 GPU-I:01 GPU-CI:02): 13, pid=9, name=a, x", now=NOW)
+    assert [(e.xid, e.pci) for e in compute.xids()] == [(13, "3b:00")]
+
+
+def test_kernel_log_printk_level_prefix() -> None:
+    """`dmesg -r` and pstore dumps keep the printk level before the uptime: '<6>[  201.650687] ...'."""
+    text = (NEW / "dmesg/erst-sysrq-crash-null-deref-coreos.txt").read_text(encoding="utf-8")
+    log = kernel_log.parse(text, now=NOW)
+    first = log.events[0]
+    assert (first.uptime_s, first.message, first.time_format) == (
+        201.650687,
+        "sysrq: SysRq : Trigger a crash",
+        "monotonic",
+    )
+    assert log.recognized
+    pstore = (NEW / "dmesg/pstore-kernel-panic-genoa-550-edac-boot.txt").read_text(encoding="utf-8")
+    parsed = kernel_log.parse(pstore, now=NOW)
+    assert parsed.recognized and not [e.message for e in parsed.events if re.match(r"<\d", e.message)]
 
 
 def test_kernel_log_time_formats(shared_dir: Path) -> None:
@@ -702,6 +730,17 @@ def test_pasted_tools(shared_dir: Path) -> None:
     assert parse(shared_dir, "dcgmi-diag/r3-v100-pcie-dcgm339-pass.txt").failed() == ()
     row = parse(shared_dir, "nvidia-smi-query-gpu/h100-590-load-allfields.txt").rows[0]
     assert row["name"] == "NVIDIA H100 80GB HBM3" and row["pcie.link.gen.max"] == "5"
+
+
+def test_ipmitool_sel_locale_timestamps() -> None:
+    """ipmitool 1.8.19 prints the date with strftime %x and the time with '%X %Z' (locale dependent)."""
+    text = (NEW / "ipmitool-sel/ipmitool-1.8.19-locale-date-12h-clock-zone-log-cleared.txt").read_text()
+    assert [e.time for e in ipmi_sel.parse(text).events] == [datetime(2020, 12, 21, 12, 40, 49, tzinfo=UTC)]
+    c_locale = "  40 | 09/27/19 | 10:00:00 UTC | Power Supply PS2 Status | Failure detected | Asserted"
+    assert ipmi_sel.parse(c_locale).events[0].time == datetime(2019, 9, 27, 10, tzinfo=UTC)
+    night = "  2 | 02/04/2026 | 12:28:24 AM -03 | Power Supply #0x62 | Power Supply AC lost | Asserted"
+    assert ipmi_sel.parse(night).events[0].time == datetime(2026, 2, 4, 0, 28, 24, tzinfo=UTC)
+    assert ipmi_sel.parse(night.replace("12:28:24 AM", "13:28:24 PM")).events[0].time is None
 
 
 def test_ipmitool_sel_with_a_reading_column_keeps_the_direction() -> None:
