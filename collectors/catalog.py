@@ -88,10 +88,12 @@ class Collector:
     output into facts. `rerun` is what a person should type to look again where the argv is not
     the friendliest form. `failure_is_evidence`: a nonzero exit's text is itself a fact (nvidia-smi's
     errors, a missing torch). `privileged_hint` explains a permission failure. `empty_ok`: no
-    output is a valid answer. `lab_file` is the lab scenario file that answers it (None: served
-    by a real program). `stdin_probe`/`argv_probe` name a script in collectors/probes/, sent on
-    stdin or as the `python3 -c` argument. `fallback_for` names a collector this one replaces
-    when that one failed or its output matches `fallback_when`.
+    output is a valid answer. `empty_says`: the sentence the tool prints alone on stderr, with any
+    exit, when it has nothing to list (read as an empty output, not a failure). `lab_file` is the
+    lab scenario file that answers it (None: served by a real program). `stdin_probe`/`argv_probe`
+    name a script in collectors/probes/, sent on stdin or as the `python3 -c` argument.
+    `fallback_for` names a collector this one replaces when that one failed or its output matches
+    `fallback_when`.
     """
 
     name: str
@@ -112,6 +114,7 @@ class Collector:
     failure_is_evidence: bool = False
     privileged_hint: Msg | None = None  # a catalogue message (tests/core/test_i18n.py renders each)
     empty_ok: bool = False
+    empty_says: str | None = None
     lab_note: str = ""  # shown beside the lab file in the docs table
 
 
@@ -353,6 +356,7 @@ CATALOG: tuple[Collector, ...] = (
         output_cap=2 * MiB,
         sudo_allowed=True,
         privileged_hint=Msg("reasons.read.hint.ipmi_sel"),
+        empty_says="SEL has no entries",  # lprintf(LOG_ERR): exit 0 now, nonzero in old ipmitool
     ),
     Collector(
         "ipmi_sensor",

@@ -43,6 +43,8 @@ def unusable(result: CommandResult) -> Msg | None:
     if result.outcome == "nonzero" and no_stdout and _DENIED.search(result.stderr):
         hint = declared.privileged_hint if declared else None
         return hint or msg("reasons.read.needs_root", command=command)
+    if no_stdout and declared and declared.empty_says and result.stderr.strip() == declared.empty_says:
+        return None
     evidence = declared is not None and declared.failure_is_evidence
     if result.outcome == "nonzero" and no_stdout and not evidence:
         first = next((line.strip() for line in result.stderr.splitlines() if line.strip()), None)

@@ -7,7 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from tests.collectors.check_inputs import check, context, denied, fixture, missing, ok, shared
+from tests.collectors.check_inputs import (
+    FIXTURES,
+    check,
+    context,
+    denied,
+    failed,
+    fixture,
+    missing,
+    ok,
+    shared,
+)
 from tests.collectors.fixture_verdicts import entries, verdicts
 
 
@@ -158,6 +168,16 @@ def test_sel_absence_needs_a_sel_listing(shared_dir: Path) -> None:
     sensors = shared(shared_dir, "ipmi_sel", "ipmitool-sensor/bpn-fan-nc-single-row.txt")
     foreign = check("ipmi_sel_match", sensors, params={"pattern": "Power Supply"})
     assert foreign.verdict == "inconclusive" and "does not read as a BMC event list" in str(foreign.reason)
+
+
+def test_empty_sel_on_stderr_rules_out() -> None:
+    """ipmitool prints 'SEL has no entries' on stderr (exit 0 now, nonzero in old releases): an empty SEL,
+    while another stderr sentence with no records stays a failed read."""
+    empty = (FIXTURES / "outputs/ipmitool-sel/stderr-sel-has-no-entries.txt").read_text(encoding="utf-8")
+    for exit_code in (1, 255):
+        assert check("ipmi_sel_match", failed("ipmi_sel", empty, exit_code)).verdict == "ruled_out"
+    broken = check("ipmi_sel_match", failed("ipmi_sel", "Get SEL Info command failed\n"))
+    assert broken.verdict == "inconclusive" and "Get SEL Info command failed" in str(broken.reason)
 
 
 def test_sensors(shared_dir: Path) -> None:
