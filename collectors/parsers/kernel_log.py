@@ -71,7 +71,7 @@ _KMSG = re.compile(r"^\d+,\d+,(?P<usec>\d+),[^;]*;(?P<rest>.*)$")  # /dev/kmsg: 
 _REL = re.compile(r"^\[\s*\+\s*(?P<rel>\d+\.\d+)\]\s?(?P<rest>.*)$")
 _MONO = re.compile(r"^\[\s*(?P<mono>\d+\.\d+)\]\s?(?P<rest>.*)$")
 _SYSLOG = re.compile(
-    r"^(?P<mon>[^\d\s]{2,6}\.?|\d{1,2}月)\s+(?P<day>\d{1,2})\s+(?P<t>\d{2}:\d{2}:\d{2})\s+(?P<rest>.*)$"
+    r"^(?P<mon>[^\d\s]{2,6}\.?|\d{1,2}月)\s+(?P<day>\d{1,2})\s+(?P<t>\d{2}:\d{2}:\d{2})(?:\.(?P<frac>\d{1,6}))?\s+(?P<rest>.*)$"
 )
 _IDENT = re.compile(r"^(?:(?P<host>\S+)\s+)?(?P<ident>kernel|[\w.@-]+\[\d+\]):\s?")
 # On a MIG GPU the driver adds the instances: `Xid (PCI:0000:01:00 GPU-I:05 GPU-CI:00): 94, ...`
@@ -166,7 +166,10 @@ def _iso(ts: str) -> datetime | None:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=UTC)
 
 
-def _syslog_time(mon: str, day: str, clock: str, now: datetime | None) -> datetime | None:
+def _syslog_time(
+    mon: str, day: str, clock: str, now: datetime | None, frac: str | None = None
+) -> datetime | None:
+    """A syslog time in `now`'s year; `frac` is short-precise's fraction of a second (up to 6 digits)."""
     month = month_number(mon)
     if month is None or now is None:
         return None
@@ -174,6 +177,8 @@ def _syslog_time(mon: str, day: str, clock: str, now: datetime | None) -> dateti
         stamp = datetime(now.year, month, int(day), *map(int, clock.split(":")), tzinfo=UTC)  # type: ignore[misc,arg-type]
     except ValueError:
         return None
+    if frac:
+        stamp = stamp.replace(microsecond=int(frac.ljust(6, "0")))
     ref = now if now.tzinfo else now.replace(tzinfo=UTC)
     return stamp.replace(year=now.year - 1) if stamp > ref else stamp  # syslog has no year
 
@@ -197,7 +202,8 @@ def _split(line: str, now: datetime | None) -> tuple[str, dict[str, object]]:
         line = m.group("rest")
     elif (m := _SYSLOG.match(line)) is not None and month_number(m.group("mon")) is not None:
         info.update(
-            time=_syslog_time(m.group("mon"), m.group("day"), m.group("t"), now), time_format="syslog"
+            time=_syslog_time(m.group("mon"), m.group("day"), m.group("t"), now, m.group("frac")),
+            time_format="syslog",
         )
         line = m.group("rest")
     if (m := _IDENT.match(line)) is not None:

@@ -732,6 +732,18 @@ def test_pasted_tools(shared_dir: Path) -> None:
     assert row["name"] == "NVIDIA H100 80GB HBM3" and row["pcie.link.gen.max"] == "5"
 
 
+def test_kernel_log_short_precise_microseconds() -> None:
+    """`journalctl -o short-precise` prints syslog times with microseconds: the time and frame are read."""
+    text = (NEW / "journalctl-k/short-precise-bottlerocket-boot-excerpt.txt").read_text(encoding="utf-8")
+    log = kernel_log.parse(text, now=NOW)
+    assert [e.time for e in log.events] == [
+        datetime(2025, 3, 14, 10, 12, 31, usec, tzinfo=UTC) for usec in (545053, 545065, 545076, 545088)
+    ]  # March 14 is after NOW's March 1: last year
+    first = log.events[0]
+    assert (first.time_format, first.framed) == ("syslog", True)
+    assert first.message.startswith("x86/PAT: Configuration [0-7]")
+
+
 def test_ipmitool_sel_locale_timestamps() -> None:
     """ipmitool 1.8.19 prints the date with strftime %x and the time with '%X %Z' (locale dependent)."""
     text = (NEW / "ipmitool-sel/ipmitool-1.8.19-locale-date-12h-clock-zone-log-cleared.txt").read_text()
