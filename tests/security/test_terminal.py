@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import shutil
 
 import pytest
 
+from pitstop.app.diagnose import HostReport
 from pitstop.bot.console import Console
+from pitstop.cli.diagnose import _progress
 from pitstop.cli.main import main
 from pitstop.core.config import local_user
 from pitstop.core.db import open_db
+from pitstop.core.redact import install_log_redaction
 from pitstop.core.terminal import printable
 from pitstop.incidents.store import Incidents
 from pitstop.kb.service import KnowledgeBase
@@ -97,4 +101,38 @@ def test_incidents_show_and_the_console_show_a_pastes_controls(kb_path, embedder
         Console(services, out, user="alice").run(io.StringIO(f"{paste}\n\n{new}\n:drafts\n:quit\n"))
     finally:
         services.close()
+    assert "innocent" in out.getvalue() and obeyed(out.getvalue()) == []
+
+
+def test_cli_error_lines_on_stderr_show_controls(tmp_path) -> None:
+    """A PitstopError, argparse's error line and an imported inventory's warning quote hostile text."""
+    missing = _cli(["incidents", "show", "1", "--db", str(tmp_path / HOSTILE / "x.db")], "", {})
+    unknown = _cli(["stats", f"--x{HOSTILE}"], "", {})
+    ini = tmp_path / "hosts.ini"
+    value = HOSTILE.replace(" ", "").replace("\r", "")  # one INI value on one line
+    ini.write_text(f"[gpu]\nnode1 ansible_connection={value}\n", encoding="utf-8")
+    imported = _cli(["inventory", "import", str(ini), "--reader", "builtin"], "", {})
+    for done, wanted in ((missing, CONTROLS), (unknown, CONTROLS), (imported, ("\x1b", "\u202e", "\x9b"))):
+        assert done.returncode != 0 or done is imported, done.stderr
+        assert "innocent" in done.stderr and "\\u001b]8;;http:" in done.stderr
+        assert [c for c in wanted if c in done.stderr] == []
+
+
+def test_diagnose_progress_keeps_its_own_controls_only(capsys) -> None:
+    _progress("en", HostReport(f"gpu{HOSTILE}", "ok"), 1, 2)
+    line = capsys.readouterr().err
+    assert line.startswith("\r[1/2] ") and line.endswith("\x1b[K")  # Pitstop's own: rewrite the line
+    assert obeyed(line[1:-3]) == [] and "\\u202e" in line
+
+
+def test_log_lines_show_controls() -> None:
+    install_log_redaction()
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    log = logging.getLogger("pitstop.test.terminal")
+    log.addHandler(handler)
+    try:
+        log.warning("host said %s", HOSTILE)
+    finally:
+        log.removeHandler(handler)
     assert "innocent" in out.getvalue() and obeyed(out.getvalue()) == []
