@@ -136,3 +136,40 @@ def test_log_lines_show_controls() -> None:
     finally:
         log.removeHandler(handler)
     assert "innocent" in out.getvalue() and obeyed(out.getvalue()) == []
+
+
+@pytest.mark.lab
+def test_slack_diagnose_of_a_hostile_host_shows_its_controls(serve_app, shared_dir, tmp_path) -> None:
+    """`/diagnose` over signed HTTP on a lab sshd host whose kernel log holds HOSTILE: the evidence in
+    the updated message and the full outputs uploaded to the thread show its controls as escapes."""
+    from pitstop.collectors import inventory
+    from tests.bot.conftest import ALLOW_ALL
+    from tests.bot.interactions import slash_command
+    from tests.bot.slack_checks import all_text
+
+    try:
+        find_sshd()
+    except LabError as exc:
+        pytest.skip(str(exc))
+    scenario = tmp_path / "scenarios" / "hostile-escapes"
+    scenario.mkdir(parents=True)
+    (scenario / "host.yaml").write_text("base: xid79-fell-off-bus\ngroups: [h100]\n")
+    journal = (SCENARIOS_DIR / "xid79-fell-off-bus" / "journalctl-k.txt").read_text(encoding="utf-8")
+    (scenario / "journalctl-k.txt").write_text(
+        journal.replace("GPU has fallen off the bus.", f"GPU has fallen off the bus. {HOSTILE}"),
+        encoding="utf-8",
+    )
+    lab = fleet.up(load_all([scenario]), tmp_path / "lab")
+    try:
+        bot = serve_app(policy=ALLOW_ALL, inventory=inventory.load(lab.inventory))
+        text = "hostile-escapes GPU has fallen off the bus"
+        form = slash_command(shared_dir, text, response_url=bot.recorder.url + "/respond/1")
+        assert bot.send(form, content_type="application/x-www-form-urlencoded")[0] == 200
+        bot.recorder.wait_for("chat.postMessage")
+        bot.idle()
+    finally:
+        fleet.down(tmp_path / "lab")
+    shown = all_text(bot.recorder.of("chat.update")[-1].body)
+    uploaded = b"".join(call.raw for call in bot.recorder.of("upload")).decode()
+    for text in (shown, uploaded):
+        assert "innocent" in text and obeyed(text) == [], text[:2000]
