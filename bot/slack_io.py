@@ -18,6 +18,7 @@ from slack_sdk.errors import SlackApiError
 from pitstop.app.cards import Notice
 from pitstop.bot.render.blocks import SlackMessage, notice_message
 from pitstop.core.redact import redact
+from pitstop.core.terminal import printable
 
 log = logging.getLogger(__name__)
 
@@ -55,9 +56,15 @@ def tell(
 def upload_text(
     client: WebClient, channel: str, thread_ts: str, content: str, filename: str, title: str
 ) -> None:
-    """Attach `content` (redacted) as a file in the thread (files_upload_v2: the external upload flow)."""
+    """Attach `content` (redacted, control and bidi characters shown as `\\uXXXX`) as a file in the
+    thread (files_upload_v2: the external upload flow): a downloaded copy shown by `cat` obeys nothing
+    a host printed."""
     client.files_upload_v2(
-        channel=channel, thread_ts=thread_ts, content=redact(content), filename=filename, title=title
+        channel=channel,
+        thread_ts=thread_ts,
+        content=printable(redact(content)),
+        filename=filename,
+        title=title,
     )
 
 

@@ -10,6 +10,7 @@ from pitstop.cli import ask_server
 from pitstop.cli.argtypes import COUNT
 from pitstop.cli.helptext import h
 from pitstop.cli.kbargs import MODES, add_db_option, add_text_options, db_path, text_of
+from pitstop.core.terminal import printable
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -46,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     reply = ask_server.answer(db, request) if settings.ask_server else None
     if reply is not None:
         sys.stdout.write(reply.stdout)
-        sys.stderr.write(reply.stderr)
+        sys.stderr.write(printable(reply.stderr))
         return reply.status
     from pitstop.kb.service import KnowledgeBase
 

@@ -23,6 +23,7 @@ from pitstop.cli.output import lang_of
 from pitstop.core.errors import UsageError
 from pitstop.core.i18n import msg, normalize_lang, t
 from pitstop.core.redact import redact
+from pitstop.core.terminal import printable
 
 if TYPE_CHECKING:
     from pitstop.app.diagnose import DiagnoseReport, HostReport
@@ -174,8 +175,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _progress(lang: str, report: HostReport, done: int, total: int) -> None:
     status = t("cli.diagnose.ok" if report.status == "ok" else f"fleet.status.{report.status}", lang)
+    line = t("cli.diagnose.progress", lang, host=printable(report.host), status=status)
     print(
-        f"\r[{done}/{total}] {t('cli.diagnose.progress', lang, host=report.host, status=status)}\033[K",
+        f"\r[{done}/{total}] {line}\033[K",
         end="" if done < total else "\n",
         file=sys.stderr,
         flush=True,

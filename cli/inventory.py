@@ -10,6 +10,7 @@ from typing import Any
 from pitstop.cli.helptext import h
 from pitstop.cli.output import emit_json, lang_of
 from pitstop.core.config import local_user
+from pitstop.core.terminal import printable
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -42,13 +43,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _import(args: argparse.Namespace) -> int:
     from pitstop.collectors import ansible
-    from pitstop.core.i18n import t
+    from pitstop.core.i18n import render, t
 
     lang = lang_of(args)
     use = {"auto": None, "ansible": True, "builtin": False}[args.reader]
     result = ansible.import_inventory(args.file, use_ansible=use)
     for warning in result.warnings:
-        print(t("inventory.warning", lang, text=warning), file=sys.stderr)
+        print(t("inventory.warning", lang, text=printable(render(warning, lang))), file=sys.stderr)
     text = ansible.to_yaml(result.data)
     if args.out:
         args.out.write_text(text, encoding="utf-8")
@@ -57,7 +58,7 @@ def _import(args: argparse.Namespace) -> int:
                 "inventory.written",
                 lang,
                 count=len(result.data["hosts"]),
-                path=str(args.out),
+                path=printable(str(args.out)),
                 reader=result.reader,
             ),
             file=sys.stderr,

@@ -18,7 +18,7 @@ from pitstop.cli.helptext import chosen, h, help_lang, use, wrap
 from pitstop.core.errors import PitstopError
 from pitstop.core.i18n import CJK
 from pitstop.core.redact import install_log_redaction
-from pitstop.core.terminal import PrintableStream
+from pitstop.core.terminal import PrintableStream, printable
 
 if TYPE_CHECKING:
     from pitstop.core.i18n import Lang
@@ -113,7 +113,7 @@ class Parser(argparse.ArgumentParser):
         from pitstop.cli.argerrors import error_line
 
         self.print_usage(sys.stderr)
-        self.exit(2, error_line(self.prog, message, chosen()) + "\n")
+        self.exit(2, printable(error_line(self.prog, message, chosen())) + "\n")
 
     def parse_known_args(  # type: ignore[override]
         self, args: list[str] | None = None, namespace: argparse.Namespace | None = None
@@ -211,7 +211,7 @@ def _main(argv: list[str] | None) -> int:
         from pitstop.core.i18n import resolve_lang, t
 
         lang = resolve_lang(None, getattr(args, "lang", None))
-        print(t("cli.error", lang, message=exc.render(lang)), file=sys.stderr)
+        print(t("cli.error", lang, message=printable(exc.render(lang))), file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         return 130

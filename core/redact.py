@@ -15,6 +15,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from pitstop.core.terminal import printable
+
 MASK = "[REDACTED]"
 _KEEP = r"\1" + MASK  # keep the label (group 1), mask what follows
 _QUOTED_OR_WORD = r"(\"[^\"\n]*\"|'[^'\n]*'|[^\s,;&\"']+)"
@@ -262,7 +264,8 @@ def redact_data(value: Any) -> Any:
 
 
 def install_log_redaction() -> None:
-    """Redact every log record (message, arguments and traceback text) before any handler sees it.
+    """Redact every log record (message, arguments and traceback text) and show its control characters
+    as escapes (core.terminal.printable) before any handler sees it.
 
     Installed once per process by the CLI and the bot; a library's log line that quotes a paste, a URL
     with a password or a token is masked like everything else Pitstop stores or posts.
@@ -277,9 +280,9 @@ def install_log_redaction() -> None:
             message = record.getMessage()
         except (TypeError, ValueError):  # a malformed format string: keep the raw message, masked
             message = str(record.msg)
-        record.msg, record.args = redact(message), None
+        record.msg, record.args = printable(redact(message)), None
         if record.exc_info and record.exc_info[0] is not None:
-            record.exc_text = redact(logging.Formatter().formatException(record.exc_info))
+            record.exc_text = printable(redact(logging.Formatter().formatException(record.exc_info)))
         return record
 
     make.redacting = True  # type: ignore[attr-defined]

@@ -1,7 +1,8 @@
 """Render the content model as Slack Block Kit within Slack's limits.
 
-Every string that came from a person, the KB or a host is redacted, then escaped (`&`, `<`, `>`),
-then cut to fit: at most 50 blocks per message and 3,000 characters per section text.
+Every string that came from a person, the KB or a host is redacted, then escaped (`&`, `<`, `>`, and
+control and bidi characters shown as `\\uXXXX` by core.terminal.printable), then cut to fit: at most
+50 blocks per message and 3,000 characters per section text.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from pitstop.bot.render.labels import VERDICT_ICONS, label
 from pitstop.collectors.hostlist import compress
 from pitstop.core.i18n import catalogue, render, t
 from pitstop.core.redact import redact
+from pitstop.core.terminal import printable
 
 MAX_BLOCKS = 50
 MAX_SECTION = 3000
@@ -54,8 +56,9 @@ class SlackMessage:
 
 
 def escape(text: str) -> str:
-    """Escape the three characters Slack's mrkdwn reserves."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    """Escape the three characters Slack's mrkdwn reserves, and show control and bidi characters (an
+    override that reorders an evidence line) as their `\\uXXXX` escapes."""
+    return printable(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def clean(text: str) -> str:
@@ -86,7 +89,7 @@ def button(text: str, action_id: str, value: str, style: str | None = None) -> d
     """A button element."""
     element: dict[str, Any] = {
         "type": "button",
-        "text": {"type": "plain_text", "text": clip(text, 75), "emoji": True},
+        "text": {"type": "plain_text", "text": printable(clip(text, 75)), "emoji": True},
         "action_id": action_id,
         "value": value,
     }
@@ -197,7 +200,7 @@ def host_options(choices: Iterable[tuple[str, str]], incident: int | None) -> li
 
 
 def _option(text: str, value: str) -> dict[str, Any]:
-    return {"text": {"type": "plain_text", "text": clip(text, 75)}, "value": value}
+    return {"text": {"type": "plain_text", "text": printable(clip(text, 75))}, "value": value}
 
 
 HOSTLIST_CHARS = 600  # a compressed host list longer than this is cut (the file has every name)

@@ -18,6 +18,7 @@ from tests.bot.interactions import click, elements, submit_view
 from tests.bot.recorder import BOT_USER
 from tests.bot.slack_checks import all_text, assert_within_limits
 from tests.incidents.learning_support import AV
+from tests.security.test_terminal import HOSTILE
 
 FORM = "application/x-www-form-urlencoded"
 MAINTAINER, OUTSIDER, GROUP = "W999", "W111", "S0MAINT"
@@ -38,7 +39,7 @@ def bot(serve_app, tmp_path):
     return running
 
 
-def resolve_with_new_cause(bot, shared_dir):
+def resolve_with_new_cause(bot, shared_dir, cause=NEW_CAUSE):
     """Paste, press "Record resolution", submit a new cause; returns (thread ts, the draft message)."""
     mention = payload(shared_dir, "bolt-app-mention.json")
     mention["event"]["text"] = f"<@{BOT_USER}> {PASTE}"
@@ -52,9 +53,7 @@ def resolve_with_new_cause(bot, shared_dir):
         content_type=FORM,
     )
     view = bot.recorder.wait_for("views.open")[0].body["view"]
-    values = {
-        name: {"value": {"type": "plain_text_input", "value": text}} for name, text in NEW_CAUSE.items()
-    }
+    values = {name: {"value": {"type": "plain_text_input", "value": text}} for name, text in cause.items()}
     assert bot.send(submit_view(shared_dir, view, values), content_type=FORM)[0] == 200
     bot.idle()
     posted = bot.recorder.of("chat.postMessage")
@@ -171,6 +170,16 @@ def test_app_home_lists_drafts_and_a_reject_there_takes_it_out_of_search(bot, sh
     assert "Drafts waiting for review" not in all_text(after)
     assert bot.services.kb.get(draft).status == "rejected"
     assert draft not in [m.id for m in bot.services.kb.ask(NEW_CAUSE["new_symptoms"].splitlines()[1]).results]
+
+
+def test_a_drafts_control_and_bidi_characters_are_shown_not_obeyed_in_slack(bot, shared_dir):
+    """A resolution's title and fix with an OSC 8 link, a carriage return and bidi overrides reach the
+    draft review message (blocks and fallback text) as visible escapes, never as controls."""
+    hostile = {**NEW_CAUSE, "new_title": f"Fan {HOSTILE} \u2066\u200f\u061c", "new_fix": f"swap it {HOSTILE}"}
+    _, message = resolve_with_new_cause(bot, shared_dir, hostile)
+    for text in (all_text(message), message["text"]):
+        assert "innocent" in text and "\\u202e" in text
+        assert [c for c in text if c in "\x1b\r\x9b\u202e\u2066\u200f\u061c"] == []
 
 
 def test_group_members_are_asked_once_per_ttl():

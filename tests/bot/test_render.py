@@ -9,6 +9,7 @@ from pitstop.app.cards import (
     AnswerCard,
     Cause,
     CauseFindings,
+    Choice,
     DiagnosisCard,
     HostState,
     Notice,
@@ -154,3 +155,17 @@ def test_a_secret_at_a_cut_is_masked_before_the_cut():
     )
     rendered = all_text(blocks.diagnosis_message(card).kwargs())
     assert "ghp_" not in rendered and "[REDACTE" in rendered
+
+
+def test_plain_text_options_and_buttons_show_control_and_bidi_characters() -> None:
+    """A draft's title in the cause picker, a host in the host picker and a button label: plain_text
+    sinks that skip mrkdwn escaping still show controls as `\\uXXXX`."""
+    hostile = "Fan \x1b]8;;http://evil.example/\x1b\\x\u202etxt\rforged\u2066"
+    picked = (
+        *blocks.cause_options([Choice("fan-x", hostile)]),
+        *blocks.host_options([(hostile, "gpu1")], 1),
+        blocks.button(hostile, ids.ACTION_RUN, "v"),
+    )
+    for element in picked:
+        shown = element["text"]["text"]
+        assert "\\u202e" in shown and [c for c in shown if c in "\x1b\r\u202e\u2066"] == []

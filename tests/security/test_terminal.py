@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import shutil
 
 import pytest
 
+from pitstop.app.diagnose import HostReport
 from pitstop.bot.console import Console
+from pitstop.cli.diagnose import _progress
 from pitstop.cli.main import main
 from pitstop.core.config import local_user
 from pitstop.core.db import open_db
+from pitstop.core.redact import install_log_redaction
 from pitstop.core.terminal import printable
 from pitstop.incidents.store import Incidents
 from pitstop.kb.service import KnowledgeBase
@@ -98,3 +102,74 @@ def test_incidents_show_and_the_console_show_a_pastes_controls(kb_path, embedder
     finally:
         services.close()
     assert "innocent" in out.getvalue() and obeyed(out.getvalue()) == []
+
+
+def test_cli_error_lines_on_stderr_show_controls(tmp_path) -> None:
+    """A PitstopError, argparse's error line and an imported inventory's warning quote hostile text."""
+    missing = _cli(["incidents", "show", "1", "--db", str(tmp_path / HOSTILE / "x.db")], "", {})
+    unknown = _cli(["stats", f"--x{HOSTILE}"], "", {})
+    ini = tmp_path / "hosts.ini"
+    value = HOSTILE.replace(" ", "").replace("\r", "")  # one INI value on one line
+    ini.write_text(f"[gpu]\nnode1 ansible_connection={value}\n", encoding="utf-8")
+    imported = _cli(["inventory", "import", str(ini), "--reader", "builtin"], "", {})
+    for done, wanted in ((missing, CONTROLS), (unknown, CONTROLS), (imported, ("\x1b", "\u202e", "\x9b"))):
+        assert done.returncode != 0 or done is imported, done.stderr
+        assert "innocent" in done.stderr and "\\u001b]8;;http:" in done.stderr
+        assert [c for c in wanted if c in done.stderr] == []
+
+
+def test_diagnose_progress_keeps_its_own_controls_only(capsys) -> None:
+    _progress("en", HostReport(f"gpu{HOSTILE}", "ok"), 1, 2)
+    line = capsys.readouterr().err
+    assert line.startswith("\r[1/2] ") and line.endswith("\x1b[K")  # Pitstop's own: rewrite the line
+    assert obeyed(line[1:-3]) == [] and "\\u202e" in line
+
+
+def test_log_lines_show_controls() -> None:
+    install_log_redaction()
+    out = io.StringIO()
+    handler = logging.StreamHandler(out)
+    log = logging.getLogger("pitstop.test.terminal")
+    log.addHandler(handler)
+    try:
+        log.warning("host said %s", HOSTILE)
+    finally:
+        log.removeHandler(handler)
+    assert "innocent" in out.getvalue() and obeyed(out.getvalue()) == []
+
+
+@pytest.mark.lab
+def test_slack_diagnose_of_a_hostile_host_shows_its_controls(serve_app, shared_dir, tmp_path) -> None:
+    """`/diagnose` over signed HTTP on a lab sshd host whose kernel log holds HOSTILE: the evidence in
+    the updated message and the full outputs uploaded to the thread show its controls as escapes."""
+    from pitstop.collectors import inventory
+    from tests.bot.conftest import ALLOW_ALL
+    from tests.bot.interactions import slash_command
+    from tests.bot.slack_checks import all_text
+
+    try:
+        find_sshd()
+    except LabError as exc:
+        pytest.skip(str(exc))
+    scenario = tmp_path / "scenarios" / "hostile-escapes"
+    scenario.mkdir(parents=True)
+    (scenario / "host.yaml").write_text("base: xid79-fell-off-bus\ngroups: [h100]\n")
+    journal = (SCENARIOS_DIR / "xid79-fell-off-bus" / "journalctl-k.txt").read_text(encoding="utf-8")
+    (scenario / "journalctl-k.txt").write_text(
+        journal.replace("GPU has fallen off the bus.", f"GPU has fallen off the bus. {HOSTILE}"),
+        encoding="utf-8",
+    )
+    lab = fleet.up(load_all([scenario]), tmp_path / "lab")
+    try:
+        bot = serve_app(policy=ALLOW_ALL, inventory=inventory.load(lab.inventory))
+        text = "hostile-escapes GPU has fallen off the bus"
+        form = slash_command(shared_dir, text, response_url=bot.recorder.url + "/respond/1")
+        assert bot.send(form, content_type="application/x-www-form-urlencoded")[0] == 200
+        bot.recorder.wait_for("chat.postMessage")
+        bot.idle()
+    finally:
+        fleet.down(tmp_path / "lab")
+    shown = all_text(bot.recorder.of("chat.update")[-1].body)
+    uploaded = b"".join(call.raw for call in bot.recorder.of("upload")).decode()
+    for text in (shown, uploaded):
+        assert "innocent" in text and obeyed(text) == [], text[:2000]
