@@ -12,9 +12,10 @@ from __future__ import annotations
 import bisect
 import logging
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
+from pitstop.core.strings import map_strings
 from pitstop.core.terminal import printable
 
 MASK = "[REDACTED]"
@@ -254,13 +255,7 @@ def clean_text(text: str) -> str:
 
 def redact_data(value: Any) -> Any:
     """`value` (JSON-like: mappings, lists, strings) with every string redacted."""
-    if isinstance(value, str):
-        return redact(value)
-    if isinstance(value, Mapping):
-        return {k: redact_data(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [redact_data(v) for v in value]
-    return value
+    return map_strings(value, redact)
 
 
 def install_log_redaction() -> None:

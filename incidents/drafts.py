@@ -25,6 +25,8 @@ from pitstop.core.db import immediate
 from pitstop.core.errors import NotFound, UsageError
 from pitstop.core.i18n import Msg, msg
 from pitstop.core.redact import redact
+from pitstop.core.strings import map_strings
+from pitstop.core.terminal import printable
 from pitstop.kb.schema import PITFALLS_DIR, Pitfall, validate_entry
 
 if TYPE_CHECKING:
@@ -208,8 +210,10 @@ def _require_valid(draft_id: str, data: Mapping[str, Any], action: str) -> None:
 
 
 def _write_entry(path: Path, data: Mapping[str, Any]) -> None:
-    """Write one entry file atomically; an existing file with other content is never overwritten."""
-    text = yaml.safe_dump(dict(data), sort_keys=False, allow_unicode=True, width=100)
+    """Write one entry file atomically; an existing file with other content is never overwritten. Control
+    and bidi characters (from a resolution or an edit) are written as `\\uXXXX` text, so the file a
+    maintainer reviews in a terminal or a pull request cannot be shown reordered or restyled."""
+    text = yaml.safe_dump(map_strings(dict(data), printable), sort_keys=False, allow_unicode=True, width=100)
     if path.exists() and path.read_text(encoding="utf-8") != text:
         raise UsageError(msg("errors.drafts.file_exists", path=str(path)))
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -110,6 +111,17 @@ def test_approving_a_merge_adds_the_examples_to_the_existing_entry(fresh_kb, tmp
     (pending,) = drafts.list_drafts(fresh_kb.db)
     with pytest.raises(UsageError, match="merge proposal"):
         drafts.edit(fresh_kb, fresh_kb.db, pending.id, {"title": "x"})
+
+
+def test_an_approved_file_shows_bidi_and_control_characters_as_escapes(fresh_kb, tmp_path):
+    hostile = replace(
+        AV, title="On-access antivirus \u202escans\u202c the dataset", fix="Excluded \x1b]8;;x\x1b\\/data"
+    )
+    draft_id = resolve_new(fresh_kb, hostile, "1.1")
+    drafts.approve(fresh_kb, fresh_kb.db, draft_id, user="maint", directory=tmp_path)
+    text = (tmp_path / f"{draft_id}.yaml").read_text(encoding="utf-8")
+    assert not set(text) & {"\u202e", "\u202c", "\x1b"}, text  # a reviewer's terminal or PR shows them
+    assert "\\u202escans\\u202c" in text and "\\u001b]8;;x" in text
 
 
 def test_approve_never_overwrites_another_file_and_unknown_drafts_are_named(fresh_kb, tmp_path):
