@@ -32,13 +32,15 @@ def nic_driver(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Ve
         return inconclusive(
             msg("reasons.network.no_minimum", driver=driver), facts.evidence("ethtool_i", lines)
         )
-    unversioned = [n for n in nics if version_tuple(n.driver_version) is None]
+    host = facts.get("uname")
+    release = host.release if host is not None else None
+    unversioned = [n for n in nics if version_tuple(n.driver_version(release)) is None]
     if unversioned:
         return inconclusive(
             msg("reasons.network.driver_unversioned", driver=driver, version=unversioned[0].version or "-"),
             facts.evidence("ethtool_i", lines),
         )
-    old = [n for n in nics if version_tuple(n.driver_version) < version_tuple(str(minimum))]  # type: ignore[operator]
+    old = [n for n in nics if version_tuple(n.driver_version(release)) < version_tuple(str(minimum))]  # type: ignore[operator]
     if old:
         return confirmed(
             msg("reasons.network.driver_old", driver=driver, version=old[0].version, minimum=minimum),
@@ -235,7 +237,7 @@ def rdma_verbs_userspace(facts: Facts, params: Mapping[str, Any], ctx: CheckCont
 SPECS = (
     spec(
         nic_driver,
-        ("ethtool_i",),
+        ("ethtool_i", "uname"),
         {"driver": "driver name (default i40e)", "min_version": "or expectations.nic_driver_min[driver]"},
         describe={
             "en": (

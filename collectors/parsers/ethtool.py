@@ -10,6 +10,8 @@ from pitstop.collectors.parsers._text import clean_lines, is_unknown, split_kv
 
 # `5.19.4-100.fc35.x86_64`, `6.4.0-rc2-net-next`: in-tree drivers report the kernel's release, not theirs
 _KERNEL_RELEASE = re.compile(r"\d+\.\d+\.\d+-(?:\d|rc\d)\S*")
+# `6.7.4`, `6.12.49.mx64.487`: a bare release from 3.0 on, the kernel's or an out-of-tree one (ixgbe 5.19.6)
+_BARE_RELEASE = re.compile(r"(\d+)\.\d+\.\d+(?:\+|\.[A-Za-z]\S*)?")
 
 
 @dataclass(frozen=True)
@@ -23,12 +25,20 @@ class NicDriver:
     bus_info: str | None
     lines: tuple[str, ...]
 
-    @property
-    def driver_version(self) -> str | None:
-        """The driver's own version: None when absent or when it is the kernel's release (in-tree)."""
-        if self.version is None or _KERNEL_RELEASE.fullmatch(self.version):
+    def driver_version(self, kernel_release: str | None = None) -> str | None:
+        """The driver's own version: None when absent or when it is the kernel's release (in-tree).
+
+        `kernel_release` is the host's `uname -r`: a version equal to it or to its start is the kernel's.
+        Without it a bare release from 3.0 on (`6.7.4`) may be either, so it is None too.
+        """
+        version = self.version
+        if version is None or _KERNEL_RELEASE.fullmatch(version):
             return None
-        return self.version
+        if kernel_release:
+            rest = kernel_release.removeprefix(version)
+            return None if rest != kernel_release and not rest[:1].isdigit() else version
+        bare = _BARE_RELEASE.fullmatch(version)
+        return None if bare and int(bare.group(1)) >= 3 else version
 
 
 @dataclass(frozen=True)

@@ -281,6 +281,30 @@ def test_nic_driver(shared_dir: Path) -> None:
     )
 
 
+def test_nic_driver_bare_kernel_release() -> None:
+    """An in-tree driver printing the bare kernel release (`6.7.4`) is not compared with a vendor minimum."""
+    cases = (
+        ("ice", "ice-in-tree-bare-6.7.4-e810-xxvda2.txt", "1.13.7", "6.7.4"),
+        ("bnxt_en", "bnxt_en-6.6.43-fw-220-pkg.txt", "1.10.3", "6.6.43-1-lts"),
+        ("i40e", "i40e-in-tree-6.12.49-dot-suffix-kernel.txt", "2.25.7", "6.12.49.mx64.487"),
+    )
+    for driver, name, minimum, release in cases:
+        nic = fixture("ethtool_i", f"outputs/ethtool-i/{name}")
+        params = {"driver": driver, "min_version": minimum}
+        alone = check("nic_driver", nic, params=params)  # no uname: a kernel-release-looking version
+        assert alone.verdict == "inconclusive", name
+        host = ok("uname", f"Linux node1 {release} #1 SMP PREEMPT_DYNAMIC x86_64 GNU/Linux\n")
+        assert check("nic_driver", nic, host, params=params).verdict == "inconclusive", name
+    # the host's release tells an out-of-tree driver whose version looks like a kernel's (ixgbe 5.19.6)
+    ixgbe = ok("ethtool_i", "driver: ixgbe\nversion: 5.19.6\nfirmware-version: 0x800003df\n")
+    params = {"driver": "ixgbe", "min_version": "5.20.9"}
+    assert check("nic_driver", ixgbe, params=params).verdict == "inconclusive"
+    other = ok("uname", "Linux node1 6.8.0-45-generic #45-Ubuntu SMP x86_64 x86_64 x86_64 GNU/Linux\n")
+    assert check("nic_driver", ixgbe, other, params=params).verdict == "confirmed"
+    same = ok("uname", "Linux node1 5.19.6 #1 SMP x86_64 GNU/Linux\n")
+    assert check("nic_driver", ixgbe, same, params=params).verdict == "inconclusive"
+
+
 def test_links() -> None:
     here = fixture("ip_link", "ip-s-link-dev-container.txt")
     assert check("link_errors", here).verdict == "ruled_out"
