@@ -8,8 +8,9 @@ from typing import Any
 
 from pitstop.collectors.parsers._text import clean_lines, is_unknown, split_kv
 
-# `5.19.4-100.fc35.x86_64`, `6.4.0-rc2-net-next`: in-tree drivers report the kernel's release, not theirs
-_KERNEL_RELEASE = re.compile(r"\d+\.\d+\.\d+-(?:\d|rc\d)\S*")
+# `5.19.4-100.fc35.x86_64`, `6.4.0-rc2-net-next`, `5.11.0-net-next-alloc_pages_bul`: in-tree drivers report
+# the kernel's release, not theirs; Intel's in-tree `-k` versions (`2.8.20-k`, `4.0.1-k-rh7.1`) are their own
+_KERNEL_RELEASE = re.compile(r"\d+\.\d+\.\d+-(?!k(?:-|$))\S+")
 # `6.7.4`, `6.12.49.mx64.487`: a bare release from 3.0 on, the kernel's or an out-of-tree one (ixgbe 5.19.6)
 _BARE_RELEASE = re.compile(r"(\d+)\.\d+\.\d+(?:\+|\.[A-Za-z]\S*)?")
 

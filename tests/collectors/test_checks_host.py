@@ -271,6 +271,7 @@ def test_nic_driver(shared_dir: Path) -> None:
     for name in (
         "mlx5_core-in-tree-6.5.0-14-generic-cx4lx-hp-fw.txt",
         "mlx5_core-in-tree-6.4.0-rc2-net-next-debug-kernel.txt",  # an rc kernel's release too
+        "mlx5_core-in-tree-5.11.0-net-next-named-branch.txt",  # a release whose suffix is a branch name
     ):
         mlx5 = fixture("ethtool_i", f"outputs/ethtool-i/{name}")
         verdict = check("nic_driver", mlx5, params={"driver": "mlx5_core", "min_version": "5.8"})
