@@ -296,6 +296,17 @@ def test_nic_driver_bare_kernel_release() -> None:
         assert alone.verdict == "inconclusive", name
         host = ok("uname", f"Linux node1 {release} #1 SMP PREEMPT_DYNAMIC x86_64 GNU/Linux\n")
         assert check("nic_driver", nic, host, params=params).verdict == "inconclusive", name
+    ofed = fixture("ethtool_i", "outputs/ethtool-i/mlx5_core-ofed-5.5-1.0.3-huawei-fw.txt")
+    assert (
+        check("nic_driver", ofed, params={"driver": "mlx5_core", "min_version": "5.8"}).verdict == "confirmed"
+    )
+    pve = fixture("ethtool_i", "outputs/ethtool-i/i40e-in-tree-6.17.2-pve-xxv710-fw-9.57.txt")
+    assert (
+        check("nic_driver", pve, params={"driver": "i40e", "min_version": "2.25.7"}).verdict == "inconclusive"
+    )
+    real_ixgbe = fixture("ethtool_i", "outputs/ethtool-i/ixgbe-out-of-tree-5.19.6-fw-nvm-pair.txt")
+    params = {"driver": "ixgbe", "min_version": "5.20.9"}
+    assert check("nic_driver", real_ixgbe, params=params).verdict == "inconclusive"
     # the host's release tells an out-of-tree driver whose version looks like a kernel's (ixgbe 5.19.6)
     ixgbe = ok("ethtool_i", "driver: ixgbe\nversion: 5.19.6\nfirmware-version: 0x800003df\n")
     params = {"driver": "ixgbe", "min_version": "5.20.9"}

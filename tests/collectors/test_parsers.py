@@ -478,6 +478,16 @@ def test_ethtool(shared_dir: Path) -> None:
     mlx4 = parse(shared_dir, "ethtool-i/mlx4-en-trailing-spaces.txt").nics[0]
     assert (mlx4.driver, mlx4.version, mlx4.firmware) == ("mlx4_en", "4.0-0", "2.42.5000")
     assert parse(shared_dir, "ethtool-i/virtio-net-vm.txt").nics[0].firmware is None
+    firmware = {  # each vendor's firmware-version wording, read whole
+        "ixgbe-out-of-tree-5.19.6-fw-nvm-pair.txt": ("ixgbe", "5.19.6", "0x80000887, 1.2688.0"),
+        "mlx5_core-ofed-5.5-1.0.3-huawei-fw.txt": ("mlx5_core", "5.5-1.0.3", "14.28.1300 (HUA0020040036)"),
+        "i40e-in-tree-6.17.2-pve-xxv710-fw-9.57.txt": ("i40e", "6.17.2-1-pve", "9.57 0x800103a8 1.1691.0"),
+        "bnxt_en-6.6.43-fw-220-pkg.txt": ("bnxt_en", "6.6.43", "220.0.59.0/pkg 220.0.83.0"),
+        "ice-in-tree-bare-6.7.4-e810-xxvda2.txt": ("ice", "6.7.4", "4.40 0x8001c96c 1.3534.0"),
+    }
+    for name, expected in firmware.items():
+        nic = parse_new(f"ethtool-i/{name}").nics[0]
+        assert (nic.driver, nic.version, nic.firmware) == expected, name
 
 
 def test_ib_ports(shared_dir: Path) -> None:
