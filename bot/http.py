@@ -203,7 +203,7 @@ class HttpServer:
         if any(len(request.headers.getall(name, ())) != 1 for name in _SIGNED_HEADERS):
             return False
         stamp = request.headers.get("X-Slack-Request-Timestamp", "")
-        if not stamp.isdigit():
+        if not (stamp.isascii() and stamp.isdigit()):  # isdigit() alone takes '²', which int() refuses
             return False
         return self._verifier.is_valid(body, stamp, request.headers.get("X-Slack-Signature", ""))
 
