@@ -48,6 +48,7 @@ DEADLINE_S = 5.0  # headers, and then the body, must each arrive within this
 MAX_CONNECTIONS = 512
 WORKERS = 16  # threads running app.dispatch (a listener only queues work and acks)
 _LINGER_S = 1.0
+_SIGNED_HEADERS = ("X-Slack-Request-Timestamp", "X-Slack-Signature")
 _REFUSAL = b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 _LOG = logging.getLogger(__name__)
 
@@ -196,9 +197,13 @@ class HttpServer:
                     stored.set_result(result)
 
     def _signed(self, body: str, request: web.BaseRequest) -> bool:
-        """Whether Slack signed `body` within the last 5 minutes (v0 HMAC-SHA256 with the signing secret)."""
+        """Whether Slack signed `body` within the last 5 minutes (v0 HMAC-SHA256 with the signing secret).
+        Each header must come once: Bolt (and its replay check) reads the last of a repeated header,
+        so a captured request with one more signature or timestamp header would pass as new."""
+        if any(len(request.headers.getall(name, ())) != 1 for name in _SIGNED_HEADERS):
+            return False
         stamp = request.headers.get("X-Slack-Request-Timestamp", "")
-        if not stamp.isdigit():
+        if not (stamp.isascii() and stamp.isdigit()):  # isdigit() alone takes '²', which int() refuses
             return False
         return self._verifier.is_valid(body, stamp, request.headers.get("X-Slack-Signature", ""))
 

@@ -86,3 +86,42 @@ def test_replays_are_remembered_across_a_restart_for_the_window(kb_path, tmp_pat
     assert replays.first("v0=cc", int(now[0]), "command")
     rows = second.execute("SELECT signature FROM slack_requests ORDER BY signature").fetchall()
     assert rows == [("v0=cc",)]
+
+
+def send_raw(url: str, body: str, headers: list[tuple[str, str]]) -> int:
+    """POST `body` with exactly `headers`, in order and duplicates kept (urllib would merge them)."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=30)
+    try:
+        connection.putrequest("POST", "/slack/events")
+        for name, value in [("Content-Type", FORM), ("Content-Length", str(len(body.encode()))), *headers]:
+            connection.putheader(name, value)
+        connection.endheaders(body.encode())
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize("name", ["X-Slack-Signature", "x-slack-request-timestamp"])
+def test_a_replay_with_a_duplicated_signature_header_reaches_no_listener(serve_app, shared_dir, name):
+    """A captured request posted again with one more signature or timestamp header (any value, any
+    case) must not slip past the replay check: the front verified the first one, Bolt saw the last."""
+    import hashlib
+    import hmac
+
+    from tests.bot.conftest import SECRET
+
+    bot = serve_app()
+    body = slash_command(shared_dir, "x", command="/no-such-command", response_url=bot.url + "/unused")
+    stamp = str(int(time.time()))
+    signature = "v0=" + hmac.new(SECRET.encode(), f"v0:{stamp}:{body}".encode(), hashlib.sha256).hexdigest()
+    signed = [("X-Slack-Request-Timestamp", stamp), ("X-Slack-Signature", signature)]
+    assert send_raw(bot.url, body, signed) == 404  # Bolt: no listener matched
+    for extra in ("v0=" + "0" * 64, "replayed", stamp):  # one more header, a new value each time
+        assert send_raw(bot.url, body, [*signed, (name, extra)]) != 404  # never reaches the listeners
+    assert send_raw(bot.url, body, [(name, "v0=" + "0" * 64), *signed]) == 401  # the first one is checked

@@ -138,6 +138,26 @@ def test_oversized_and_undeclared_bodies_are_refused(serve):
     assert ran == []
 
 
+@pytest.mark.parametrize("stamp", ["\u00b2", "\u2460\u2461", "1\u00b3"])
+def test_a_timestamp_of_digits_int_cannot_read_is_refused(serve, caplog, stamp):
+    """str.isdigit() accepts superscripts and circled digits that int() rejects: an unsigned request
+    with such a timestamp gets 401 like any bad one, not a 500 and a traceback in the log."""
+    server, _, ran = serve()
+    body = b"command=%2Fdiagnose&text=x"
+    head = (
+        b"POST /slack/events HTTP/1.1\r\nHost: p\r\nContent-Type: " + FORM.encode() + b"\r\n"
+        b"Content-Length: " + str(len(body)).encode() + b"\r\nConnection: close\r\n"
+        b"X-Slack-Request-Timestamp: " + stamp.encode() + b"\r\n"
+        b"X-Slack-Signature: v0=" + b"0" * 64 + b"\r\n\r\n"
+    )
+    sock = connect(server, head + body)
+    try:
+        assert read_to_eof(sock).startswith(b"HTTP/1.1 401")
+    finally:
+        sock.close()
+    assert "Traceback" not in caplog.text and ran == []
+
+
 def test_listen_backlog_is_sized_for_bursts(serve):
     server, _, _ = serve()
     port = server.server_address[1]
