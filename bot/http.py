@@ -33,6 +33,7 @@ from functools import partial
 from typing import Any
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 from multidict import CIMultiDict
 from slack_bolt import App
 from slack_bolt.request import BoltRequest
@@ -51,6 +52,26 @@ _LINGER_S = 1.0
 _SIGNED_HEADERS = ("X-Slack-Request-Timestamp", "X-Slack-Signature")
 _REFUSAL = b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 _LOG = logging.getLogger(__name__)
+
+
+class _MalformedRequests(logging.Filter):
+    """aiohttp logs each request its parser refuses with a traceback that quotes the sender's bytes, so
+    anyone could flood the log with text of their choosing: such a record becomes one line naming the
+    refusal."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if isinstance(exc, HttpProcessingError):
+            record.msg, record.args = (
+                "refused a malformed request (%s, HTTP %s)",
+                (type(exc).__name__, exc.code),
+            )
+            record.exc_info, record.exc_text = None, None
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+
+_LOG.addFilter(_MalformedRequests())
 
 
 class HttpServer:
@@ -118,6 +139,7 @@ class HttpServer:
             lambda request: self._handle(request, pool, writer),
             keepalive_timeout=self.deadline_s,  # from accept (aiohttp >= 3.10) and after each response
             access_log=None,  # access logs would carry query strings; Bolt logs what matters
+            logger=_LOG,  # its parse errors one line each (_MalformedRequests)
             max_line_size=8190,
             max_field_size=8190,
             lingering_time=0,  # a body left unread (refused, or stalled) is not waited for

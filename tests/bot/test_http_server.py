@@ -4,6 +4,7 @@ is sized for bursts. A small real Bolt app (signed requests verified) stands beh
 
 from __future__ import annotations
 
+import logging
 import socket
 import subprocess
 import threading
@@ -156,6 +157,30 @@ def test_a_timestamp_of_digits_int_cannot_read_is_refused(serve, caplog, stamp):
     finally:
         sock.close()
     assert "Traceback" not in caplog.text and ran == []
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        b"POST /slack/events HTTP/1.1\r\nHost: p\r\nX-Chosen: hello\x01planted log text\r\n\r\n",
+        b"POST /slack/events HTTP/1.1\r\nHost: p\r\nContent-Length: -5\r\n\r\n",
+        b"GET /planted-log-text HTTP/9.9\r\n\r\n",
+    ],
+    ids=["bad-header-byte", "negative-length", "bad-version"],
+)
+def test_a_malformed_request_is_logged_as_one_line_without_its_bytes(serve, caplog, head):
+    """Anyone can send malformed requests: each is one short log line naming the refusal, never a
+    traceback or the sender's bytes (which would let them flood the log with text of their choosing)."""
+    server, _, ran = serve()
+    caplog.set_level(logging.DEBUG)
+    sock = connect(server, head)
+    try:
+        assert read_to_eof(sock).startswith(b"HTTP/1.")
+    finally:
+        sock.close()
+    assert "Traceback" not in caplog.text and "planted" not in caplog.text and ran == []
+    refused = [r for r in caplog.records if r.name == "pitstop.bot.http"]
+    assert len(refused) == 1 and refused[0].exc_info is None, caplog.text
 
 
 def test_listen_backlog_is_sized_for_bursts(serve):
