@@ -7,10 +7,12 @@ the console (real SQLite), so what a person reads is what the host or the collea
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import logging
-import shutil
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -39,6 +41,29 @@ def obeyed(text: str) -> list[str]:
     return [c for c in CONTROLS if c in text]
 
 
+@contextlib.contextmanager
+def hostile_lab(tmp_path: Path) -> Iterator[fleet.Fleet]:
+    """A lab sshd host `hostile-escapes` whose kernel log holds HOSTILE after its Xid 79 line, up while
+    the block runs; the test skips without sshd."""
+    try:
+        find_sshd()
+    except LabError as exc:
+        pytest.skip(str(exc))
+    scenario = tmp_path / "scenarios" / "hostile-escapes"
+    scenario.mkdir(parents=True)
+    (scenario / "host.yaml").write_text("base: xid79-fell-off-bus\ngroups: [h100]\n")
+    journal = (SCENARIOS_DIR / "xid79-fell-off-bus" / "journalctl-k.txt").read_text(encoding="utf-8")
+    (scenario / "journalctl-k.txt").write_text(
+        journal.replace("GPU has fallen off the bus.", f"GPU has fallen off the bus. {HOSTILE}"),
+        encoding="utf-8",
+    )
+    lab = fleet.up(load_all([scenario]), tmp_path / "lab")
+    try:
+        yield lab
+    finally:
+        fleet.down(tmp_path / "lab")
+
+
 def test_printable_shows_controls_and_keeps_lines() -> None:
     assert printable("a\tb\nc") == "a\tb\nc"
     assert printable(HOSTILE) == (
@@ -52,27 +77,12 @@ def test_printable_shows_controls_and_keeps_lines() -> None:
 
 @pytest.mark.lab
 def test_cli_diagnose_shows_a_hostile_hosts_controls(kb_path, tmp_path) -> None:
-    try:
-        find_sshd()
-    except LabError as exc:
-        pytest.skip(str(exc))
-    scenario = tmp_path / "scenarios" / "hostile-escapes"
-    scenario.mkdir(parents=True)
-    (scenario / "host.yaml").write_text("base: xid79-fell-off-bus\ngroups: [h100]\n")
-    journal = (SCENARIOS_DIR / "xid79-fell-off-bus" / "journalctl-k.txt").read_text(encoding="utf-8")
-    (scenario / "journalctl-k.txt").write_text(
-        journal.replace("GPU has fallen off the bus.", f"GPU has fallen off the bus. {HOSTILE}"),
-        encoding="utf-8",
-    )
     db = copy_kb(kb_path, tmp_path / "diag.db")
     policy = tmp_path / "policy.yaml"
     policy.write_text(json.dumps({"rules": [{"users": [local_user()], "hosts": ["*"]}]}))
-    lab = fleet.up(load_all([scenario]), tmp_path / "lab")
-    try:
+    with hostile_lab(tmp_path) as lab:
         args = ["diagnose", "hostile-escapes", "--error", "-", "--inventory", str(lab.inventory)]
         done = _cli([*args, "--policy", str(policy)], "GPU has fallen off the bus", {"PITSTOP_DB": str(db)})
-    finally:
-        fleet.down(tmp_path / "lab")
     assert done.returncode in (0, 10, 11), done.stderr
     assert "innocent" in done.stdout  # the hostile line is quoted as evidence
     assert obeyed(done.stdout) == []
@@ -80,9 +90,7 @@ def test_cli_diagnose_shows_a_hostile_hosts_controls(kb_path, tmp_path) -> None:
 
 
 def test_incidents_show_and_the_console_show_a_pastes_controls(kb_path, embedder, tmp_path, capsys) -> None:
-    db = tmp_path / "pitstop.db"
-    for path in kb_path.parent.glob(f"{kb_path.name}*"):
-        shutil.copy(path, tmp_path / path.name.replace(kb_path.name, db.name))
+    db = copy_kb(kb_path, tmp_path / "pitstop.db")
     kb = KnowledgeBase.open(db, embedder=embedder)
     paste = f"NVRM: Xid 79, GPU has fallen off the bus {HOSTILE}"
     incident = Incidents(open_db(db), kb=kb).record_answer(
@@ -147,28 +155,13 @@ def test_slack_diagnose_of_a_hostile_host_shows_its_controls(serve_app, shared_d
     from tests.bot.interactions import slash_command
     from tests.bot.slack_checks import all_text
 
-    try:
-        find_sshd()
-    except LabError as exc:
-        pytest.skip(str(exc))
-    scenario = tmp_path / "scenarios" / "hostile-escapes"
-    scenario.mkdir(parents=True)
-    (scenario / "host.yaml").write_text("base: xid79-fell-off-bus\ngroups: [h100]\n")
-    journal = (SCENARIOS_DIR / "xid79-fell-off-bus" / "journalctl-k.txt").read_text(encoding="utf-8")
-    (scenario / "journalctl-k.txt").write_text(
-        journal.replace("GPU has fallen off the bus.", f"GPU has fallen off the bus. {HOSTILE}"),
-        encoding="utf-8",
-    )
-    lab = fleet.up(load_all([scenario]), tmp_path / "lab")
-    try:
+    with hostile_lab(tmp_path) as lab:
         bot = serve_app(policy=ALLOW_ALL, inventory=inventory.load(lab.inventory))
         text = "hostile-escapes GPU has fallen off the bus"
         form = slash_command(shared_dir, text, response_url=bot.recorder.url + "/respond/1")
         assert bot.send(form, content_type="application/x-www-form-urlencoded")[0] == 200
         bot.recorder.wait_for("chat.postMessage")
         bot.idle()
-    finally:
-        fleet.down(tmp_path / "lab")
     shown = all_text(bot.recorder.of("chat.update")[-1].body)
     uploaded = b"".join(call.raw for call in bot.recorder.of("upload")).decode()
     for text in (shown, uploaded):
