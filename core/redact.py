@@ -136,13 +136,16 @@ _RULES: tuple[tuple[re.Pattern[str], str | Callable[[re.Match[str]], str]], ...]
     (re.compile(r"((?:密码|口令|令牌|密钥|私钥)\s*[是为]\s*)([!-~]{6,})"), _KEEP),
 )
 
-# Disguises a secret may wear: percent- or JSON-escaped characters, full-width forms, invisible
-# characters inside it, or a line break where a terminal wrapped it (a line ending in a 12-character
-# run continued by a line that is one run). Where one is present the rules run again on the text as
-# a reader would decode it, and what they find is masked in the original.
+# Disguises a secret may wear: percent- or JSON-escaped characters, full-width forms of token
+# characters (letters, digits, + - . / = _; not the full-width commas, colons and brackets of every
+# Chinese sentence, which would send all Chinese text through the rules twice), invisible characters
+# inside it, or a line break where a terminal wrapped it (a line ending in a 12-character run continued
+# by a line that is one run). Where one is present the rules run again on the text as a reader would
+# decode it, and what they find is masked in the original.
 _RUN = r"[A-Za-z0-9_+/=.-]"
+_FULL_WIDTH_RUN = r"[\uff10-\uff19\uff21-\uff3a\uff41-\uff5a\uff0b\uff0d-\uff0f\uff1d\uff3f]"
 _DISGUISE = re.compile(
-    r"[\u00ad\u180e\u200b-\u200d\u2060\ufeff]|[\uff01-\uff5e]|%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\/"
+    r"[\u00ad\u180e\u200b-\u200d\u2060\ufeff]|" + _FULL_WIDTH_RUN + r"|%[0-9A-Fa-f]{2}|\\u[0-9A-Fa-f]{4}|\\/"
     rf"|(?<={_RUN}{{12}})\r?\n(?={_RUN}{{4,}}\r?$)",
     re.M,
 )
