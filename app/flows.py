@@ -372,11 +372,13 @@ def resolve(
     cause_id: str | None = None,
     new_cause: Any = None,
     notes: str = "",
+    vouched: bool = False,
 ) -> Notice:
-    """Record how an incident ended (one path for Slack and the console); the KB learns from it. The
-    notice, in `user`'s language, says what the KB learned."""
+    """Record how an incident ended (one path for Slack and the console); the KB learns from it.
+    `vouched`: `user` is a maintainer or the operator (`Incidents.resolve`). The notice, in `user`'s
+    language, says what the KB learned."""
     record = services.incidents.resolve(
-        incident, user=user, cause_id=cause_id, new_cause=new_cause, notes=notes
+        incident, user=user, cause_id=cause_id, new_cause=new_cause, notes=notes, vouched=vouched
     )
     return resolved_notice(record, reader_lang(services, user, record.lang))
 

@@ -240,7 +240,7 @@ class Console:
             return render.resolution_text(flows.resolution_form(self.services, incident, self.user))
         ref, _, notes = args.partition(" ")
         notice = flows.resolve(
-            self.services, incident, user=self.user, cause_id=self._cause(ref), notes=notes
+            self.services, incident, user=self.user, cause_id=self._cause(ref), notes=notes, vouched=True
         )
         return render.notice_text(notice)
 
@@ -256,7 +256,9 @@ class Console:
             symptoms=tuple(s.strip() for s in symptoms.split(";") if s.strip()),
         )
         incident = self._incident()
-        notice = flows.resolve(self.services, incident, user=self.user, new_cause=cause, notes=notes)
+        notice = flows.resolve(
+            self.services, incident, user=self.user, new_cause=cause, notes=notes, vouched=True
+        )
         pending = flows.pending_drafts(self.services, incident, self.lang)
         return render.notice_text(notice) + ("\n" + render.drafts_text(pending, self.lang) if pending else "")
 

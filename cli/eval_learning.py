@@ -4,7 +4,8 @@ TRAIN cases with `"slugs": ["new:KEY"]` and a `"new_cause"` object are resolved 
 path; TEST cases with `new:KEY` are hits when KEY's draft is ranked (incidents.learning_eval).
 
 Builds a knowledge base in a temporary database, measures TEST, resolves every TRAIN case through
-`Incidents.resolve` (the Slack resolution path), and measures TEST again. `--split FILE` makes the
+`Incidents.resolve` (the Slack resolution path) as a maintainer would (`--as-member`: as one channel
+member who is not, whose resolutions are not vouched for), and measures TEST again. `--split FILE` makes the
 TRAIN/TEST halves per cause from one case file (`kb.learning_eval.split_half`); `--write-split DIR`
 saves them as train.jsonl and test.jsonl.
 """
@@ -39,6 +40,7 @@ def add_learning(kinds: argparse._SubParsersAction) -> None:
         help=h("eval_learning.split"),
     )
     parser.add_argument("--write-split", type=Path, metavar="DIR", help=h("eval_learning.write_split"))
+    parser.add_argument("--as-member", action="store_true", help=h("eval_learning.as_member"))
     parser.add_argument("--json", action="store_true", help=h("eval_learning.json"))
     parser.set_defaults(func=run_learning)
 
@@ -88,7 +90,7 @@ def run_learning(args: argparse.Namespace) -> int:
         _write(args.write_split / "test.jsonl", test)
     with tempfile.TemporaryDirectory(prefix="pitstop-eval-learning-") as tmp:
         kb = KnowledgeBase.open(Path(tmp) / "eval.db")
-        report = run(kb, Incidents(open_db(kb.db_path), kb=kb), train, test)
+        report = run(kb, Incidents(open_db(kb.db_path), kb=kb), train, test, vouched=not args.as_member)
         kb.close()
     if args.json:
         emit_json("eval-learning", report.to_json())

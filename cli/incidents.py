@@ -140,6 +140,7 @@ def run_resolve(args: argparse.Namespace) -> int:
         cause_id=args.cause,
         new_cause=new,
         notes=args.notes,
+        vouched=True,  # the operator: whoever can run this owns the database
     )
     if args.json:
         emit_json("incident", incident.to_json())

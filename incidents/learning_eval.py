@@ -83,7 +83,7 @@ def _new_cause(case: Case) -> NewCause:
     )
 
 
-def _resolve(incidents: Incidents, kb: KnowledgeBase, case: Case) -> tuple[bool, str | None]:
+def _resolve(incidents: Incidents, kb: KnowledgeBase, case: Case, vouched: bool) -> tuple[bool, str | None]:
     """Resolve one TRAIN case: (resolved, the draft id a new cause created, if any)."""
     iid = incidents.record_answer(
         channel="eval", thread_ts=f"train-{case.id}", user="eval", text=case.query, answer=kb.ask(case.query)
@@ -91,9 +91,13 @@ def _resolve(incidents: Incidents, kb: KnowledgeBase, case: Case) -> tuple[bool,
     cause = case.slugs[0]
     try:
         if cause.startswith(NEW):
-            done = incidents.resolve(iid, user="eval", new_cause=_new_cause(case), notes="eval learning")
+            done = incidents.resolve(
+                iid, user="eval", new_cause=_new_cause(case), notes="eval learning", vouched=vouched
+            )
         else:
-            done = incidents.resolve(iid, user="eval", cause_id=cause, notes="pitstop eval learning")
+            done = incidents.resolve(
+                iid, user="eval", cause_id=cause, notes="pitstop eval learning", vouched=vouched
+            )
     except NotFound:
         return False, None
     resolution = done.resolution
@@ -101,9 +105,15 @@ def _resolve(incidents: Incidents, kb: KnowledgeBase, case: Case) -> tuple[bool,
 
 
 def run(
-    kb: KnowledgeBase, incidents: Incidents, train: Sequence[Case], test: Sequence[Case]
+    kb: KnowledgeBase,
+    incidents: Incidents,
+    train: Sequence[Case],
+    test: Sequence[Case],
+    *,
+    vouched: bool = True,
 ) -> LearningReport:
-    """Measure TEST, resolve every TRAIN case as an incident, measure TEST again."""
+    """Measure TEST, resolve every TRAIN case as an incident, measure TEST again. `vouched`: the
+    TRAIN cases are resolved as a maintainer would (False: as one channel member who is not)."""
 
     def rank(query: str) -> Ranked:
         answer = kb.ask(query, top=RANK_DEPTH)
@@ -118,7 +128,7 @@ def run(
     skipped: list[str] = []
     drafts: dict[str, str] = {}
     for case in train:
-        resolved, draft = _resolve(incidents, kb, case) if case.slugs else (False, None)
+        resolved, draft = _resolve(incidents, kb, case, vouched) if case.slugs else (False, None)
         if not resolved or (case.slugs[0].startswith(NEW) and draft is None):
             skipped.append(case.id)  # unknown cause, or a new cause that became a merge proposal
         elif draft is not None:

@@ -57,6 +57,7 @@ class Resolution:
     """How an incident ended: the cause, who said so, and what the KB learned from it."""
 
     resolved_by: str
+    vouched: bool  # a maintainer or the operator recorded it (`m016_resolution_vouched`)
     kind: str  # existing | draft | merge
     cause_id: str
     notes: str
@@ -407,6 +408,7 @@ class Incidents:
         r = rows[0]
         return Resolution(
             resolved_by=r["resolved_by"],
+            vouched=bool(r["vouched"]),
             kind=r["kind"],
             cause_id=r["cause_id"],
             notes=r["notes"],
@@ -426,11 +428,14 @@ class Incidents:
         cause_id: str | None = None,
         new_cause: NewCause | None = None,
         notes: str = "",
+        vouched: bool = False,
     ) -> Incident:
         """Record the real cause of an incident and teach the KB; the one path for every front-end.
 
-        Exactly one of `cause_id` (an existing pitfall) and `new_cause` is given. A second resolution
-        of the same incident raises `AlreadyResolved` naming the first; nothing else changes.
+        Exactly one of `cause_id` (an existing pitfall) and `new_cause` is given. `vouched`: a
+        maintainer or the operator says so, not just anyone in the channel (what its example may do to
+        an answer's confidence, `kb.retrieve`). A second resolution of the same incident raises
+        `AlreadyResolved` naming the first; nothing else changes.
         """
         from pitstop.incidents import learning
 
@@ -463,11 +468,12 @@ class Incidents:
                 else ("draft", learning.reserve_draft_id(self.db, new.title, iid))
             )
             self.db.execute(
-                "INSERT INTO resolutions (incident_id, resolved_by, kind, cause_id, new_cause_json, notes,"
-                " resolved_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO resolutions (incident_id, resolved_by, vouched, kind, cause_id, new_cause_json,"
+                " notes, resolved_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     iid,
                     user,
+                    int(vouched),
                     kind,
                     cause,
                     None if new is None else json.dumps(new.to_json(), ensure_ascii=False),

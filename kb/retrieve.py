@@ -59,6 +59,7 @@ SIGNATURE_BUDGET_S = 0.25  # all signatures over one paste; later ones are skipp
 POSTING_BUDGET = 5_000  # postings one FTS query may touch, rarest terms first (a small KB never hits it)
 DENSE_NEIGHBOURS = 200
 WHY_RANKS = 10  # a signal explains the entries it ranks this high
+_LEVELS = ("low", "medium", "high")
 MAX_DENSE_LINES = 6
 
 
@@ -85,7 +86,8 @@ class Tuning:
     learned_floor: float = 0.6  # incident-example similarity where the learned boost starts
     learned_full: float = 0.9  # ... and where it reaches learned_boost
     learned_boost: float = 0.3
-    learned_high: float = 0.88  # a resolved incident this close makes the answer "high" on its own
+    # a resolved incident this close makes the answer "high" on its own, when vouched for (`_Learned`)
+    learned_high: float = 0.88
     learned_medium: float = 0.78
 
 
@@ -311,6 +313,37 @@ class _Nearest(NamedTuple):
     vectors: np.ndarray  # of the paste's dense texts (`_dense_texts`), the paste's own view first
     neighbours: list[tuple[int, float]]  # (example id, similarity), best first
     owners: dict[int, tuple[str, int | None]]  # example id -> (entry id, incident id)
+    resolutions: dict[int, tuple[str, bool, bool]]  # incident id -> (resolver, vouched, offered)
+
+
+@dataclass(frozen=True)
+class _Learned:
+    """What the resolved incidents near a paste say for one entry (similarities; 0.0 for none).
+
+    One person's resolution orders entries but does not make an answer confident: "high" on learning
+    alone needs a resolution vouched for (a maintainer's or the operator's, `Incidents.resolve`) or
+    two people who resolved near pastes alike; one person's is worth "medium" at most, and nothing
+    when it names a cause the answer had not offered (a correction may be right, or a prank).
+    """
+
+    incident: int  # the nearest resolved incident
+    similarity: float
+    vouched: float  # the nearest vouched for, or the second of two resolvers agreeing
+    offered: float  # the nearest resolved as a cause its answer had offered
+
+    @classmethod
+    def of(
+        cls, near: Sequence[tuple[int, float]], resolutions: Mapping[int, tuple[str, bool, bool]]
+    ) -> _Learned:
+        """From the entry's resolved incidents near the paste, (incident, similarity) best first."""
+        known = [(resolutions[i], s) for i, s in near if i in resolutions]
+        by_resolver: dict[str, float] = {}
+        for (who, _, _), similarity in known:
+            by_resolver.setdefault(who, similarity)
+        agreed = sorted(by_resolver.values(), reverse=True)[1] if len(by_resolver) > 1 else 0.0
+        vouched = max((s for (_, ok, _), s in known if ok), default=0.0)
+        offered = max((s for (_, _, shown), s in known if shown), default=0.0)
+        return cls(near[0][0], near[0][1], max(vouched, agreed), offered)
 
 
 @dataclass
@@ -325,7 +358,8 @@ class _Evidence:
     # what the confidence adds to the fused score: the discount back, and the fused score rescaled to
     # the JUDGED signals alone
     shift: float = 0.0
-    learned: tuple[int, float] | None = None  # (incident id, similarity) of the nearest resolved incident
+    learned: _Learned | None = None
+    unvouched: float = 0.0  # what one person's resolution added to the score: not confidence
 
 
 def _adjust(
@@ -413,6 +447,7 @@ class Retriever:
         if self._adjustments is not None and mode == "hybrid":
             vector = nearest.result().vectors[0] if nearest is not None else None
             fused = _adjust(fused, evidence, self._adjustments(prepared, vector))
+        fused = self._below_the_confident(fused, evidence)
         best = fused[: max(1, top)]
         results = [self._match(catalog.pitfalls[pid], score, evidence[pid]) for pid, score in best]
         query = prepared.raw if prepared.truncated else text.strip()
@@ -571,7 +606,9 @@ class Retriever:
         def search() -> _Nearest:
             vectors = self._embedder.encode(texts)
             neighbours = index.search(vectors, DENSE_NEIGHBOURS)
-            return _Nearest(vectors, neighbours, store.example_owners(self._db(), [e for e, _ in neighbours]))
+            owners = store.example_owners(self._db(), [e for e, _ in neighbours])
+            incidents = sorted({i for _, i in owners.values() if i is not None})
+            return _Nearest(vectors, neighbours, owners, store.resolutions_of(self._db(), incidents))
 
         return self._pool.submit(search)
 
@@ -580,18 +617,20 @@ class Retriever:
     ) -> list[tuple[str, _Why | None, float]]:
         if nearest is None:
             return []
-        _, neighbours, owners = nearest.result()
+        _, neighbours, owners, resolutions = nearest.result()
         best: dict[str, tuple[int, float]] = {}  # entry -> its nearest example and similarity
-        learned: dict[str, tuple[int, float]] = {}
+        learned: dict[str, dict[int, float]] = {}  # entry -> its resolved incidents, nearest first
         for eid, similarity in neighbours:
             pitfall_id, incident_id = owners.get(eid, ("", None))
             if pitfall_id not in catalog.pitfalls:
                 continue
-            if incident_id is not None and pitfall_id not in learned:
-                learned[pitfall_id] = (incident_id, float(similarity))
+            if incident_id is not None:
+                learned.setdefault(pitfall_id, {}).setdefault(incident_id, float(similarity))
             if pitfall_id not in best:
                 best[pitfall_id] = (eid, float(similarity))
-        self._found.learned = learned
+        self._found.learned = {
+            pid: _Learned.of(list(near.items()), resolutions) for pid, near in learned.items()
+        }
         # Only the top WHY_RANKS entries are explained (`ask`): only their examples' texts are read.
         explained = list(best.values())[:WHY_RANKS]
         examples = store.examples_by_id(self._db(), [eid for eid, _ in explained])
@@ -637,36 +676,67 @@ class Retriever:
             scored.append((pid, total))
         return sorted(scored, key=lambda item: (-item[1], item[0]))
 
+    def _lift(self, similarity: float) -> float:
+        """What a resolved incident this close to the paste adds to its cause's score."""
+        t = self.tuning
+        share = (similarity - t.learned_floor) / (t.learned_full - t.learned_floor)
+        return t.learned_boost * min(1.0, share) if share > 0 else 0.0
+
     def _boost_learned(
         self, fused: list[tuple[str, float]], evidence: Mapping[str, _Evidence]
     ) -> list[tuple[str, float]]:
-        """Raise the causes of resolved incidents close to the paste, saying which incident."""
-        t = self.tuning
+        """Raise the causes of resolved incidents close to the paste, saying which incident; what only
+        one person's resolution adds is kept apart (`_Evidence.unvouched`, `_Learned`)."""
         out = []
         for pid, score in fused:
-            learned = evidence[pid].learned
-            if learned and learned[1] > t.learned_floor:
-                share = min(1.0, (learned[1] - t.learned_floor) / (t.learned_full - t.learned_floor))
-                score = min(1.0, score + t.learned_boost * share)
-                evidence[pid].why.insert(
-                    0, msg("kb.detail.learned", incident=learned[0], similarity=f"{learned[1]:.2f}")
-                )
-                evidence[pid].reasons.insert(
-                    0, msg("kb.why.learned", incident=learned[0], similarity=f"{learned[1]:.2f}")
-                )
+            item = evidence[pid]
+            learned = item.learned
+            if learned is None or not self._lift(learned.similarity):
+                out.append((pid, score))
+                continue
+            lifted = min(1.0, score + self._lift(learned.similarity))
+            item.unvouched = lifted - min(1.0, score + self._lift(learned.vouched))
+            detail, reason = (
+                ("kb.detail.learned", "kb.why.learned")
+                if learned.vouched
+                else ("kb.detail.learned_unvouched", "kb.why.learned_unvouched")
+            )
+            similarity = f"{learned.similarity:.2f}"
+            item.why.insert(0, msg(detail, incident=learned.incident, similarity=similarity))
+            item.reasons.insert(0, msg(reason, incident=learned.incident, similarity=similarity))
+            out.append((pid, lifted))
+        return sorted(out, key=lambda item: (-item[1], item[0]))
+
+    def _below_the_confident(
+        self, fused: list[tuple[str, float]], evidence: Mapping[str, _Evidence]
+    ) -> list[tuple[str, float]]:
+        """What one person's resolution added never lifts an entry above one more confident without it."""
+        if not any(evidence[pid].unvouched for pid, _ in fused):
+            return fused
+        level = {pid: _LEVELS.index(self._confidence(evidence[pid], s)) for pid, s in fused}
+        out = []
+        for pid, score in fused:
+            item = evidence[pid]
+            above = min((s for p, s in fused if level[p] > level[pid]), default=2.0)
+            if item.unvouched and score >= above:
+                own = score - item.unvouched
+                capped = max(own, above - 1e-6)
+                item.unvouched, score = capped - own, capped
             out.append((pid, score))
         return sorted(out, key=lambda item: (-item[1], item[0]))
 
     def _confidence(self, item: _Evidence, score: float) -> str:
-        """high | medium | low (low: "no confident match"), from the calibrated evidence rules."""
+        """high | medium | low (low: "no confident match"), from the calibrated evidence rules; what one
+        person's resolution added to the score does not count (`_Learned`)."""
         t = self.tuning
-        learned = item.learned[1] if item.learned else 0.0
-        score = min(1.0, score + item.shift)
-        if learned >= t.learned_high or (
+        vouched = item.learned.vouched if item.learned else 0.0
+        offered = item.learned.offered if item.learned else 0.0
+        score = min(1.0, score - item.unvouched + item.shift)
+        if vouched >= t.learned_high or (
             item.signature_chars and score >= t.high_score and item.similarity >= t.high_similarity
         ):
             return "high"
-        if learned >= t.learned_medium or (item.signature_chars and score >= t.medium_score):
+        if max(vouched, offered) >= t.learned_medium or (item.signature_chars and score >= t.medium_score):
             return "medium"
         return "low"
 

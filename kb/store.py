@@ -425,6 +425,23 @@ def example_owners(db: sqlite_utils.Database, ids: Sequence[int]) -> dict[int, t
     return {eid: (pitfall_id, incident_id) for eid, pitfall_id, incident_id in rows}
 
 
+def resolutions_of(
+    db: sqlite_utils.Database, incident_ids: Sequence[int]
+) -> dict[int, tuple[str, bool, bool]]:
+    """(who resolved it, vouched for, offered) of the resolved incidents with these ids: what a learned
+    example's incident may add to an answer's confidence. Offered: the cause it was resolved as was
+    one of the incident's answers' candidates (not a correction to a cause nobody was shown)."""
+    if not incident_ids:
+        return {}
+    rows = db.execute(
+        "SELECT r.incident_id, r.resolved_by, r.vouched, EXISTS (SELECT 1 FROM incident_candidates c"
+        " WHERE c.incident_id = r.incident_id AND c.pitfall_id = r.cause_id) FROM resolutions r"
+        f" WHERE r.incident_id IN ({','.join('?' * len(incident_ids))})",
+        list(incident_ids),
+    )
+    return {iid: (str(user), bool(vouched), bool(offered)) for iid, user, vouched, offered in rows}
+
+
 def embedding_state(db: sqlite_utils.Database, model: str) -> Iterator[tuple[int, str, str | None]]:
     """(example id, text, content hash of its `model` vector or None) for every example, streamed (at
     100k entries the list held 400,000 texts); write the tables only once it is consumed."""

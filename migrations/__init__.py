@@ -28,6 +28,7 @@ from pitstop.migrations import (  # noqa: E402  (the modules register on `migrat
     m013_signature_hits,  # noqa: F401
     m014_entry_documents,  # noqa: F401
     m015_host_grants,  # noqa: F401
+    m016_resolution_vouched,  # noqa: F401
 )
 
 __all__ = ["migrations"]

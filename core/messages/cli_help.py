@@ -135,6 +135,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "按原因拆分一个用例文件（每个原因的前一半用例归入 TRAIN）",
     ),
     "cli_help.eval_learning.write_split": ("also write the split files here", "同时把拆分结果写到这里"),
+    "cli_help.eval_learning.as_member": (
+        "resolve TRAIN as one channel member who is not a maintainer (not vouched for)",
+        "以一个不是维护者的频道成员身份解决训练集（不算维护者确认）",
+    ),
     "cli_help.incidents.close": (
         "close an open incident as no action needed",
         "关闭一个未关闭的事件，标记为无需处理",

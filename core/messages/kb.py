@@ -31,6 +31,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "resolved as this in incident #{incident} (a paste this close, similarity {similarity})",
         "事件 #{incident} 被确认为这个原因（那次的内容和这次很接近，相似度 {similarity}）",
     ),
+    "kb.why.learned_unvouched": (
+        "one person resolved incident #{incident} as this, not yet confirmed by a maintainer (a paste"
+        " this close, similarity {similarity})",
+        "有一个人把事件 #{incident} 定为这个原因，维护者还没确认（那次的内容和这次很接近，"
+        "相似度 {similarity}）",
+    ),
     "kb.why.prior": (
         "this team resolved {count} incident(s) as this cause, latest #{incident}",
         "这个团队已有 {count} 个事件确认为这个原因，最近一次是 #{incident}",
@@ -65,6 +71,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "kb.detail.learned": (
         "resolved as this in incident #{incident} ({similarity})",
         "事件 #{incident} 按这个原因解决（相似度 {similarity}）",
+    ),
+    "kb.detail.learned_unvouched": (
+        "resolved as this in incident #{incident} by one person, unconfirmed ({similarity})",
+        "事件 #{incident} 由一人按这个原因解决，未经维护者确认（相似度 {similarity}）",
     ),
     "kb.detail.prior": (
         "this team resolved {count} incident(s) as this, latest #{incident}",

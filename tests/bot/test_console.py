@@ -51,6 +51,7 @@ after switching the job to FP16 on gpu-node-3
     assert "Last 30 days: 1 incident(s) opened (0 open, 1 resolved, 0 closed as no action needed" in out
     incident = services.incidents.list()[0]
     assert incident.status == "resolved" and incident.channel == "console" and incident.requester == "alice"
+    assert incident.resolution.vouched  # the console's user is the operator
     assert "Traceback" not in out
 
 

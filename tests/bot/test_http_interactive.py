@@ -98,8 +98,9 @@ def test_paste_then_run_checks_confirms_the_cause(lab_bot, shared_dir):
     assert (HOST, CAUSE, "confirmed") in {(host, v.pitfall, v.verdict) for host, v in incident.verdicts}
 
 
-def test_feedback_then_record_resolution_through_the_modal(serve_app, shared_dir):
-    bot = serve_app()
+@pytest.mark.parametrize("maintainer", [False, True], ids=["member", "maintainer"])
+def test_feedback_then_record_resolution_through_the_modal(serve_app, shared_dir, maintainer):
+    bot = serve_app(maintainers=("W111",) if maintainer else ())  # W111: who submits the modal
     mention = payload(shared_dir, "bolt-app-mention.json")
     mention["event"]["text"] = f"<@{BOT_USER}> Failed to initialize NVML: Driver/library version mismatch"
     bot.send(json.dumps(mention))
@@ -132,6 +133,7 @@ def test_feedback_then_record_resolution_through_the_modal(serve_app, shared_dir
     incident = bot.services.incidents.find_by_thread("C111", mention["event"]["ts"])
     assert incident.status == "resolved" and incident.resolution.cause_id == CAUSE
     assert incident.resolution.notes == "rebooted to load the 535 module"
+    assert incident.resolution.vouched is maintainer  # what its example may do to a confidence
     done = bot.recorder.of("chat.postMessage")[-1].body
     assert f"resolved as {CAUSE}" in all_text(done) and done["thread_ts"] == mention["event"]["ts"]
 

@@ -113,6 +113,7 @@ def resolve_entry(deps: Deps, client: WebClient, entry: Entry) -> None:
                 cause_id=values[ids.FIELD_CAUSE[0]] or None,
                 new_cause=new_cause(values),
                 notes=values[ids.FIELD_NOTES[0]],
+                vouched=deps.maintainers.allows(user),
             )
         except AlreadyResolved:
             if not entry.retry:
