@@ -12,6 +12,8 @@ body, options) is sent back. Limits:
   of its previous response), and the declared body within `deadline_s` of its headers; else it is
   closed (aiohttp's keep-alive timer covers the headers, `_read_body` the body);
 - at most `max_connections` are open at once: one more is answered 503 and closed at accept time;
+- a request line or header over `MAX_FIELD` bytes, or more than `MAX_HEADERS` headers, is refused
+  (400/431) as soon as it is read;
 - the listen backlog is `BACKLOG` (the kernel caps it at net.core.somaxconn), so a burst of new
   connections waits in the kernel instead of having SYNs dropped and retried a second later;
 - `/health` is answered on the loop itself, never behind busy workers;
@@ -47,6 +49,11 @@ MAX_BODY = 1 << 20  # Slack's payloads are far smaller; refuse anything bigger
 BACKLOG = 1024
 DEADLINE_S = 5.0  # headers, and then the body, must each arrive within this
 MAX_CONNECTIONS = 512
+# Header limits: Slack's requests carry about 15 short headers (a proxy adds a few); these bound what
+# one connection's headers can hold at 64 x 4 KiB, so 512 of them at once stay near 128 MiB (aiohttp's
+# defaults, 128 x 8 KiB, allowed 512 MiB).
+MAX_HEADERS = 64
+MAX_FIELD = 4096
 WORKERS = 16  # threads running app.dispatch (a listener only queues work and acks)
 _LINGER_S = 1.0
 _SIGNED_HEADERS = ("X-Slack-Request-Timestamp", "X-Slack-Signature")
@@ -140,8 +147,9 @@ class HttpServer:
             keepalive_timeout=self.deadline_s,  # from accept (aiohttp >= 3.10) and after each response
             access_log=None,  # access logs would carry query strings; Bolt logs what matters
             logger=_LOG,  # its parse errors one line each (_MalformedRequests)
-            max_line_size=8190,
-            max_field_size=8190,
+            max_line_size=MAX_FIELD,
+            max_field_size=MAX_FIELD,
+            max_headers=MAX_HEADERS,
             lingering_time=0,  # a body left unread (refused, or stalled) is not waited for
         )
 

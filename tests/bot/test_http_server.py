@@ -17,7 +17,7 @@ from slack_bolt import Ack, App
 from slack_sdk import WebClient
 
 from pitstop.app.outbox import Outbox, Workers
-from pitstop.bot.http import BACKLOG, HttpServer
+from pitstop.bot.http import BACKLOG, MAX_FIELD, MAX_HEADERS, HttpServer
 from tests.bot import recorder as rec
 from tests.bot.conftest import SECRET, Running
 from tests.bot.interactions import slash_command
@@ -181,6 +181,26 @@ def test_a_malformed_request_is_logged_as_one_line_without_its_bytes(serve, capl
     assert "Traceback" not in caplog.text and "planted" not in caplog.text and ran == []
     refused = [r for r in caplog.records if r.name == "pitstop.bot.http"]
     assert len(refused) == 1 and refused[0].exc_info is None, caplog.text
+
+
+@pytest.mark.parametrize(
+    ("count", "size", "refused"),
+    [(MAX_HEADERS - 4, 100, False), (MAX_HEADERS + 1, 100, True), (1, MAX_FIELD + 1, True)],
+    ids=["enough-headers", "too-many-headers", "too-long-a-header"],
+)
+def test_what_one_connections_headers_may_hold_is_bounded(serve, count, size, refused):
+    """512 open connections x their headers is the server's worst-case memory: too many headers, or
+    one too long, are refused while the rest of a Slack-sized request goes through."""
+    server, _, ran = serve()
+    extra = b"".join(b"X-Padding-%d: %s\r\n" % (n, b"a" * size) for n in range(count))
+    head = b"GET /health HTTP/1.1\r\nHost: p\r\nConnection: close\r\n" + extra + b"\r\n"
+    sock = connect(server, head)
+    try:
+        status = read_to_eof(sock).split(b"\r\n", 1)[0]
+    finally:
+        sock.close()
+    assert (status.split()[1] in (b"400", b"431")) is refused, status
+    assert ran == []
 
 
 def test_listen_backlog_is_sized_for_bursts(serve):
