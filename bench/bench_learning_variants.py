@@ -87,6 +87,12 @@ def main() -> int:
     parser.add_argument(
         "--entries", type=Path, help="the entry folder KB.db was built from (default: the bundled one)"
     )
+    parser.add_argument(
+        "--as-member", action="store_true", help="resolve TRAIN as a channel member, not a maintainer"
+    )
+    parser.add_argument(
+        "--variant", action="append", metavar="NAME", help="run only these VARIANTS (default: all)"
+    )
     parser.add_argument("specs", nargs="+", metavar="SPEC")
     args = parser.parse_args()
     default = (feedback.PRIOR_STEP, feedback.PRIOR_MAX)
@@ -101,9 +107,9 @@ def main() -> int:
             before = ranks(kb, test)
             for case in train:
                 if case.slugs:
-                    _resolve(incidents, kb, case)
+                    _resolve(incidents, kb, case, not args.as_member)
             print(f"{spec}: {len(before)} in-KB TEST cases, before {recall(before)}", flush=True)
-            for variant in VARIANTS:
+            for variant in [v for v in VARIANTS if not args.variant or v["name"] in args.variant]:
                 kb.retriever.tuning = dataclasses.replace(retrieve.Tuning(), **variant.get("tuning", {}))
                 feedback.PRIOR_STEP, feedback.PRIOR_MAX = variant.get("prior", default)
                 after = ranks(kb, test)
