@@ -11,6 +11,8 @@ from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, Verdict
 from pitstop.core.i18n import msg
 
+_DOWN = ("down", "disabled")  # link states that are down; "unknown" (a state not recognised) is neither
+
 
 def fabric_manager_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
     """nvidia-fabricmanager is not active (running)."""
@@ -63,13 +65,22 @@ def nvlink_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> 
     # NVML prints one line in place of the link lines when no link of a GPU is active
     lines = [line for g in inactive for line in (g.line, g.all_inactive or "")]
     bad = [f"GPU {g.index} (0 up)" for g in inactive]
+    unsure: list[str] = []  # GPUs whose links read neither up nor down (a state the parser does not know)
+    unsure_lines: list[str] = []
     for name, links, head in per_gpu:
-        down = [link for link in links if link.state != "up"]
-        short = expected is not None and len(links) - len(down) < int(expected)
+        links = tuple(link for link in links if link.state != "unsupported")  # no such link on this SKU
+        down = [link for link in links if link.state in _DOWN]
+        unknown = [link for link in links if link.state != "up" and link.state not in _DOWN]
+        n_up = len(links) - len(down) - len(unknown)
+        short = expected is not None and n_up + len(unknown) < int(expected)  # short even if all came up
         if down or short:
-            bad.append(f"{name} ({len(links) - len(down)}/{len(links)} up)")
+            bad.append(f"{name} ({n_up}/{len(links)} up)")
             lines.append(head)
             lines.extend(link.line or f"link {link.link}: {link.state}" for link in down[:6])
+        elif unknown:
+            unsure.append(f"{name} ({len(unknown)}/{len(links)})")
+            unsure_lines.append(head)
+            unsure_lines.extend(link.line or f"link {link.link}: {link.state}" for link in unknown[:6])
     if bad:
         down_on = (
             msg("reasons.fabric.links_down_expected", gpus=", ".join(bad), expected=expected)
@@ -77,6 +88,11 @@ def nvlink_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> 
             else msg("reasons.fabric.links_down", gpus=", ".join(bad))
         )
         return confirmed(down_on, facts.evidence(collector, lines))
+    if unsure:
+        return inconclusive(
+            msg("reasons.fabric.links_unknown", gpus=", ".join(unsure)),
+            facts.evidence(collector, unsure_lines),
+        )
     up = [x for _, links, head in per_gpu for x in (head, *(link.line for link in links[:2]))]
     return ruled_out(msg("reasons.fabric.links_up", n=len(per_gpu)), facts.evidence(collector, up[:8]))
 

@@ -457,6 +457,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "NVLinks down or missing on {gpus}, {expected} per GPU expected",
         "{gpus} 的 NVLink 断开或缺失，每张 GPU 应有 {expected} 条",
     ),
+    "reasons.fabric.links_unknown": (
+        "NVLink state not recognised for links of {gpus} (unrecognised/all): counted neither up nor down,"
+        " so nothing is decided",
+        "{gpus} 有 NVLink 的状态无法识别（无法识别/全部）：既不算正常也不算断开，无法判断",
+    ),
     "reasons.fabric.links_up": ("all NVLinks up on {n} GPU(s)", "{n} 张 GPU 的 NVLink 全部正常"),
     "reasons.fabric.fewer_than_two_gpus": (
         "fewer than two GPUs: no GPU-to-GPU path to judge",

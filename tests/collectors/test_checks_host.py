@@ -487,6 +487,29 @@ def test_nvlink(shared_dir: Path) -> None:
     assert check("nvlink_topology", pcie).verdict == "inconclusive"
 
 
+def test_nvlink_unknown_state_is_not_down(shared_dir: Path) -> None:
+    """A link state the parser does not recognise is neither up nor down: nothing is decided."""
+    real = (shared_dir / "outputs/nvidia-smi-nvlink/h100-590-nvlink-s.txt").read_text()
+    # constructed variant of the real H100 output: two links in a state no parser rule knows
+    odd = real.replace("Link 3: 26.562 GB/s", "Link 3: N/A").replace("Link 4: 26.562 GB/s", "Link 4: Unknown")
+    assert odd != real
+    unknown = ok("nvidia_smi_nvlink", odd)
+    verdict = check("nvlink_state", unknown)
+    assert verdict.verdict == "inconclusive" and "GPU 0 (2/18)" in str(verdict.reason)
+    assert any("Link 3: N/A" in line for line in verdict.evidence[0].lines)
+    # 16 up + 2 unknown could still be the 18 expected: not short
+    assert check("nvlink_state", unknown, ctx=context(nvlink_count=18)).verdict == "inconclusive"
+    # a real down link beside the unknown ones still confirms
+    down = ok("nvidia_smi_nvlink", odd.replace("Link 5: 26.562 GB/s", "Link 5: <inactive>"))
+    assert check("nvlink_state", down).verdict == "confirmed"
+    # dcgmi's "Not Supported" column (_) is no link at all: neither down nor unknown
+    grid = "gpuId 0:\n    " + " ".join(["U"] * 12 + ["_"] * 6) + "\n"
+    assert check("nvlink_state", ok("nvidia_smi_nvlink", grid)).verdict == "ruled_out"
+    assert check("nvlink_state", ok("nvidia_smi_nvlink", grid), ctx=context(nvlink_count=12)).verdict == (
+        "ruled_out"
+    )
+
+
 def test_fabric_manager(shared_dir: Path) -> None:
     running = shared(
         shared_dir,
