@@ -443,6 +443,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "nvidia-fabricmanager is `{state}`",
         "nvidia-fabricmanager 的状态是 `{state}`",
     ),
+    "reasons.fabric.fabric_pending_fm_down": (
+        "the GPU fabric is not initialised on {gpus} (`In Progress`, `Not Started` or a failure status)"
+        " and nvidia-fabricmanager is `{state}`",
+        "{gpus} 的 GPU fabric 没有完成初始化（`In Progress`、`Not Started` 或失败状态），"
+        "且 nvidia-fabricmanager 的状态是 `{state}`",
+    ),
+    "reasons.fabric.fabric_pending": (
+        "the GPU fabric is not initialised on {gpus}, but nvidia-fabricmanager is not shown down"
+        " (running, not installed here, or its state unread): it may still be starting, run in a service"
+        " VM, or be failing (see its log)",
+        "{gpus} 的 GPU fabric 没有完成初始化，但看不到 nvidia-fabricmanager 停止"
+        "（在运行、本机没装或状态没读到）：可能还在启动、跑在服务虚拟机里，或者正在出错（看它的日志）",
+    ),
+    "reasons.fabric.fabric_completed": (
+        "the fabric is initialised on {n} GPU(s) (State `Completed`, Status `Success`): CUDA is not held"
+        " back by Fabric Manager",
+        "{n} 张 GPU 的 fabric 已完成初始化（State `Completed`、Status `Success`）："
+        "CUDA 不会因为 Fabric Manager 被卡住",
+    ),
     "reasons.fabric.no_nvlink_expected": (
         "no NVLink reported, {expected} links per GPU expected",
         "没有报告任何 NVLink，每张 GPU 应有 {expected} 条",

@@ -525,6 +525,33 @@ def test_fabric_manager(shared_dir: Path) -> None:
     assert check("fabric_manager_state", failed).verdict == "confirmed"
     absent = ok("fabricmanager_status", "Unit nvidia-fabricmanager.service could not be found.\n")
     assert check("fabric_manager_state", absent).verdict == "inconclusive"
+    # the GPUs' own word (nvidia-smi -q Fabric): not registered + service down confirms ...
+    pending = fixture(
+        "nvidia_smi_q", "outputs/nvidia-smi-q-d/fabric-in-progress-580.159-gpu-operator-excerpt.txt"
+    )
+    verdict = check("fabric_manager_state", pending, failed)
+    assert verdict.verdict == "confirmed" and "not initialised" in str(verdict.reason)
+    assert any("In Progress" in line for e in verdict.evidence for line in e.lines)
+    refused = "outputs/nvidia-smi-q-d/fabric-completed-insufficient-resources-excerpt.txt"
+    assert check("fabric_manager_state", fixture("nvidia_smi_q", refused), failed).verdict == "confirmed"
+    # ... but with the service running, not installed here or unread, it decides nothing
+    assert check("fabric_manager_state", pending, running).verdict == "inconclusive"
+    assert check("fabric_manager_state", pending, absent).verdict == "inconclusive"
+    assert check("fabric_manager_state", pending).verdict == "inconclusive"
+    # registered (Completed, Success) rules it out even with the service down (GB200 trays, service VM)
+    hgx = fixture("nvidia_smi_q", "outputs/nvidia-smi-q/h100x8-535.161-hw-slowdown-power-brake-all.txt")
+    verdict = check("fabric_manager_state", hgx, failed)
+    assert verdict.verdict == "ruled_out" and "8 GPU(s)" in str(verdict.reason)
+    assert check("fabric_manager_state", hgx, running).verdict == "ruled_out"
+    grep = fixture(
+        "nvidia_smi_q", "outputs/nvidia-smi-q-d/grep-fabric-completed-success-health-unhealthy.txt"
+    )
+    assert check("fabric_manager_state", grep).verdict == "ruled_out"
+    # N/A (PCIe boards) says nothing: the service state alone decides, as before
+    pcie = fixture("nvidia_smi_q", "outputs/nvidia-smi-q/l40s-595-idle.txt")
+    assert check("fabric_manager_state", pcie, failed).verdict == "confirmed"
+    assert check("fabric_manager_state", pcie, running).verdict == "ruled_out"
+    assert check("fabric_manager_state", pcie).verdict == "inconclusive"
     zh = shared(
         shared_dir, "fabricmanager_log", "fabricmanager-log/journal-nv-warn-nothing-to-do-zh-locale.txt"
     )

@@ -326,6 +326,28 @@ def test_nvlink_status(shared_dir: Path) -> None:
     assert parse(shared_dir, "nvidia-smi-nvlink/a10-nvlink-status-empty.txt").gpus == ()
 
 
+def test_smi_q_fabric(shared_dir: Path) -> None:
+    hgx = parse_new("nvidia-smi-q/h100x8-535.161-hw-slowdown-power-brake-all.txt").gpus
+    assert {(g.fabric_state, g.fabric_status) for g in hgx} == {("Completed", "Success")} and len(hgx) == 8
+    vm = parse(shared_dir, "nvidia-smi-q/h100-590-load.txt").gpus[0]
+    assert (vm.fabric_clique_id, vm.fabric_cluster_uuid) == ("0", "00000000-0000-0000-0000-000000000000")
+    pending = parse_new("nvidia-smi-q-d/fabric-in-progress-580.159-gpu-operator-excerpt.txt").gpus[0]
+    assert (pending.fabric_state, pending.fabric_status, pending.fabric_clique_id) == (
+        "In Progress",
+        None,
+        None,
+    )
+    refused = parse_new("nvidia-smi-q-d/fabric-completed-insufficient-resources-excerpt.txt").gpus[0]
+    assert (refused.fabric_state, refused.fabric_status) == ("Completed", "Insufficient Resources")
+    clique = parse_new("nvidia-smi-q-d/grep-fabric-completed-success-health-unhealthy.txt").gpus[0]
+    assert (clique.fabric_clique_id, clique.fabric_cluster_uuid) == (
+        "2",
+        "dc6e40c4-d722-4357-9ba6-5291dd461278",
+    )
+    pcie = parse_new("nvidia-smi-q/l40s-595-idle.txt").gpus[0]
+    assert (pcie.fabric_state, pcie.fabric_status) == (None, None)  # N/A
+
+
 def test_driver_version(shared_dir: Path) -> None:
     stale = parse(shared_dir, "proc-driver-nvidia-version/470.103-stale-module-centos7.txt")
     assert (stale.version, stale.branch, stale.open_module) == ("470.103.01", 470, False)
