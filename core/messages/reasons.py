@@ -720,6 +720,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{window} BMC 有 {n} 条事件匹配{label}",
     ),
     "reasons.logs.and_note": ("{reason}; {note}", "{reason}；{note}"),
+    "reasons.logs.sel_recovered": (
+        "{n} BMC event(s) {window} match {label}, each deasserted later (the condition ended)",
+        "{window} BMC 有 {n} 条事件匹配{label}，但每条之后都已解除（状况已结束）",
+    ),
     "reasons.logs.sel_absent": (
         "no BMC event matching {label} {window}",
         "{window}没有匹配{label}的 BMC 事件",

@@ -162,6 +162,73 @@ def test_sel_undated_events_are_not_in_the_window() -> None:
     assert check("ipmi_sel_match", sel, params={"pattern": "Fan"}).verdict == "ruled_out"
 
 
+def _fan_sel_params() -> dict[str, object]:
+    """The fan-failure entry's own SEL parameters (kb/pitfalls/fan-failure.yaml)."""
+    (fan,) = [p for p in entries() if p.id == "fan-failure"]
+    return next(dict(r.params) for r in fan.checks if r.check == "ipmi_sel_match")
+
+
+def test_sel_fan_failure_states_only() -> None:
+    """Real Supermicro fan records: Lower Critical/Non-recoverable going low asserted is a fan failure; a
+    deasserted record never is; a failure every record of which was deasserted later is inconclusive."""
+    params = _fan_sel_params()
+    flapping = fixture(
+        "ipmi_sel", "outputs/ipmitool-sel/sel-list-supermicro-x11sch-fan-lcr-flapping-then-reasserted.txt"
+    )
+    in_2023 = context(since=datetime(2023, 10, 1, tzinfo=UTC))
+    verdict = check("ipmi_sel_match", flapping, params=params, ctx=in_2023)
+    assert verdict.verdict == "confirmed" and "3 BMC event(s)" in str(verdict.reason)
+    assert not any("Deasserted" in line for line in verdict.evidence[0].lines)
+    assert check("ipmi_sel_match", flapping, params=params).verdict == "ruled_out"  # 2023: outside 7 days
+    recovered = fixture(
+        "ipmi_sel",
+        "outputs/ipmitool-sel/sel-list-supermicro-x10dru-fans-lcr-lnr-asserted-then-deasserted.txt",
+    )
+    verdict = check(
+        "ipmi_sel_match", recovered, params=params, ctx=context(since=datetime(2024, 12, 1, tzinfo=UTC))
+    )
+    assert verdict.verdict == "inconclusive" and "deasserted later" in str(verdict.reason)
+    assert any(
+        "Fan #0x41 | Lower Critical going low  | Deasserted" in line for line in verdict.evidence[0].lines
+    )
+    # the deasserted records alone (constructed: the real file's Deasserted lines only) decide nothing
+    text = (
+        FIXTURES / "outputs/ipmitool-sel/sel-list-supermicro-x10dru-fans-lcr-lnr-asserted-then-deasserted.txt"
+    )
+    only_ends = "".join(line for line in text.read_text().splitlines(True) if "Deasserted" in line)
+    ends = check("ipmi_sel_match", ok("ipmi_sel", only_ends), params=params, ctx=in_2023)
+    assert ends.verdict == "ruled_out"
+    # benign fan states (constructed on the real record layout, in the words `ipmitool sdr elist` prints
+    # for healthy fans on an HP ProLiant DL360 G7: Transition to Running, Fully Redundant, Device Present)
+    line = "   5 | 10/19/2023 | 05:20:59 PM CEST | Fan #0x46 | {event} | {direction}\n"
+    benign = [
+        ("Transition to Running", "Asserted"),
+        ("Fully Redundant", "Asserted"),
+        ("Device Present", "Asserted"),
+        ("Upper Non-critical going high", "Asserted"),
+        ("Upper Non-critical going high", "Deasserted"),
+        ("Lower Critical going low", "Deasserted"),
+    ]
+    for event, direction in benign:
+        sel = ok("ipmi_sel", line.format(event=event, direction=direction))
+        assert check("ipmi_sel_match", sel, params=params, ctx=in_2023).verdict == "ruled_out", event
+    failing = [
+        "Redundancy Lost",
+        "Redundancy Degraded",
+        "Device Removed/Device Absent",
+        "Transition to Degraded",
+    ]
+    for event in failing:
+        sel = ok("ipmi_sel", line.format(event=event, direction="Asserted"))
+        assert check("ipmi_sel_match", sel, params=params, ctx=in_2023).verdict == "confirmed", event
+    # FreeIPMI words a deassertion in the event text
+    free = ok(
+        "ipmi_sel",
+        "1 | Oct-19-2023 | 17:15:35 | FAN1 | Fan | Critical | Lower Critical - Going Low - Deassertion\n",
+    )
+    assert check("ipmi_sel_match", free, params=params, ctx=in_2023).verdict == "ruled_out"
+
+
 def test_sel_absence_needs_a_sel_listing(shared_dir: Path) -> None:
     """An empty SEL rules out; another command's output (here a real `ipmitool sensor`) does not."""
     assert check("ipmi_sel_match", ok("ipmi_sel", "SEL has no entries\n")).verdict == "ruled_out"
