@@ -750,6 +750,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{driver} in use; no minimum version given to compare with",
         "正在使用 {driver}；没有给出可比较的最低版本",
     ),
+    "reasons.network.driver_in_tree_fixed": (
+        "the {driver} driver is the kernel's own (in-tree): `version: {version}` is a fixed string it always"
+        " prints, not a MLNX_OFED release, so it cannot be compared with {minimum}; its code is the"
+        " kernel's (compare the kernel release with the vendor's notes, or install MLNX_OFED/DOCA if"
+        " {minimum} is needed)",
+        "{driver} 是内核自带的驱动：`version: {version}` 是它固定打印的字符串，不是 MLNX_OFED 的版本号，"
+        "无法与 {minimum} 比较；它的代码随内核走"
+        "（请对照厂商说明检查内核版本，或在需要 {minimum} 时安装 MLNX_OFED/DOCA）",
+    ),
     "reasons.network.driver_unversioned": (
         "the {driver} driver reports no version of its own (`version: {version}`: the kernel's release or"
         " none, as in-tree drivers print): compare the kernel release with the vendor's notes instead",

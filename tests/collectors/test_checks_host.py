@@ -343,6 +343,39 @@ def test_nic_driver(shared_dir: Path) -> None:
         mlx5 = fixture("ethtool_i", f"outputs/ethtool-i/{name}")
         verdict = check("nic_driver", mlx5, params={"driver": "mlx5_core", "min_version": "5.8"})
         assert verdict.verdict == "inconclusive"
+
+
+def test_nic_driver_mellanox_in_tree_fixed_string(shared_dir: Path) -> None:
+    """In-tree mlx5_core prints a fixed `version: 5.0-0` (mlx4_en `4.0-0`, older mlx5 `3.0-1 (January
+    2015)`): not a MLNX_OFED release, so an OFED minimum cannot be compared with it."""
+    ofed_min = {"driver": "mlx5_core", "min_version": "5.8-1.0.1"}
+    for name in (
+        "mlx5_core-in-tree-fixed-5.0-0-kernel-5.5.0-rc1.txt",
+        "mlx5_core-in-tree-fixed-5.0-0-connectx4-mcx416a.txt",
+    ):
+        mlx5 = fixture("ethtool_i", f"outputs/ethtool-i/{name}")
+        verdict = check("nic_driver", mlx5, params=ofed_min)
+        assert verdict.verdict == "inconclusive" and "fixed string" in str(verdict.reason), name
+        assert "version: 5.0-0" in verdict.evidence[0].lines
+    # with the host's kernel release known (the post printed `uname -r`: 5.5.0-rc1+) it stays unknown
+    rc1 = fixture("ethtool_i", "outputs/ethtool-i/mlx5_core-in-tree-fixed-5.0-0-kernel-5.5.0-rc1.txt")
+    uname = ok("uname", "Linux host 5.5.0-rc1+ #1 SMP x86_64 GNU/Linux\n")
+    assert check("nic_driver", rc1, uname, params=ofed_min).verdict == "inconclusive"
+    # the operator's minimum from the inventory, as for i40e
+    by_inventory = check(
+        "nic_driver", rc1, params={"driver": "mlx5_core"}, ctx=context(nic_driver_min={"mlx5_core": "5.8"})
+    )
+    assert by_inventory.verdict == "inconclusive"
+    old = shared(shared_dir, "ethtool_i", "ethtool-i/mlx5-connectx4lx-3.0-1.txt")
+    assert check("nic_driver", old, params=ofed_min).verdict == "inconclusive"
+    mlx4 = shared(shared_dir, "ethtool_i", "ethtool-i/mlx4-en-trailing-spaces.txt")
+    assert check("nic_driver", mlx4, params={"driver": "mlx4_en", "min_version": "4.9-4.1.7.0"}).verdict == (
+        "inconclusive"
+    )
+    # a real MLNX_OFED release is still compared
+    ofed = fixture("ethtool_i", "outputs/ethtool-i/mlx5_core-ofed-5.5-1.0.3-huawei-fw.txt")
+    assert check("nic_driver", ofed, params=ofed_min).verdict == "confirmed"
+    assert check("nic_driver", ofed, params={**ofed_min, "min_version": "5.4-3.0.3"}).verdict == "ruled_out"
     bare = ok("ethtool_i", "driver: i40e\nfirmware-version: 9.20 0x8000d8c5 0.0.0\nbus-info: 0000:3b:00.0\n")
     assert (
         check("nic_driver", bare, params={"driver": "i40e", "min_version": "2.22"}).verdict == "inconclusive"

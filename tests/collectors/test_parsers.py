@@ -499,6 +499,14 @@ def test_ethtool(shared_dir: Path) -> None:
     assert (vf.driver, vf.firmware, vf.bus_info) == ("iavf", None, "0000:3b:01.0")
     mlx4 = parse(shared_dir, "ethtool-i/mlx4-en-trailing-spaces.txt").nics[0]
     assert (mlx4.driver, mlx4.version, mlx4.firmware) == ("mlx4_en", "4.0-0", "2.42.5000")
+    assert (
+        mlx4.in_tree_fixed and mlx4.driver_version() is None
+    )  # the in-tree driver's constant, not a release
+    fixed = parse_new("ethtool-i/mlx5_core-in-tree-fixed-5.0-0-kernel-5.5.0-rc1.txt").nics[0]
+    assert fixed.in_tree_fixed and fixed.driver_version("5.5.0-rc1+") is None
+    assert parse(shared_dir, "ethtool-i/mlx5-connectx4lx-3.0-1.txt").nics[0].driver_version() is None
+    ofed = parse_new("ethtool-i/mlx5_core-ofed-5.5-1.0.3-huawei-fw.txt").nics[0]
+    assert not ofed.in_tree_fixed and ofed.driver_version() == "5.5-1.0.3"
     assert parse(shared_dir, "ethtool-i/virtio-net-vm.txt").nics[0].firmware is None
     firmware = {  # each vendor's firmware-version wording, read whole
         "ixgbe-out-of-tree-5.19.6-fw-nvm-pair.txt": ("ixgbe", "5.19.6", "0x80000887, 1.2688.0"),
