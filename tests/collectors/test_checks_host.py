@@ -229,6 +229,29 @@ def test_sel_fan_failure_states_only() -> None:
     assert check("ipmi_sel_match", free, params=params, ctx=in_2023).verdict == "ruled_out"
 
 
+def test_sel_psu_redundancy_is_a_power_sensor() -> None:
+    """A power supply's failure and redundancy lost confirm the PSU cause; a fan redundancy sensor's
+    "Redundancy Lost" is the fan cause's, not a PSU failure."""
+    (psu,) = [p for p in entries() if p.id == "psu-failure-redundancy-lost"]
+    params = next(dict(r.params) for r in psu.checks if r.check == "ipmi_sel_match")
+    in_2023 = context(since=datetime(2023, 8, 1, tzinfo=UTC))
+    real = fixture(
+        "ipmi_sel", "outputs/ipmitool-sel/sel-list-supermicro-psu-failure-ac-lost-redundancy-lost-2023.txt"
+    )
+    verdict = check("ipmi_sel_match", real, params=params, ctx=in_2023)
+    assert verdict.verdict == "confirmed" and "6 BMC event(s)" in str(verdict.reason)
+    # only the real file's redundancy records (constructed subset) still confirm: a power sensor's
+    text = FIXTURES / "outputs/ipmitool-sel/sel-list-supermicro-psu-failure-ac-lost-redundancy-lost-2023.txt"
+    redundancy = "".join(line for line in text.read_text().splitlines(True) if "Redundancy" in line)
+    assert (
+        check("ipmi_sel_match", ok("ipmi_sel", redundancy), params=params, ctx=in_2023).verdict == "confirmed"
+    )
+    # constructed: the same record from a fan redundancy sensor
+    fan = ok("ipmi_sel", redundancy.replace("Power Supply #0x3e", "Fan #0x3e"))
+    assert check("ipmi_sel_match", fan, params=params, ctx=in_2023).verdict == "ruled_out"
+    assert check("ipmi_sel_match", fan, params=_fan_sel_params(), ctx=in_2023).verdict == "inconclusive"
+
+
 def test_sel_absence_needs_a_sel_listing(shared_dir: Path) -> None:
     """An empty SEL rules out; another command's output (here a real `ipmitool sensor`) does not."""
     assert check("ipmi_sel_match", ok("ipmi_sel", "SEL has no entries\n")).verdict == "ruled_out"
