@@ -9,12 +9,70 @@ from pitstop.collectors.checks.base import confirmed, inconclusive, ruled_out, s
 from pitstop.collectors.checks.gpu import form_factor
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, Verdict
+from pitstop.collectors.parsers.gpu import Gpu
 from pitstop.core.i18n import msg
+
+_FABRIC_PENDING = ("in progress", "not started")
+_FABRIC_RERUN = "nvidia-smi -q | grep -A4 Fabric"
+_DOWN = ("down", "disabled")  # link states that are down; "unknown" (a state not recognised) is neither
+
+
+def _fabric(facts: Facts) -> tuple[list[Gpu], list[Gpu], list[Gpu]]:
+    """`nvidia-smi -q` Fabric sections: (registered: Completed + Success, not initialised: In Progress /
+    Not Started / Completed with a failure status, unclear: any other reading). N/A and Not Supported
+    (PCIe boards, no NVSwitch) are in none of them: they say nothing."""
+    smi = facts.get("nvidia_smi_q")
+    done: list[Gpu] = []
+    pending: list[Gpu] = []
+    unclear: list[Gpu] = []
+    for gpu in smi.gpus if smi is not None else ():
+        state = (gpu.fabric_state or "").lower()
+        status = (gpu.fabric_status or "").lower()
+        if not state:
+            continue
+        if state == "completed" and status == "success":
+            done.append(gpu)
+        elif state in _FABRIC_PENDING or (state == "completed" and status):
+            pending.append(gpu)
+        else:  # Completed without a status, or a state this parser does not know
+            unclear.append(gpu)
+    return done, pending, unclear
+
+
+def _fabric_lines(gpus: list[Gpu]) -> list[str]:
+    return [
+        f"GPU {g.label}: {g.line('fabric_state')}; {g.line('fabric_status')}"
+        if "fabric_status" in g.lines
+        else f"GPU {g.label}: {g.line('fabric_state')}"
+        for g in gpus
+    ]
 
 
 def fabric_manager_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
-    """nvidia-fabricmanager is not active (running)."""
+    """nvidia-fabricmanager is not active (running), read with the GPUs' `-q` Fabric state."""
     status = facts.get("fabricmanager_status")
+    done, pending, unclear = _fabric(facts)
+    fm_down = (
+        status is not None
+        and not status.not_found
+        and status.active is not None
+        and not (status.active == "active" and status.sub in (None, "running"))
+    )
+    fm_lines = [status.line] if status is not None and status.line else []
+    if pending:  # the GPUs say the fabric is not set up
+        gpus = ", ".join(f"GPU {g.label}" for g in pending[:6])
+        smi = facts.evidence("nvidia_smi_q", _fabric_lines(pending)[:8], rerun=_FABRIC_RERUN)
+        if fm_down:
+            state = " ".join(filter(None, (status.active, status.sub))) if status else ""
+            return confirmed(
+                msg("reasons.fabric.fabric_pending_fm_down", gpus=gpus, state=state),
+                facts.evidence("fabricmanager_status", fm_lines),
+                smi,
+            )
+        return inconclusive(msg("reasons.fabric.fabric_pending", gpus=gpus), smi)
+    if done and not unclear:  # registered with the fabric: CUDA is not held back by it
+        smi = facts.evidence("nvidia_smi_q", _fabric_lines(done)[:8], rerun=_FABRIC_RERUN)
+        return ruled_out(msg("reasons.fabric.fabric_completed", n=len(done)), smi)
     if status is None:
         return inconclusive(facts.why_missing("fabricmanager_status"))
     if status.not_found:
@@ -24,7 +82,7 @@ def fabric_manager_state(facts: Facts, params: Mapping[str, Any], ctx: CheckCont
     if status.active is None:
         return inconclusive(msg("reasons.fabric.state_not_shown"))
     evidence = facts.evidence("fabricmanager_status", [status.line])
-    if status.active == "active" and status.sub in (None, "running"):
+    if not fm_down:
         return ruled_out(msg("reasons.fabric.fm_running"), evidence)
     return confirmed(
         msg("reasons.fabric.fm_state", state=" ".join(filter(None, (status.active, status.sub)))), evidence
@@ -63,13 +121,22 @@ def nvlink_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> 
     # NVML prints one line in place of the link lines when no link of a GPU is active
     lines = [line for g in inactive for line in (g.line, g.all_inactive or "")]
     bad = [f"GPU {g.index} (0 up)" for g in inactive]
+    unsure: list[str] = []  # GPUs whose links read neither up nor down (a state the parser does not know)
+    unsure_lines: list[str] = []
     for name, links, head in per_gpu:
-        down = [link for link in links if link.state != "up"]
-        short = expected is not None and len(links) - len(down) < int(expected)
+        links = tuple(link for link in links if link.state != "unsupported")  # no such link on this SKU
+        down = [link for link in links if link.state in _DOWN]
+        unknown = [link for link in links if link.state != "up" and link.state not in _DOWN]
+        n_up = len(links) - len(down) - len(unknown)
+        short = expected is not None and n_up + len(unknown) < int(expected)  # short even if all came up
         if down or short:
-            bad.append(f"{name} ({len(links) - len(down)}/{len(links)} up)")
+            bad.append(f"{name} ({n_up}/{len(links)} up)")
             lines.append(head)
             lines.extend(link.line or f"link {link.link}: {link.state}" for link in down[:6])
+        elif unknown:
+            unsure.append(f"{name} ({len(unknown)}/{len(links)})")
+            unsure_lines.append(head)
+            unsure_lines.extend(link.line or f"link {link.link}: {link.state}" for link in unknown[:6])
     if bad:
         down_on = (
             msg("reasons.fabric.links_down_expected", gpus=", ".join(bad), expected=expected)
@@ -77,6 +144,11 @@ def nvlink_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> 
             else msg("reasons.fabric.links_down", gpus=", ".join(bad))
         )
         return confirmed(down_on, facts.evidence(collector, lines))
+    if unsure:
+        return inconclusive(
+            msg("reasons.fabric.links_unknown", gpus=", ".join(unsure)),
+            facts.evidence(collector, unsure_lines),
+        )
     up = [x for _, links, head in per_gpu for x in (head, *(link.line for link in links[:2]))]
     return ruled_out(msg("reasons.fabric.links_up", n=len(per_gpu)), facts.evidence(collector, up[:8]))
 
@@ -112,13 +184,18 @@ def nvlink_topology(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) 
 SPECS = (
     spec(
         fabric_manager_state,
-        ("fabricmanager_status",),
+        ("fabricmanager_status", "nvidia_smi_q"),
         describe={
             "en": (
-                "Asks systemd whether the Fabric Manager service runs: not running confirms "
-                "it, running rules it out."
+                "Asks systemd whether the Fabric Manager service runs and reads each GPU's fabric "
+                "registration state: GPUs not registered while the service is down confirm it, GPUs "
+                "registered (Completed, Success) or a running service rule it out."
             ),
-            "zh": ("通过 systemd 查看 Fabric Manager 服务是否在运行：没有运行即确认，正在运行则排除。"),
+            "zh": (
+                "通过 systemd 查看 Fabric Manager 服务是否在运行，并读取每张 GPU 的 fabric 注册状态："
+                "服务没有运行且有 GPU 没有完成注册即确认，"
+                "GPU 已完成注册（Completed、Success）或服务正在运行则排除。"
+            ),
         },
     ),
     spec(

@@ -19,6 +19,7 @@ from pitstop.collectors.checks.base import (
 )
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, Verdict
+from pitstop.collectors.parsers.ipmi_sel import SelEvent
 from pitstop.collectors.parsers.kernel_log import KernelEvent
 from pitstop.core.i18n import Msg, msg
 
@@ -173,6 +174,30 @@ def fabricmanager_log_match(facts: Facts, params: Mapping[str, Any], ctx: CheckC
     )
 
 
+_DEASSERTION = re.compile(r"\bde-?assert(?:ed|ion)\b", re.I)
+
+
+def _deasserted(direction: str | None, event: str) -> bool:
+    """A record that ends a condition: ipmitool's `Deasserted` column, or FreeIPMI's words in the event."""
+    return (direction or "").lower() == "deasserted" or bool(_DEASSERTION.search(event))
+
+
+def _recovered(events: tuple[SelEvent, ...], hits: list[SelEvent]) -> dict[int, SelEvent]:
+    """For each hit (by position) the later record that deasserts the same sensor and event."""
+    found: dict[int, SelEvent] = {}
+    at = {id(e): n for n, e in enumerate(events)}
+    for i, hit in enumerate(hits):
+        after = events[at[id(hit)] + 1 :]
+        key = (hit.sensor.lower(), hit.event.lower())
+        end = next(
+            (e for e in after if (e.sensor.lower(), e.event.lower()) == key and _deasserted(e.direction, "")),
+            None,
+        )
+        if end is not None:
+            found[i] = end
+    return found
+
+
 def ipmi_sel_match(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
     """BMC SEL events matching a pattern within the window (default 7 days)."""
     sel = facts.get("ipmi_sel")
@@ -180,11 +205,24 @@ def ipmi_sel_match(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -
         return inconclusive(facts.why_missing("ipmi_sel"))
     pattern = _compile(params.get("pattern")) or re.compile(r"power|voltage|AC lost", re.I)
     win = window(ctx, params.get("hours", 24 * 7))
-    hits = [e for e in sel.events if pattern.search(f"{e.sensor} {e.event}") and e.direction != "Deasserted"]
+    hits = [
+        e
+        for e in sel.events
+        if pattern.search(f"{e.sensor} {e.event}") and not _deasserted(e.direction, e.event)
+    ]
     # A SEL spans years: a record the BMC wrote before its clock was set (Pre-Init, PostInit) has no
     # date, so it is not taken to be in the window (untimed kernel lines are: they are this boot's).
     current = [e for e in hits if e.time is not None and win.contains(e.time)]
     label = entry_text(params.get("label"), msg("reasons.logs.pattern", pattern=pattern.pattern))
+    recovered = _recovered(sel.events, current)
+    if current and params.get("when_recovered") and len(recovered) == len(current):
+        return by_outcome(
+            str(params["when_recovered"]),
+            msg("reasons.logs.sel_recovered", n=len(current), window=win.describe(), label=label),
+            facts.evidence(
+                "ipmi_sel", _sample([x.line for i, e in enumerate(current) for x in (e, recovered[i])])
+            ),
+        )
     if current:
         found = msg("reasons.logs.sel_found", n=len(current), window=win.describe(), label=label)
         if params.get("consistent_with"):
@@ -279,6 +317,7 @@ SPECS = (
             "consistent_with": "phrase appended to the reason, {en, zh}",
             "when_found": _OUTCOMES,
             "when_absent": _OUTCOMES,
+            "when_recovered": "verdict when each match was deasserted later (default: as when_found)",
             "label": "words for reasons, {en, zh}",
         },
         describe={

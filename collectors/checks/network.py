@@ -35,6 +35,17 @@ def nic_driver(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Ve
     host = facts.get("uname")
     release = host.release if host is not None else None
     unversioned = [n for n in nics if version_tuple(n.driver_version(release)) is None]
+    fixed = [n for n in unversioned if n.in_tree_fixed]
+    if fixed:  # the kernel's own mlx4/mlx5 driver: not MLNX_OFED, and its version string is a constant
+        return inconclusive(
+            msg(
+                "reasons.network.driver_in_tree_fixed",
+                driver=driver,
+                version=fixed[0].version,
+                minimum=minimum,
+            ),
+            facts.evidence("ethtool_i", lines),
+        )
     if unversioned:
         return inconclusive(
             msg("reasons.network.driver_unversioned", driver=driver, version=unversioned[0].version or "-"),

@@ -13,6 +13,9 @@ from pitstop.collectors.parsers._text import clean_lines, is_unknown, split_kv
 _KERNEL_RELEASE = re.compile(r"\d+\.\d+\.\d+-(?!k(?:-|$))\S+")
 # `6.7.4`, `6.12.49.mx64.487`: a bare release from 3.0 on, the kernel's or an out-of-tree one (ixgbe 5.19.6)
 _BARE_RELEASE = re.compile(r"(\d+)\.\d+\.\d+(?:\+|\.[A-Za-z]\S*)?")
+# Mellanox in-tree drivers print a fixed string, not a release: mlx5_core `5.0-0` (before it `3.0-1 (January
+# 2015)`), mlx4_en `4.0-0`; MLNX_OFED prints its own release, `5.5-1.0.3`, `24.04-0.6.6` (dots after the dash)
+_MLNX_IN_TREE = re.compile(r"\d+\.\d+-\d+(?: \(.*\))?")
 
 
 @dataclass(frozen=True)
@@ -26,14 +29,21 @@ class NicDriver:
     bus_info: str | None
     lines: tuple[str, ...]
 
+    @property
+    def in_tree_fixed(self) -> bool:
+        """A Mellanox in-tree driver's fixed version string (`5.0-0`, `4.0-0`): its version is unknown."""
+        mlnx = (self.driver or "").startswith(("mlx4", "mlx5"))
+        return mlnx and self.version is not None and bool(_MLNX_IN_TREE.fullmatch(self.version))
+
     def driver_version(self, kernel_release: str | None = None) -> str | None:
-        """The driver's own version: None when absent or when it is the kernel's release (in-tree).
+        """The driver's own version: None when absent, when it is the kernel's release (in-tree) or a
+        Mellanox in-tree driver's fixed string.
 
         `kernel_release` is the host's `uname -r`: a version equal to it or to its start is the kernel's.
         Without it a bare release from 3.0 on (`6.7.4`) may be either, so it is None too.
         """
         version = self.version
-        if version is None or _KERNEL_RELEASE.fullmatch(version):
+        if version is None or _KERNEL_RELEASE.fullmatch(version) or self.in_tree_fixed:
             return None
         if kernel_release:
             rest = kernel_release.removeprefix(version)

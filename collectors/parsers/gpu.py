@@ -84,6 +84,10 @@ class Gpu:
     memory_total_mib: int | None = None
     processes: tuple[GpuProcess, ...] | None = None
     recovery_action: str | None = None
+    fabric_state: str | None = None  # -q Fabric State: Completed | In Progress | Not Started (None: N/A)
+    fabric_status: str | None = None  # -q Fabric Status: Success, or the failure NVML gave (None: N/A)
+    fabric_clique_id: str | None = None
+    fabric_cluster_uuid: str | None = None
     lost: bool = False
     error: str = ""
     source: str = ""  # "nvml" | "nvidia-smi -q"

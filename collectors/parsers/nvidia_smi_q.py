@@ -276,6 +276,10 @@ def _gpu(node: _Node, index: int, driver: str | None) -> Gpu:
         memory_total_mib=to_int(_value(fb.find("Total"))) if fb else None,
         processes=_processes(node.find("Processes")),
         recovery_action=_value(pick("recovery_action", "GPU Recovery Action")),
+        fabric_state=_value(pick("fabric_state", "Fabric", "State")),
+        fabric_status=_value(pick("fabric_status", "Fabric", "Status")),
+        fabric_clique_id=_value(pick("fabric_clique_id", "Fabric", "CliqueId")),
+        fabric_cluster_uuid=_value(pick("fabric_cluster_uuid", "Fabric", "ClusterUUID")),
         source="nvidia-smi -q",
         lines=lines,
     )

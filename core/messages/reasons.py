@@ -443,6 +443,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "nvidia-fabricmanager is `{state}`",
         "nvidia-fabricmanager 的状态是 `{state}`",
     ),
+    "reasons.fabric.fabric_pending_fm_down": (
+        "the GPU fabric is not initialised on {gpus} (`In Progress`, `Not Started` or a failure status)"
+        " and nvidia-fabricmanager is `{state}`",
+        "{gpus} 的 GPU fabric 没有完成初始化（`In Progress`、`Not Started` 或失败状态），"
+        "且 nvidia-fabricmanager 的状态是 `{state}`",
+    ),
+    "reasons.fabric.fabric_pending": (
+        "the GPU fabric is not initialised on {gpus}, but nvidia-fabricmanager is not shown down"
+        " (running, not installed here, or its state unread): it may still be starting, run in a service"
+        " VM, or be failing (see its log)",
+        "{gpus} 的 GPU fabric 没有完成初始化，但看不到 nvidia-fabricmanager 停止"
+        "（在运行、本机没装或状态没读到）：可能还在启动、跑在服务虚拟机里，或者正在出错（看它的日志）",
+    ),
+    "reasons.fabric.fabric_completed": (
+        "the fabric is initialised on {n} GPU(s) (State `Completed`, Status `Success`): CUDA is not held"
+        " back by Fabric Manager",
+        "{n} 张 GPU 的 fabric 已完成初始化（State `Completed`、Status `Success`）："
+        "CUDA 不会因为 Fabric Manager 被卡住",
+    ),
     "reasons.fabric.no_nvlink_expected": (
         "no NVLink reported, {expected} links per GPU expected",
         "没有报告任何 NVLink，每张 GPU 应有 {expected} 条",
@@ -456,6 +475,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "reasons.fabric.links_down_expected": (
         "NVLinks down or missing on {gpus}, {expected} per GPU expected",
         "{gpus} 的 NVLink 断开或缺失，每张 GPU 应有 {expected} 条",
+    ),
+    "reasons.fabric.links_unknown": (
+        "NVLink state not recognised for links of {gpus} (unrecognised/all): counted neither up nor down,"
+        " so nothing is decided",
+        "{gpus} 有 NVLink 的状态无法识别（无法识别/全部）：既不算正常也不算断开，无法判断",
     ),
     "reasons.fabric.links_up": ("all NVLinks up on {n} GPU(s)", "{n} 张 GPU 的 NVLink 全部正常"),
     "reasons.fabric.fewer_than_two_gpus": (
@@ -696,6 +720,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{window} BMC 有 {n} 条事件匹配{label}",
     ),
     "reasons.logs.and_note": ("{reason}; {note}", "{reason}；{note}"),
+    "reasons.logs.sel_recovered": (
+        "{n} BMC event(s) {window} match {label}, each deasserted later (the condition ended)",
+        "{window} BMC 有 {n} 条事件匹配{label}，但每条之后都已解除（状况已结束）",
+    ),
     "reasons.logs.sel_absent": (
         "no BMC event matching {label} {window}",
         "{window}没有匹配{label}的 BMC 事件",
@@ -721,6 +749,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "reasons.network.no_minimum": (
         "{driver} in use; no minimum version given to compare with",
         "正在使用 {driver}；没有给出可比较的最低版本",
+    ),
+    "reasons.network.driver_in_tree_fixed": (
+        "the {driver} driver is the kernel's own (in-tree): `version: {version}` is a fixed string it always"
+        " prints, not a MLNX_OFED release, so it cannot be compared with {minimum}; its code is the"
+        " kernel's (compare the kernel release with the vendor's notes, or install MLNX_OFED/DOCA if"
+        " {minimum} is needed)",
+        "{driver} 是内核自带的驱动：`version: {version}` 是它固定打印的字符串，不是 MLNX_OFED 的版本号，"
+        "无法与 {minimum} 比较；它的代码随内核走"
+        "（请对照厂商说明检查内核版本，或在需要 {minimum} 时安装 MLNX_OFED/DOCA）",
     ),
     "reasons.network.driver_unversioned": (
         "the {driver} driver reports no version of its own (`version: {version}`: the kernel's release or"

@@ -162,6 +162,96 @@ def test_sel_undated_events_are_not_in_the_window() -> None:
     assert check("ipmi_sel_match", sel, params={"pattern": "Fan"}).verdict == "ruled_out"
 
 
+def _fan_sel_params() -> dict[str, object]:
+    """The fan-failure entry's own SEL parameters (kb/pitfalls/fan-failure.yaml)."""
+    (fan,) = [p for p in entries() if p.id == "fan-failure"]
+    return next(dict(r.params) for r in fan.checks if r.check == "ipmi_sel_match")
+
+
+def test_sel_fan_failure_states_only() -> None:
+    """Real Supermicro fan records: Lower Critical/Non-recoverable going low asserted is a fan failure; a
+    deasserted record never is; a failure every record of which was deasserted later is inconclusive."""
+    params = _fan_sel_params()
+    flapping = fixture(
+        "ipmi_sel", "outputs/ipmitool-sel/sel-list-supermicro-x11sch-fan-lcr-flapping-then-reasserted.txt"
+    )
+    in_2023 = context(since=datetime(2023, 10, 1, tzinfo=UTC))
+    verdict = check("ipmi_sel_match", flapping, params=params, ctx=in_2023)
+    assert verdict.verdict == "confirmed" and "3 BMC event(s)" in str(verdict.reason)
+    assert not any("Deasserted" in line for line in verdict.evidence[0].lines)
+    assert check("ipmi_sel_match", flapping, params=params).verdict == "ruled_out"  # 2023: outside 7 days
+    recovered = fixture(
+        "ipmi_sel",
+        "outputs/ipmitool-sel/sel-list-supermicro-x10dru-fans-lcr-lnr-asserted-then-deasserted.txt",
+    )
+    verdict = check(
+        "ipmi_sel_match", recovered, params=params, ctx=context(since=datetime(2024, 12, 1, tzinfo=UTC))
+    )
+    assert verdict.verdict == "inconclusive" and "deasserted later" in str(verdict.reason)
+    assert any(
+        "Fan #0x41 | Lower Critical going low  | Deasserted" in line for line in verdict.evidence[0].lines
+    )
+    # the deasserted records alone (constructed: the real file's Deasserted lines only) decide nothing
+    text = (
+        FIXTURES / "outputs/ipmitool-sel/sel-list-supermicro-x10dru-fans-lcr-lnr-asserted-then-deasserted.txt"
+    )
+    only_ends = "".join(line for line in text.read_text().splitlines(True) if "Deasserted" in line)
+    ends = check("ipmi_sel_match", ok("ipmi_sel", only_ends), params=params, ctx=in_2023)
+    assert ends.verdict == "ruled_out"
+    # benign fan states (constructed on the real record layout, in the words `ipmitool sdr elist` prints
+    # for healthy fans on an HP ProLiant DL360 G7: Transition to Running, Fully Redundant, Device Present)
+    line = "   5 | 10/19/2023 | 05:20:59 PM CEST | Fan #0x46 | {event} | {direction}\n"
+    benign = [
+        ("Transition to Running", "Asserted"),
+        ("Fully Redundant", "Asserted"),
+        ("Device Present", "Asserted"),
+        ("Upper Non-critical going high", "Asserted"),
+        ("Upper Non-critical going high", "Deasserted"),
+        ("Lower Critical going low", "Deasserted"),
+    ]
+    for event, direction in benign:
+        sel = ok("ipmi_sel", line.format(event=event, direction=direction))
+        assert check("ipmi_sel_match", sel, params=params, ctx=in_2023).verdict == "ruled_out", event
+    failing = [
+        "Redundancy Lost",
+        "Redundancy Degraded",
+        "Device Removed/Device Absent",
+        "Transition to Degraded",
+    ]
+    for event in failing:
+        sel = ok("ipmi_sel", line.format(event=event, direction="Asserted"))
+        assert check("ipmi_sel_match", sel, params=params, ctx=in_2023).verdict == "confirmed", event
+    # FreeIPMI words a deassertion in the event text
+    free = ok(
+        "ipmi_sel",
+        "1 | Oct-19-2023 | 17:15:35 | FAN1 | Fan | Critical | Lower Critical - Going Low - Deassertion\n",
+    )
+    assert check("ipmi_sel_match", free, params=params, ctx=in_2023).verdict == "ruled_out"
+
+
+def test_sel_psu_redundancy_is_a_power_sensor() -> None:
+    """A power supply's failure and redundancy lost confirm the PSU cause; a fan redundancy sensor's
+    "Redundancy Lost" is the fan cause's, not a PSU failure."""
+    (psu,) = [p for p in entries() if p.id == "psu-failure-redundancy-lost"]
+    params = next(dict(r.params) for r in psu.checks if r.check == "ipmi_sel_match")
+    in_2023 = context(since=datetime(2023, 8, 1, tzinfo=UTC))
+    real = fixture(
+        "ipmi_sel", "outputs/ipmitool-sel/sel-list-supermicro-psu-failure-ac-lost-redundancy-lost-2023.txt"
+    )
+    verdict = check("ipmi_sel_match", real, params=params, ctx=in_2023)
+    assert verdict.verdict == "confirmed" and "6 BMC event(s)" in str(verdict.reason)
+    # only the real file's redundancy records (constructed subset) still confirm: a power sensor's
+    text = FIXTURES / "outputs/ipmitool-sel/sel-list-supermicro-psu-failure-ac-lost-redundancy-lost-2023.txt"
+    redundancy = "".join(line for line in text.read_text().splitlines(True) if "Redundancy" in line)
+    assert (
+        check("ipmi_sel_match", ok("ipmi_sel", redundancy), params=params, ctx=in_2023).verdict == "confirmed"
+    )
+    # constructed: the same record from a fan redundancy sensor
+    fan = ok("ipmi_sel", redundancy.replace("Power Supply #0x3e", "Fan #0x3e"))
+    assert check("ipmi_sel_match", fan, params=params, ctx=in_2023).verdict == "ruled_out"
+    assert check("ipmi_sel_match", fan, params=_fan_sel_params(), ctx=in_2023).verdict == "inconclusive"
+
+
 def test_sel_absence_needs_a_sel_listing(shared_dir: Path) -> None:
     """An empty SEL rules out; another command's output (here a real `ipmitool sensor`) does not."""
     assert check("ipmi_sel_match", ok("ipmi_sel", "SEL has no entries\n")).verdict == "ruled_out"
@@ -276,6 +366,39 @@ def test_nic_driver(shared_dir: Path) -> None:
         mlx5 = fixture("ethtool_i", f"outputs/ethtool-i/{name}")
         verdict = check("nic_driver", mlx5, params={"driver": "mlx5_core", "min_version": "5.8"})
         assert verdict.verdict == "inconclusive"
+
+
+def test_nic_driver_mellanox_in_tree_fixed_string(shared_dir: Path) -> None:
+    """In-tree mlx5_core prints a fixed `version: 5.0-0` (mlx4_en `4.0-0`, older mlx5 `3.0-1 (January
+    2015)`): not a MLNX_OFED release, so an OFED minimum cannot be compared with it."""
+    ofed_min = {"driver": "mlx5_core", "min_version": "5.8-1.0.1"}
+    for name in (
+        "mlx5_core-in-tree-fixed-5.0-0-kernel-5.5.0-rc1.txt",
+        "mlx5_core-in-tree-fixed-5.0-0-connectx4-mcx416a.txt",
+    ):
+        mlx5 = fixture("ethtool_i", f"outputs/ethtool-i/{name}")
+        verdict = check("nic_driver", mlx5, params=ofed_min)
+        assert verdict.verdict == "inconclusive" and "fixed string" in str(verdict.reason), name
+        assert "version: 5.0-0" in verdict.evidence[0].lines
+    # with the host's kernel release known (the post printed `uname -r`: 5.5.0-rc1+) it stays unknown
+    rc1 = fixture("ethtool_i", "outputs/ethtool-i/mlx5_core-in-tree-fixed-5.0-0-kernel-5.5.0-rc1.txt")
+    uname = ok("uname", "Linux host 5.5.0-rc1+ #1 SMP x86_64 GNU/Linux\n")
+    assert check("nic_driver", rc1, uname, params=ofed_min).verdict == "inconclusive"
+    # the operator's minimum from the inventory, as for i40e
+    by_inventory = check(
+        "nic_driver", rc1, params={"driver": "mlx5_core"}, ctx=context(nic_driver_min={"mlx5_core": "5.8"})
+    )
+    assert by_inventory.verdict == "inconclusive"
+    old = shared(shared_dir, "ethtool_i", "ethtool-i/mlx5-connectx4lx-3.0-1.txt")
+    assert check("nic_driver", old, params=ofed_min).verdict == "inconclusive"
+    mlx4 = shared(shared_dir, "ethtool_i", "ethtool-i/mlx4-en-trailing-spaces.txt")
+    assert check("nic_driver", mlx4, params={"driver": "mlx4_en", "min_version": "4.9-4.1.7.0"}).verdict == (
+        "inconclusive"
+    )
+    # a real MLNX_OFED release is still compared
+    ofed = fixture("ethtool_i", "outputs/ethtool-i/mlx5_core-ofed-5.5-1.0.3-huawei-fw.txt")
+    assert check("nic_driver", ofed, params=ofed_min).verdict == "confirmed"
+    assert check("nic_driver", ofed, params={**ofed_min, "min_version": "5.4-3.0.3"}).verdict == "ruled_out"
     bare = ok("ethtool_i", "driver: i40e\nfirmware-version: 9.20 0x8000d8c5 0.0.0\nbus-info: 0000:3b:00.0\n")
     assert (
         check("nic_driver", bare, params={"driver": "i40e", "min_version": "2.22"}).verdict == "inconclusive"
@@ -487,6 +610,29 @@ def test_nvlink(shared_dir: Path) -> None:
     assert check("nvlink_topology", pcie).verdict == "inconclusive"
 
 
+def test_nvlink_unknown_state_is_not_down(shared_dir: Path) -> None:
+    """A link state the parser does not recognise is neither up nor down: nothing is decided."""
+    real = (shared_dir / "outputs/nvidia-smi-nvlink/h100-590-nvlink-s.txt").read_text()
+    # constructed variant of the real H100 output: two links in a state no parser rule knows
+    odd = real.replace("Link 3: 26.562 GB/s", "Link 3: N/A").replace("Link 4: 26.562 GB/s", "Link 4: Unknown")
+    assert odd != real
+    unknown = ok("nvidia_smi_nvlink", odd)
+    verdict = check("nvlink_state", unknown)
+    assert verdict.verdict == "inconclusive" and "GPU 0 (2/18)" in str(verdict.reason)
+    assert any("Link 3: N/A" in line for line in verdict.evidence[0].lines)
+    # 16 up + 2 unknown could still be the 18 expected: not short
+    assert check("nvlink_state", unknown, ctx=context(nvlink_count=18)).verdict == "inconclusive"
+    # a real down link beside the unknown ones still confirms
+    down = ok("nvidia_smi_nvlink", odd.replace("Link 5: 26.562 GB/s", "Link 5: <inactive>"))
+    assert check("nvlink_state", down).verdict == "confirmed"
+    # dcgmi's "Not Supported" column (_) is no link at all: neither down nor unknown
+    grid = "gpuId 0:\n    " + " ".join(["U"] * 12 + ["_"] * 6) + "\n"
+    assert check("nvlink_state", ok("nvidia_smi_nvlink", grid)).verdict == "ruled_out"
+    assert check("nvlink_state", ok("nvidia_smi_nvlink", grid), ctx=context(nvlink_count=12)).verdict == (
+        "ruled_out"
+    )
+
+
 def test_fabric_manager(shared_dir: Path) -> None:
     running = shared(
         shared_dir,
@@ -502,6 +648,33 @@ def test_fabric_manager(shared_dir: Path) -> None:
     assert check("fabric_manager_state", failed).verdict == "confirmed"
     absent = ok("fabricmanager_status", "Unit nvidia-fabricmanager.service could not be found.\n")
     assert check("fabric_manager_state", absent).verdict == "inconclusive"
+    # the GPUs' own word (nvidia-smi -q Fabric): not registered + service down confirms ...
+    pending = fixture(
+        "nvidia_smi_q", "outputs/nvidia-smi-q-d/fabric-in-progress-580.159-gpu-operator-excerpt.txt"
+    )
+    verdict = check("fabric_manager_state", pending, failed)
+    assert verdict.verdict == "confirmed" and "not initialised" in str(verdict.reason)
+    assert any("In Progress" in line for e in verdict.evidence for line in e.lines)
+    refused = "outputs/nvidia-smi-q-d/fabric-completed-insufficient-resources-excerpt.txt"
+    assert check("fabric_manager_state", fixture("nvidia_smi_q", refused), failed).verdict == "confirmed"
+    # ... but with the service running, not installed here or unread, it decides nothing
+    assert check("fabric_manager_state", pending, running).verdict == "inconclusive"
+    assert check("fabric_manager_state", pending, absent).verdict == "inconclusive"
+    assert check("fabric_manager_state", pending).verdict == "inconclusive"
+    # registered (Completed, Success) rules it out even with the service down (GB200 trays, service VM)
+    hgx = fixture("nvidia_smi_q", "outputs/nvidia-smi-q/h100x8-535.161-hw-slowdown-power-brake-all.txt")
+    verdict = check("fabric_manager_state", hgx, failed)
+    assert verdict.verdict == "ruled_out" and "8 GPU(s)" in str(verdict.reason)
+    assert check("fabric_manager_state", hgx, running).verdict == "ruled_out"
+    grep = fixture(
+        "nvidia_smi_q", "outputs/nvidia-smi-q-d/grep-fabric-completed-success-health-unhealthy.txt"
+    )
+    assert check("fabric_manager_state", grep).verdict == "ruled_out"
+    # N/A (PCIe boards) says nothing: the service state alone decides, as before
+    pcie = fixture("nvidia_smi_q", "outputs/nvidia-smi-q/l40s-595-idle.txt")
+    assert check("fabric_manager_state", pcie, failed).verdict == "confirmed"
+    assert check("fabric_manager_state", pcie, running).verdict == "ruled_out"
+    assert check("fabric_manager_state", pcie).verdict == "inconclusive"
     zh = shared(
         shared_dir, "fabricmanager_log", "fabricmanager-log/journal-nv-warn-nothing-to-do-zh-locale.txt"
     )

@@ -326,6 +326,28 @@ def test_nvlink_status(shared_dir: Path) -> None:
     assert parse(shared_dir, "nvidia-smi-nvlink/a10-nvlink-status-empty.txt").gpus == ()
 
 
+def test_smi_q_fabric(shared_dir: Path) -> None:
+    hgx = parse_new("nvidia-smi-q/h100x8-535.161-hw-slowdown-power-brake-all.txt").gpus
+    assert {(g.fabric_state, g.fabric_status) for g in hgx} == {("Completed", "Success")} and len(hgx) == 8
+    vm = parse(shared_dir, "nvidia-smi-q/h100-590-load.txt").gpus[0]
+    assert (vm.fabric_clique_id, vm.fabric_cluster_uuid) == ("0", "00000000-0000-0000-0000-000000000000")
+    pending = parse_new("nvidia-smi-q-d/fabric-in-progress-580.159-gpu-operator-excerpt.txt").gpus[0]
+    assert (pending.fabric_state, pending.fabric_status, pending.fabric_clique_id) == (
+        "In Progress",
+        None,
+        None,
+    )
+    refused = parse_new("nvidia-smi-q-d/fabric-completed-insufficient-resources-excerpt.txt").gpus[0]
+    assert (refused.fabric_state, refused.fabric_status) == ("Completed", "Insufficient Resources")
+    clique = parse_new("nvidia-smi-q-d/grep-fabric-completed-success-health-unhealthy.txt").gpus[0]
+    assert (clique.fabric_clique_id, clique.fabric_cluster_uuid) == (
+        "2",
+        "dc6e40c4-d722-4357-9ba6-5291dd461278",
+    )
+    pcie = parse_new("nvidia-smi-q/l40s-595-idle.txt").gpus[0]
+    assert (pcie.fabric_state, pcie.fabric_status) == (None, None)  # N/A
+
+
 def test_driver_version(shared_dir: Path) -> None:
     stale = parse(shared_dir, "proc-driver-nvidia-version/470.103-stale-module-centos7.txt")
     assert (stale.version, stale.branch, stale.open_module) == ("470.103.01", 470, False)
@@ -477,6 +499,14 @@ def test_ethtool(shared_dir: Path) -> None:
     assert (vf.driver, vf.firmware, vf.bus_info) == ("iavf", None, "0000:3b:01.0")
     mlx4 = parse(shared_dir, "ethtool-i/mlx4-en-trailing-spaces.txt").nics[0]
     assert (mlx4.driver, mlx4.version, mlx4.firmware) == ("mlx4_en", "4.0-0", "2.42.5000")
+    assert (
+        mlx4.in_tree_fixed and mlx4.driver_version() is None
+    )  # the in-tree driver's constant, not a release
+    fixed = parse_new("ethtool-i/mlx5_core-in-tree-fixed-5.0-0-kernel-5.5.0-rc1.txt").nics[0]
+    assert fixed.in_tree_fixed and fixed.driver_version("5.5.0-rc1+") is None
+    assert parse(shared_dir, "ethtool-i/mlx5-connectx4lx-3.0-1.txt").nics[0].driver_version() is None
+    ofed = parse_new("ethtool-i/mlx5_core-ofed-5.5-1.0.3-huawei-fw.txt").nics[0]
+    assert not ofed.in_tree_fixed and ofed.driver_version() == "5.5-1.0.3"
     assert parse(shared_dir, "ethtool-i/virtio-net-vm.txt").nics[0].firmware is None
     firmware = {  # each vendor's firmware-version wording, read whole
         "ixgbe-out-of-tree-5.19.6-fw-nvm-pair.txt": ("ixgbe", "5.19.6", "0x80000887, 1.2688.0"),
