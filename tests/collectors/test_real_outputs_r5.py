@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from tests.collectors.check_inputs import check, fixture
+from pitstop.collectors.parsers.gpu import short_bus_id
+from pitstop.core.i18n import render
+from tests.collectors.check_inputs import check, context, fixture, ok
 
 
 def test_topo_header_run_together_is_not_a_row() -> None:
@@ -22,3 +24,23 @@ def test_topo_header_run_together_is_not_a_row() -> None:
         verdict = check("gpu_nic_numa", fixture("nvidia_smi_topo", f"outputs/nvidia-smi-topo-m/{name}"))
         assert verdict.verdict == "confirmed", name
         assert far in str(verdict.reason), name
+
+
+def test_xid_gpus_in_other_pci_domains_stay_apart() -> None:
+    """GB200 kernel log (gpud's kmsg test cases): Xid 149/154 on bus 01:00 of domains 0008, 0009, 0018
+    and 0019 are four GPUs; the reason named one ("on PCI 01:00"), and an Xid on one of them counted as
+    the cause of another GPU's Xid."""
+    log = fixture("kernel_log", "outputs/dmesg/xid-149-netir-154-recovery-gb200-testcases.txt")
+    verdict = check("kernel_log_match", log, params={"xid": [154]}, ctx=context())
+    assert verdict.verdict == "confirmed"
+    assert render(verdict.reason, "en").endswith("on PCI 0008:01:00, 0009:01:00, 0018:01:00, 0019:01:00")
+    # a lone Xid on 0008:01:00 is not explained by an Xid 154 logged for 0009:01:00 only
+    lines = log.stdout.splitlines()
+    mine = [line for line in lines if "(PCI:0008:01:00): 149" in line][:1]
+    other = [line for line in lines if "(PCI:0009:01:00): 154" in line][:1]
+    mixed = ok("kernel_log", "\n".join(other + mine) + "\n")
+    params = {"xid": [149], "unless_xid": [154]}
+    assert check("kernel_log_match", mixed, params=params, ctx=context()).verdict == "confirmed"
+    # domain 0 keeps the short form the rest of Pitstop shows ("3b:00")
+    assert short_bus_id("PCI:0000:3b:00") == "3b:00"
+    assert short_bus_id("00000009:01:00.0") == short_bus_id("PCI:0009:01:00") == "0009:01:00"
