@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pitstop.collectors.parsers import ipmi_sensor, nvidia_smi, nvidia_smi_q
 from pitstop.collectors.parsers.gpu import short_bus_id
 from pitstop.core.i18n import render
 from tests.collectors.check_inputs import check, context, fixture, ok
@@ -44,3 +45,31 @@ def test_xid_gpus_in_other_pci_domains_stay_apart() -> None:
     # domain 0 keeps the short form the rest of Pitstop shows ("3b:00")
     assert short_bus_id("PCI:0000:3b:00") == "3b:00"
     assert short_bus_id("00000009:01:00.0") == short_bus_id("PCI:0009:01:00") == "0009:01:00"
+
+
+def test_round5_outputs_read_right() -> None:
+    """Outputs of this round that Pitstop already read right, kept so they stay read right."""
+    laptop = fixture(
+        "nvidia_smi_q", "outputs/nvidia-smi-q/rtx5080-laptop-580.173-tlimit-temps-remapped-rows-na.txt"
+    )
+    gpu = nvidia_smi_q.parse(laptop.stdout).gpus[0]
+    # 'GPU Slowdown T.Limit Temp : -2 C' is a margin below the T.Limit, not a slowdown temperature
+    assert (gpu.temperature_c, gpu.slowdown_temp_c, gpu.remap_pending) == (49.0, None, None)
+    assert check("gpu_temperature", laptop, params={"above_c": 85}).verdict == "ruled_out"
+    assert check("gpu_remapped_rows", laptop, params={"state": "pending"}).verdict == "inconclusive"
+    a100 = fixture(
+        "nvidia_smi_q", "outputs/nvidia-smi-q/a100-sxm4-80gb-510.73-remap-pending-dram-177-excerpt.txt"
+    )
+    assert check("gpu_remapped_rows", a100, params={"state": "pending"}).verdict == "confirmed"
+    assert check("gpu_remapped_rows", a100, params={"state": "failure"}).verdict == "ruled_out"
+    table = nvidia_smi.parse(
+        fixture("nvidia_smi", "outputs/nvidia-smi/rtx4000ada-fan-err-no-space-after-bar-excerpt.txt").stdout
+    )
+    assert [(row.index, row.errors, row.temperature_c) for row in table.gpus] == [
+        (13, (), 33.0),
+        (14, ("fan",), 68.0),
+    ]
+    fan = ipmi_sensor.parse(
+        fixture("ipmi_sensor", "outputs/ipmitool-sensor/grep-fana-decimal-comma-locale.txt").stdout
+    )
+    assert [(s.name, s.value, s.status) for s in fan.sensors] == [("FANA", 900.0, "ok")]
