@@ -805,6 +805,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "all {n} {layer} port(s) are fine for `{state}`",
         "全部 {n} 个 {layer} 端口在 `{state}` 这一项上都正常",
     ),
+    "reasons.network.no_active_ib_port": (
+        "no active InfiniBand port with its link layer shown among {n} port(s): no rate to compare",
+        "{n} 个端口中没有显示了链路层的活动 InfiniBand 端口：没有可比较的速率",
+    ),
     "reasons.network.rate_not_shown": (
         "the rate of some active InfiniBand port is not shown",
         "有活动 InfiniBand 端口没有显示速率",

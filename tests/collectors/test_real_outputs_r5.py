@@ -73,3 +73,16 @@ def test_round5_outputs_read_right() -> None:
         fixture("ipmi_sensor", "outputs/ipmitool-sensor/grep-fana-decimal-comma-locale.txt").stdout
     )
     assert [(s.name, s.value, s.status) for s in fan.sensors] == [("FANA", 900.0, "ok")]
+
+
+def test_ib_rate_without_an_active_port_says_so() -> None:
+    """ibstat of a ConnectX-7 whose one port is Down/Polling (gpud PR 482) and of 12 RoCE ports: there is
+    no active InfiniBand port, so no rate to judge; the reason said an active port's rate was not shown."""
+    for name in (
+        "cx7-mlx5-10-down-polling-rate-10-guids-masked.txt",
+        "h100-cx7-roce-two-ports-down-disabled.txt",
+    ):
+        verdict = check("ib_rate", fixture("ibstat", f"outputs/ibstat/{name}"))
+        assert verdict.verdict == "inconclusive", name
+        assert "no active InfiniBand port" in render(verdict.reason, "en"), name
+        assert "没有" in render(verdict.reason, "zh"), name
