@@ -1084,6 +1084,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "`{setting}` 指向一个没有 IPv4 的 RoCE {version} GID",
     ),
     "reasons.system.gid_index_ok": ("`{setting}` is a RoCE v2 IPv4 GID", "`{setting}` 是 RoCE v2 IPv4 GID"),
+    "reasons.system.v2_ipv6_only": (
+        "the RoCE v2 GIDs carry IPv6 addresses only (first: {dev} index {index}): routable, but NCCL"
+        " picks one only with NCCL_IB_ADDR_FAMILY=AF_INET6 or NCCL_IB_GID_INDEX set,"
+        " and no GPU job here shows either",
+        "RoCE v2 GID 只有 IPv6 地址（第一个：{dev} 索引 {index}）：可以路由，但 NCCL 只有在设置了"
+        " NCCL_IB_ADDR_FAMILY=AF_INET6 或 NCCL_IB_GID_INDEX 时才会选用，这里没有看到哪个 GPU 任务设置了它们",
+    ),
     "reasons.system.no_v2_gid": (
         "no RoCE v2 GID with an IPv4 address: traffic cannot be routed between subnets",
         "没有带 IPv4 地址的 RoCE v2 GID：流量无法跨子网路由",

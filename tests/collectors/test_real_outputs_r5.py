@@ -86,3 +86,16 @@ def test_ib_rate_without_an_active_port_says_so() -> None:
         assert verdict.verdict == "inconclusive", name
         assert "no active InfiniBand port" in render(verdict.reason, "en"), name
         assert "没有" in render(verdict.reason, "zh"), name
+
+
+def test_show_gids_ipv6_only_roce_v2_is_not_unroutable() -> None:
+    """show_gids on an MI355 host (Mooncake issue 1617): every RoCE v2 GID is an IPv6 ULA (fd93:...), none
+    IPv4. Such GIDs route between subnets; it confirmed roce-gid-index-wrong as 'no RoCE v2 GID with an
+    IPv4 address: traffic cannot be routed between subnets'."""
+    gids = fixture("show_gids", "outputs/show_gids/mi355-rocep-ipv6-only-v2-spaces-excerpt.txt")
+    verdict = check("roce_gid_index", gids)
+    assert verdict.verdict == "inconclusive"
+    assert "IPv6" in render(verdict.reason, "en") and "IPv6" in render(verdict.reason, "zh")
+    # the pod with no GID at all stays confirmed
+    empty = fixture("show_gids", "outputs/show_gids/pod-calico-no-gids-found-0.txt")
+    assert check("roce_gid_index", empty).verdict == "confirmed"
