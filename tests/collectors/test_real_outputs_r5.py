@@ -99,3 +99,13 @@ def test_show_gids_ipv6_only_roce_v2_is_not_unroutable() -> None:
     # the pod with no GID at all stays confirmed
     empty = fixture("show_gids", "outputs/show_gids/pod-calico-no-gids-found-0.txt")
     assert check("roce_gid_index", empty).verdict == "confirmed"
+
+
+def test_storcli_cachevault_table_alone_is_storcli_output() -> None:
+    """A storcli Cachevault_Info table with 'CVPM02 Failed' and no VD rows (a disk-replacement runbook)
+    read as 'no RAID controller CLI output: megacli was not collected'; a failed CacheVault is read."""
+    cv = fixture("storcli", "outputs/storcli/cv-show-status-cvpm02-failed-cut.txt")
+    bbu = check("raid_bbu", cv)
+    assert bbu.verdict == "confirmed"
+    assert any("CVPM02 Failed" in line for e in bbu.evidence for line in e.lines)
+    assert check("raid_vd_state", cv).verdict == "inconclusive"  # no VD row: nothing to rule out
