@@ -200,6 +200,8 @@ def ib_rate(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdi
         return inconclusive(facts.why_missing("ibstat"))
     ports = [p for p in info.ports if (p.link_layer or "").lower() == "infiniband" and p.state == "Active"]
     rates = [p.rate_gbps for p in ports if p.rate_gbps is not None]
+    if not ports:  # down ports, RoCE-only hosts, or a link layer not shown: no rate to hold against anything
+        return inconclusive(msg("reasons.network.no_active_ib_port", n=len(info.ports)))
     if not rates or len(rates) < len(ports):
         return inconclusive(msg("reasons.network.rate_not_shown"))
     minimum = float(params.get("min_gbps") or ctx.expectations.get("ib_rate_gbps") or max(rates))

@@ -17,7 +17,9 @@ RAID = ("storcli", "megacli")
 def _raid(facts: Facts) -> tuple[str, Any] | Verdict:
     for collector in RAID:
         parsed = facts.get(collector)
-        if parsed is not None and (parsed.vds or getattr(parsed, "controllers", ())):
+        if parsed is not None and (
+            parsed.vds or getattr(parsed, "controllers", ()) or getattr(parsed, "cachevault_states", ())
+        ):
             return collector, parsed
     return inconclusive(msg("reasons.storage.no_raid", why=facts.why_missing(*RAID)))
 

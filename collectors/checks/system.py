@@ -184,6 +184,17 @@ def rdma_stack_versions(facts: Facts, params: Mapping[str, Any], ctx: CheckConte
     return ruled_out(msg("reasons.system.ofed_match", ofed=ofed.version, module=module.version), *evidence)
 
 
+def _global_ipv6_v2(gid: Any) -> bool:
+    """A RoCE v2 GID that is a routable IPv6 address: not link-local (fe80::), not IPv4-mapped, not zero."""
+    text = gid.gid.lower()
+    return (
+        gid.version == "v2"
+        and not gid.ipv4
+        and not text.startswith(("fe8", "fe9", "fea", "feb", "0000:0000:0000:0000:0000:ffff:"))
+        and bool(set(text) - {"0", ":"})
+    )
+
+
 def roce_gid_index(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
     """The GID NCCL will use on RoCE is missing or not RoCE v2 with an IPv4 address: no GIDs at all,
     NCCL_IB_GID_INDEX of a GPU job pointing at a wrong entry, or NCCL < 2.21 defaulting to index 0."""
@@ -219,6 +230,12 @@ def roce_gid_index(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -
             msg("reasons.system.gid_index_ok", setting=f"{RDMA_ENV_INDEX}={index}"),
             setting,
             facts.evidence("show_gids", [row.line]),
+        )
+    ipv6 = [g for g in table.gids if _global_ipv6_v2(g)]
+    if not usable and ipv6:  # RoCE v2 over IPv6 routes too; NCCL needs AF_INET6 (or a GID index) to pick it
+        return inconclusive(
+            msg("reasons.system.v2_ipv6_only", index=ipv6[0].index, dev=ipv6[0].dev),
+            facts.evidence("show_gids", [g.line for g in ipv6[:6]]),
         )
     if not usable:
         return confirmed(

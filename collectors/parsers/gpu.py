@@ -126,8 +126,16 @@ def decode_clock_events(mask: int) -> dict[str, bool]:
 
 
 def short_bus_id(bus_id: str | None) -> str | None:
-    """Normalise a PCI address to `bb:dd` lower case ("00000000:9B:00.0" and "PCI:0000:9b:00" -> "9b:00")."""
+    """Normalise a PCI address to `bb:dd` lower case ("00000000:9B:00.0" and "PCI:0000:9b:00" -> "9b:00"),
+    keeping a domain other than 0 ("PCI:0009:01:00" -> "0009:01:00"): a GB200 tray has its GPUs at bus 01
+    of domains 0008, 0009, 0018 and 0019, four GPUs that `bb:dd` alone would make one."""
     if not bus_id:
         return None
-    match = re.search(r"([0-9a-fA-F]{2}):([0-9a-fA-F]{2})(?:\.[0-7])?\s*$", bus_id.strip())
-    return f"{match.group(1)}:{match.group(2)}".lower() if match else None
+    match = re.search(
+        r"(?:([0-9a-fA-F]{4,8}):)?([0-9a-fA-F]{2}):([0-9a-fA-F]{2})(?:\.[0-7])?\s*$", bus_id.strip()
+    )
+    if not match:
+        return None
+    domain = int(match.group(1), 16) if match.group(1) else 0
+    short = f"{match.group(2)}:{match.group(3)}".lower()
+    return f"{domain:04x}:{short}" if domain else short

@@ -90,7 +90,7 @@ class KernelEvent:
     uptime_s: float | None = None  # seconds since boot, for `[  12.3]` lines and /dev/kmsg records
     xid: int | None = None
     sxid: int | None = None
-    pci: str | None = None  # short bus id "bb:dd"
+    pci: str | None = None  # short bus id "bb:dd" ("dddd:bb:dd" outside domain 0)
     time_format: str = "none"
     framed: bool = False  # the line carried a kernel-log prefix (a time format or `kernel:`)
 

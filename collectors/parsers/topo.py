@@ -66,7 +66,9 @@ def parse(text: str) -> Topology:
     for line in lines:
         cells = [c.strip() for c in _SPLIT.split(line)]
         if not header:
-            if "GPU0" in cells:
+            # The header names the columns; a row (it has its own `X` cell) never is one, or a header
+            # mangled past reading ("GPU0GPU1GPU2...") would make GPU0's row the column names.
+            if "GPU0" in cells and "X" not in cells:
                 header, header_line = cells[1:] if cells[0] == "" else cells, line
             continue
         if not line.strip() or line.startswith("Legend"):

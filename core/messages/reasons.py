@@ -842,6 +842,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "all {n} {layer} port(s) are fine for `{state}`",
         "全部 {n} 个 {layer} 端口在 `{state}` 这一项上都正常",
     ),
+    "reasons.network.no_active_ib_port": (
+        "no active InfiniBand port with its link layer shown among {n} port(s): no rate to compare",
+        "{n} 个端口中没有显示了链路层的活动 InfiniBand 端口：没有可比较的速率",
+    ),
     "reasons.network.rate_not_shown": (
         "the rate of some active InfiniBand port is not shown",
         "有活动 InfiniBand 端口没有显示速率",
@@ -1117,6 +1121,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "`{setting}` 指向一个没有 IPv4 的 RoCE {version} GID",
     ),
     "reasons.system.gid_index_ok": ("`{setting}` is a RoCE v2 IPv4 GID", "`{setting}` 是 RoCE v2 IPv4 GID"),
+    "reasons.system.v2_ipv6_only": (
+        "the RoCE v2 GIDs carry IPv6 addresses only (first: {dev} index {index}): routable, but NCCL"
+        " picks one only with NCCL_IB_ADDR_FAMILY=AF_INET6 or NCCL_IB_GID_INDEX set,"
+        " and no GPU job here shows either",
+        "RoCE v2 GID 只有 IPv6 地址（第一个：{dev} 索引 {index}）：可以路由，但 NCCL 只有在设置了"
+        " NCCL_IB_ADDR_FAMILY=AF_INET6 或 NCCL_IB_GID_INDEX 时才会选用，这里没有看到哪个 GPU 任务设置了它们",
+    ),
     "reasons.system.no_v2_gid": (
         "no RoCE v2 GID with an IPv4 address: traffic cannot be routed between subnets",
         "没有带 IPv4 地址的 RoCE v2 GID：流量无法跨子网路由",
