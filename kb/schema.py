@@ -48,6 +48,9 @@ KNOWN_FIELDS = frozenset(
     + ("benign", "checks", "checks_note", "status", "provenance")
 )
 LANG_KEYS = frozenset({"en", "zh"})
+# Check parameters the checks compile as Python regexes (collectors/checks; tests/security/
+# test_learning_inputs.py keeps this list equal to the parameters the check specs document as regexes)
+REGEX_PARAMS = ("pattern", "unless_pattern", "health_pattern", "nic", "iface")
 # A space between two Chinese characters or Chinese punctuation marks: where YAML folded a line break in
 # Chinese text (`>-` joins lines with a space, which Chinese does not put between words)
 _ZH = "\u3000-\u303f\u3400-\u9fff\uff00-\uffef"
@@ -233,6 +236,12 @@ def validate_entry(data: Any, source: str = "<entry>") -> list[str]:
                 problems.append(
                     f"{source}: 'describe' of check '{item['check']}' must be {{en: ..., zh: ...}}"
                 )
+            else:
+                for key in REGEX_PARAMS:
+                    value = (item.get("params") or {}).get(key)
+                    refused = None if value is None else signatures.check_param_problem(str(value))
+                    if refused:
+                        problems.append(f"{source}: check '{item['check']}' {key} {str(value)!r} {refused}")
     return problems
 
 

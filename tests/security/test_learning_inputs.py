@@ -39,3 +39,53 @@ def test_one_user_voting_not_it_from_many_incidents_demotes_nothing(fresh_kb):
     assert scores(fresh_kb, QUERY) == before
     answer = fresh_kb.ask(QUERY, top=10)
     assert not any("demoted" in str(w) for m in answer.results for w in m.why)
+
+
+# --- kb import: what an untrusted deployment's bundle may carry ------------------------------------
+
+
+def bundle(*entries: dict, examples: tuple[dict, ...] = ()) -> dict:
+    return {
+        "format": "pitstop-learned",
+        "version": 1,
+        "origin": "site-x",
+        "entries": list(entries),
+        "examples": list(examples),
+    }
+
+
+def entry(kb: KnowledgeBase, **changes) -> dict:
+    """A valid entry another site could send: a curated one under a new id, with `changes`."""
+    data = {k: v for k, v in kb.get("host-oom-killer").to_dict().items() if k not in ("status", "provenance")}
+    return {**data, "id": "site-x-memory-pressure", **changes}
+
+
+def test_the_regex_parameters_listed_are_those_the_checks_compile():
+    from pitstop.collectors.checks.registry import CHECKS
+    from pitstop.kb.schema import REGEX_PARAMS
+
+    documented = {p for spec in CHECKS.values() for p, what in spec.params.items() if "regex" in what.lower()}
+    assert documented == set(REGEX_PARAMS)
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"pattern": r"(?:\w|\w)*!"},  # exponential on any word of a kernel log line
+        {"pattern": r".*.*.*.*.*!"},  # polynomial: 2.7 s on a 100-character line in Python's re
+        {"xid": [79], "unless_pattern": r"(a+)+$"},
+        {"pattern": "x", "health_pattern": r"(\d|\d)+z"},
+    ],
+)
+def test_an_imported_entry_with_a_backtracking_check_regex_is_refused(fresh_kb, params):
+    """Check parameters run on Python's `re` over a host's whole kernel log: the GIL is held and the
+    search cannot be stopped, so one such draft would freeze the bot at its next "Run checks"."""
+    from pitstop.core.errors import BadFile
+    from pitstop.incidents.exchange import import_learned
+
+    hostile = entry(fresh_kb, checks=[{"check": "kernel_log_match", "params": params}])
+    with pytest.raises(BadFile, match="check 'kernel_log_match'"):
+        import_learned(fresh_kb, fresh_kb.db, bundle(hostile))
+    assert fresh_kb.db.execute(
+        "SELECT count(*) FROM pitfalls WHERE id = 'site-x-memory-pressure'"
+    ).fetchone() == (0,)
