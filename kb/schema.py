@@ -208,7 +208,7 @@ def validate_entry(data: Any, source: str = "<entry>") -> list[str]:
             problems.append(f"{source}: 'fix_zh' must have the same steps as 'fix' ({len(data['fix'])})")
     for key in sorted(set(data) - KNOWN_FIELDS):
         problems.append(f"{source}: unknown field '{key}'")
-    if isinstance(data.get("id"), str) and not ID_PATTERN.match(data["id"]):
+    if isinstance(data.get("id"), str) and not ID_PATTERN.fullmatch(data["id"]):
         problems.append(f"{source}: id '{data['id']}' must be lowercase letters, digits and dashes")
     if data.get("layer") not in LAYERS:
         problems.append(f"{source}: layer '{data.get('layer')}' is not one of {', '.join(LAYERS)}")

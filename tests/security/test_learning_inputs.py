@@ -89,3 +89,19 @@ def test_an_imported_entry_with_a_backtracking_check_regex_is_refused(fresh_kb, 
     assert fresh_kb.db.execute(
         "SELECT count(*) FROM pitfalls WHERE id = 'site-x-memory-pressure'"
     ).fetchone() == (0,)
+
+
+def test_an_id_that_differs_from_a_curated_one_by_a_trailing_newline_is_refused(fresh_kb, tmp_path):
+    """`^...$` let 'host-oom-killer\\n' through: a second entry that reads exactly like the curated
+    one, approved into 'host-oom-killer\\n.yaml', which the loader accepts as its own id."""
+    from pitstop.core.errors import BadFile
+    from pitstop.incidents.exchange import import_learned
+    from pitstop.kb.schema import validate_entry
+
+    twin = entry(fresh_kb, id="host-oom-killer\n")
+    assert any("must be lowercase letters" in p for p in validate_entry(twin))
+    with pytest.raises(BadFile):
+        import_learned(fresh_kb, fresh_kb.db, bundle(twin))
+    assert fresh_kb.db.execute(
+        "SELECT count(*) FROM pitfalls WHERE id LIKE 'host-oom-killer%'"
+    ).fetchone() == (1,)
