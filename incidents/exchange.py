@@ -122,7 +122,9 @@ def import_learned(
         entry = Pitfall.from_dict(
             {**data, "status": "draft", "provenance": f"imported from {origin}: {data.get('provenance', '')}"}
         )
-        if db.execute("SELECT 1 FROM pitfalls WHERE id = ?", [entry.id]).fetchone():
+        if db.execute(  # a name any entry, draft or merge proposal here has is known
+            "SELECT 1 FROM pitfalls WHERE id = ?1 UNION ALL SELECT 1 FROM drafts WHERE id = ?1", [entry.id]
+        ).fetchone():
             known += 1
             continue
         with immediate(db):

@@ -34,6 +34,7 @@ LAYERS = (
 )
 SEVERITIES = ("critical", "high", "medium", "low", "info")
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{2,80}$")
+MERGE_ID = re.compile(r"merge-[0-9]+")  # the name of incident N's merge proposal (incidents/learning.py)
 REQUIRED_TEXT = ("id", "title", "title_zh", "layer", "severity", "summary", "summary_zh", "cause")
 REQUIRED_LISTS = ("symptoms", "signatures", "fix", "references")
 # Chinese counterparts: cause and the lists may be absent on drafts; `pitstop kb check` requires them
@@ -210,6 +211,8 @@ def validate_entry(data: Any, source: str = "<entry>") -> list[str]:
         problems.append(f"{source}: unknown field '{key}'")
     if isinstance(data.get("id"), str) and not ID_PATTERN.fullmatch(data["id"]):
         problems.append(f"{source}: id '{data['id']}' must be lowercase letters, digits and dashes")
+    elif isinstance(data.get("id"), str) and MERGE_ID.fullmatch(data["id"]):
+        problems.append(f"{source}: id '{data['id']}' is the name of a merge proposal (merge-<incident>)")
     if data.get("layer") not in LAYERS:
         problems.append(f"{source}: layer '{data.get('layer')}' is not one of {', '.join(LAYERS)}")
     if data.get("severity") not in SEVERITIES:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -105,3 +106,53 @@ def test_an_id_that_differs_from_a_curated_one_by_a_trailing_newline_is_refused(
     assert fresh_kb.db.execute(
         "SELECT count(*) FROM pitfalls WHERE id LIKE 'host-oom-killer%'"
     ).fetchone() == (1,)
+
+
+def test_an_imported_entry_cannot_take_the_id_of_a_future_merge_proposal(fresh_kb):
+    """Merge proposals are named `merge-<incident>`; an imported draft named so took the name first
+    (`INSERT ... ON CONFLICT DO NOTHING`), so the incident's proposal was never stored and
+    `pitstop kb approve merge-N`, as the resolution told the maintainer, approved the stranger's entry."""
+    from pitstop.core.errors import BadFile
+    from pitstop.incidents import drafts
+    from pitstop.incidents.exchange import import_learned
+    from tests.incidents.learning_support import ABOVE_4G
+
+    squatters = [entry(fresh_kb, id=f"merge-{n}", title=f"Squatter {n}") for n in range(1, 4)]
+    with pytest.raises(BadFile, match="merge-1"):
+        import_learned(fresh_kb, fresh_kb.db, bundle(*squatters))
+    store = incidents_for(fresh_kb)
+    text = "checkpoint writes crawl since the vendor visit"
+    iid = store.record_answer(channel="C1", thread_ts="3.0", user="U1", text=text, answer=fresh_kb.ask(text))
+    resolution = store.resolve(iid, user="U2", new_cause=ABOVE_4G).resolution
+    assert resolution.kind == "merge"
+    proposal = drafts.get_draft(fresh_kb.db, f"merge-{iid}")
+    assert (proposal.kind, proposal.target_id) == ("merge", "bios-above-4g-decoding-disabled")
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="incidents/learning.py reserve_draft_id turns the title 'Merge 1' into the draft id 'merge-1',"
+    " the name incident #1's merge proposal will need; fix: never return an id of the form merge-<digits>"
+    " (e.g. append '-cause'), and make _insert_draft's ON CONFLICT DO NOTHING raise instead of silently"
+    " keeping another draft",
+)
+def test_a_new_cause_titled_like_a_merge_proposal_does_not_take_its_id(fresh_kb):
+    from tests.incidents.learning_support import ABOVE_4G, AV
+
+    store = incidents_for(fresh_kb)
+    first = store.record_answer(
+        channel="C1", thread_ts="5.0", user="U1", text="x", answer=fresh_kb.ask("gpu")
+    )
+    squat = store.record_answer(
+        channel="C1", thread_ts="5.1", user="U9", text="y", answer=fresh_kb.ask("gpu")
+    )
+    store.resolve(squat, user="U9", new_cause=replace(AV, title=f"Merge {first + 2}"))
+    text = "checkpoint writes crawl since the vendor visit"
+    victim = store.record_answer(
+        channel="C1", thread_ts="5.2", user="U1", text=text, answer=fresh_kb.ask(text)
+    )
+    assert victim == first + 2
+    store.resolve(victim, user="U2", new_cause=ABOVE_4G)
+    from pitstop.incidents import drafts
+
+    assert drafts.get_draft(fresh_kb.db, f"merge-{victim}").kind == "merge"
