@@ -120,6 +120,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "fix it with `pitstop kb edit {id} --FIELD VALUE`",
         "草稿 '{id}' 现在还不能批准：\n  {problems}\n请用 `pitstop kb edit {id} --FIELD VALUE` 修正",
     ),
+    "errors.drafts.superseded": (
+        "a curated entry is now called '{id}': this draft can only be rejected (that keeps the entry)",
+        "现在已有名为 '{id}' 的正式条目：这份草稿只能拒绝（拒绝不影响该条目）",
+    ),
     "errors.drafts.file_exists": (
         "{path} already exists with other content; move it away, then approve again",
         "{path} 已存在且内容不同；请先移走它再批准",

@@ -156,3 +156,49 @@ def test_a_new_cause_titled_like_a_merge_proposal_does_not_take_its_id(fresh_kb)
     from pitstop.incidents import drafts
 
     assert drafts.get_draft(fresh_kb.db, f"merge-{victim}").kind == "merge"
+
+
+# --- drafts: a pending draft whose name a curated entry now has ----------------------------------
+
+
+def superseded(kb: KnowledgeBase) -> str:
+    """An imported draft whose id the next Pitstop release ships as a curated entry: the loader
+    (kb.store.upsert_pitfall with status 'curated', as kb.loader.sync_entries does) takes the row."""
+    from pitstop.incidents.exchange import import_learned
+    from pitstop.kb import store
+    from pitstop.kb.schema import Pitfall
+
+    hostile = entry(kb, id="ib-subnet-manager-moved", title="Stranger's words", summary="Stranger's summary")
+    assert import_learned(kb, kb.db, bundle(hostile)).entries_added == 1
+    release = Pitfall.from_dict({**entry(kb, id="ib-subnet-manager-moved"), "title": "The release's entry"})
+    with kb.db.conn:
+        store.upsert_pitfall(kb.db, release, "curated")
+    kb._invalidate()
+    assert kb.get("ib-subnet-manager-moved").title == "The release's entry"
+    return "ib-subnet-manager-moved"
+
+
+def test_rejecting_a_superseded_draft_leaves_the_curated_entry_alone(fresh_kb):
+    from pitstop.incidents import drafts
+    from pitstop.incidents.learning import pitfall_exists
+
+    pid = superseded(fresh_kb)
+    drafts.reject(fresh_kb, fresh_kb.db, pid, user="maint")
+    assert drafts.get_draft(fresh_kb.db, pid).status == "rejected"
+    assert pitfall_exists(fresh_kb.db, pid), "rejecting the stranger's draft retired the curated entry"
+    kept = fresh_kb.get(pid)
+    assert (kept.title, kept.status) == ("The release's entry", "curated")
+
+
+def test_editing_or_approving_a_superseded_draft_is_refused(fresh_kb, tmp_path):
+    from pitstop.core.errors import UsageError
+    from pitstop.incidents import drafts
+
+    pid = superseded(fresh_kb)
+    with pytest.raises(UsageError, match="curated"):
+        drafts.edit(fresh_kb, fresh_kb.db, pid, {"title": "Edited over the curated entry"})
+    with pytest.raises(UsageError, match="curated"):
+        drafts.approve(fresh_kb, fresh_kb.db, pid, user="maint", directory=tmp_path / "elsewhere")
+    kept = fresh_kb.get(pid)
+    assert (kept.title, kept.status) == ("The release's entry", "curated")
+    assert not (tmp_path / "elsewhere").exists()
