@@ -3,7 +3,7 @@
 The bundle is JSON (`FORMAT`, version 1). Every item keeps its provenance, and an import prefixes
 it with where the bundle came from. Imported entries arrive as drafts, so that this site's
 maintainers review them (`pitstop kb approve`); imported examples attach to entries this site
-knows, once each. Text is redacted again on the way in.
+knows, once each. Text is redacted again on the way in (every string of an entry, and examples).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from pitstop.core.db import immediate
 from pitstop.core.errors import BadFile, UsageError, os_reason
 from pitstop.core.i18n import Msg, msg
 from pitstop.core.redact import redact
+from pitstop.core.strings import map_strings
 from pitstop.kb.schema import Pitfall, validate_entry
 
 if TYPE_CHECKING:
@@ -107,9 +108,10 @@ def import_learned(
 ) -> ImportReport:
     """Add a bundle's entries (as drafts) and examples (as source 'import'); idempotent."""
     origin = redact(str(bundle.get("origin") or "another site"))
+    entries = [map_strings(e, redact) for e in bundle["entries"]]  # what is checked is what is stored
     problems = [
         p
-        for i, e in enumerate(bundle["entries"])
+        for i, e in enumerate(entries)
         for p in validate_entry(
             {k: v for k, v in e.items() if k != "status"} if isinstance(e, dict) else e, f"entries[{i}]"
         )
@@ -118,7 +120,7 @@ def import_learned(
         raise BadFile(msg("errors.bundle.invalid", problems="\n  ".join(problems)))
     added = known = 0
     now = stamp(clock())
-    for data in bundle["entries"]:
+    for data in entries:
         entry = Pitfall.from_dict(
             {**data, "status": "draft", "provenance": f"imported from {origin}: {data.get('provenance', '')}"}
         )

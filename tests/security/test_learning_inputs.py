@@ -202,3 +202,29 @@ def test_editing_or_approving_a_superseded_draft_is_refused(fresh_kb, tmp_path):
     kept = fresh_kb.get(pid)
     assert (kept.title, kept.status) == ("The release's entry", "curated")
     assert not (tmp_path / "elsewhere").exists()
+
+
+SECRET = "xoxb-1234567890123-1234567890123-AbCdEfGhIjKlMnOpQrStUvWx"
+
+
+def test_an_imported_entry_is_redacted_before_it_is_stored(fresh_kb):
+    """docs/LEARNING.md: everything stored passes redact, imported bundles included; the examples did,
+    the entries (title, summary, symptoms, fix, provenance...) did not."""
+    from pitstop.incidents.exchange import import_learned
+
+    leaky = entry(
+        fresh_kb,
+        summary=f"the exporter ran with SLACK_BOT_TOKEN={SECRET}",
+        symptoms=[f"401 for token {SECRET}"],
+        fix=[f"rotate {SECRET}"],
+        fix_zh=[f"轮换 {SECRET}"],
+        provenance=f"copied from a paste with {SECRET}",
+    )
+    import_learned(fresh_kb, fresh_kb.db, bundle(leaky))
+    dump = "\n".join(
+        str(row)
+        for table in ("pitfalls", "examples", "drafts", "docs_fts")
+        for row in fresh_kb.db.execute(f"SELECT * FROM {table}")  # noqa: S608 - fixed names
+    )
+    assert "AbCdEfGhIjKlMnOp" not in dump
+    assert fresh_kb.get("site-x-memory-pressure").summary.startswith("the exporter ran with")
