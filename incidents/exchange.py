@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 FORMAT = "pitstop-learned"
 VERSION = 1
+MAX_BUNDLE_BYTES = 64 << 20  # a bundle file larger than this is refused before it is parsed
 
 
 @dataclass(frozen=True)
@@ -87,11 +88,18 @@ def read_bundle(path: Path) -> dict[str, Any]:
     """Parse and check a bundle file; UsageError when it cannot be read, BadFile (exit 5) when it is not a
     bundle this version reads."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        with Path(path).open("rb") as handle:
+            raw = handle.read(MAX_BUNDLE_BYTES + 1)
     except OSError as exc:
         raise UsageError(msg("errors.file.unreadable", path=str(path), reason=os_reason(exc))) from None
-    except ValueError as exc:
+    if len(raw) > MAX_BUNDLE_BYTES:
+        raise BadFile(msg("errors.bundle.too_big", path=str(path), limit=MAX_BUNDLE_BYTES >> 20))
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except ValueError as exc:  # UnicodeDecodeError included
         raise BadFile(msg("errors.bundle.not_json", path=str(path), error=str(exc))) from None
+    except RecursionError:  # arrays or objects nested deeper than the parser's stack
+        raise BadFile(msg("errors.bundle.not_json", path=str(path), error="nested too deeply")) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BadFile(msg("errors.bundle.not_bundle", path=str(path)))
     if data.get("version") != VERSION:

@@ -490,6 +490,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # learned bundles, learning evaluation, drafts (incidents/exchange.py, learning_eval.py, drafts.py)
     "errors.bundle.not_json": ("{path} is not JSON: {error}", "{path} 不是 JSON：{error}"),
+    "errors.bundle.too_big": (
+        "{path} is larger than {limit} MB, more than a learned bundle holds",
+        "{path} 超过 {limit} MB，不像是学习包",
+    ),
     "errors.bundle.not_bundle": (
         "{path} is not a Pitstop learned bundle (made by `pitstop kb export --learned`)",
         "{path} 不是 Pitstop 的学习包（由 `pitstop kb export --learned` 生成）",

@@ -228,3 +228,28 @@ def test_an_imported_entry_is_redacted_before_it_is_stored(fresh_kb):
     )
     assert "AbCdEfGhIjKlMnOp" not in dump
     assert fresh_kb.get("site-x-memory-pressure").summary.startswith("the exporter ran with")
+
+
+@pytest.mark.parametrize("kind", ["deep", "huge"])
+def test_a_hostile_bundle_file_is_one_sentence_and_exit_5(tmp_path, kind):
+    """A bundle nested 200,000 deep raised RecursionError out of json (a traceback, exit 1); a
+    bundle of any size was read whole into memory."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "bundle.json"
+    head = '{"format": "pitstop-learned", "version": 1, "examples": [], "entries": '
+    if kind == "deep":
+        path.write_text(head + "[" * 200_000 + "]" * 200_000 + "}")
+    else:
+        with path.open("w") as handle:
+            handle.write(head + "[")
+            handle.truncate((64 << 20) + 10)  # exchange.MAX_BUNDLE_BYTES
+    done = subprocess.run(
+        [sys.executable, "-m", "pitstop", "kb", "import", str(path), "--db", str(tmp_path / "x.db")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 5, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
