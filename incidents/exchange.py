@@ -29,6 +29,18 @@ if TYPE_CHECKING:
 FORMAT = "pitstop-learned"
 VERSION = 1
 MAX_BUNDLE_BYTES = 64 << 20  # a bundle file larger than this is refused before it is parsed
+MAX_ORIGIN = 200  # characters of the origin kept: it is copied into every imported row's provenance
+MAX_PROVENANCE = 600  # characters of an item's own provenance kept
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def _provenance(origin: str, own: Any) -> str:
+    """An imported item's provenance: where the bundle came from, then the item's own (redacted, then
+    cut, so a cut never leaves half a secret unmasked)."""
+    return f"imported from {origin}: {_clip(redact(str(own)), MAX_PROVENANCE)}"
 
 
 @dataclass(frozen=True)
@@ -115,7 +127,7 @@ def import_learned(
     kb: KnowledgeBase, db: sqlite_utils.Database, bundle: dict[str, Any], *, clock: Clock = utc_now
 ) -> ImportReport:
     """Add a bundle's entries (as drafts) and examples (as source 'import'); idempotent."""
-    origin = redact(str(bundle.get("origin") or "another site"))
+    origin = _clip(redact(str(bundle.get("origin") or "another site")), MAX_ORIGIN)
     entries = [map_strings(e, redact) for e in bundle["entries"]]  # what is checked is what is stored
     problems = [
         p
@@ -130,7 +142,11 @@ def import_learned(
     now = stamp(clock())
     for data in entries:
         entry = Pitfall.from_dict(
-            {**data, "status": "draft", "provenance": f"imported from {origin}: {data.get('provenance', '')}"}
+            {
+                **data,
+                "status": "draft",
+                "provenance": _provenance(origin, data.get("provenance", "")),
+            }
         )
         if db.execute(  # a name any entry, draft or merge proposal here has is known
             "SELECT 1 FROM pitfalls WHERE id = ?1 UNION ALL SELECT 1 FROM drafts WHERE id = ?1", [entry.id]
@@ -165,6 +181,6 @@ def _import_example(kb: KnowledgeBase, db: sqlite_utils.Database, item: Any, ori
         pitfall_id,
         text,
         source="import",
-        provenance=f"imported from {origin}: {redact(str(item.get('provenance', '')))}",
+        provenance=_provenance(origin, item.get("provenance", "")),
     )
     return "added"

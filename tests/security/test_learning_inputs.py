@@ -253,3 +253,22 @@ def test_a_hostile_bundle_file_is_one_sentence_and_exit_5(tmp_path, kind):
     )
     assert done.returncode == 5, done.stderr[-2000:]
     assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) == 1
+
+
+def test_a_long_origin_is_not_copied_into_every_imported_row(fresh_kb):
+    """The origin is prefixed to every imported example's and entry's provenance: a 1 MB origin and 20
+    one-line examples wrote 20 MB (a 64 MB bundle could write terabytes)."""
+    from pitstop.incidents.exchange import import_learned
+
+    hostile = bundle(
+        examples=tuple(
+            {"pitfall_id": "host-oom-killer", "text": f"oom on gpu-{n}", "provenance": "p" * 100_000}
+            for n in range(20)
+        )
+    )
+    hostile["origin"] = "o" * 1_000_000
+    assert import_learned(fresh_kb, fresh_kb.db, hostile).examples_added == 20
+    longest = fresh_kb.db.execute(
+        "SELECT max(length(provenance)) FROM examples WHERE source = 'import'"
+    ).fetchone()
+    assert longest[0] <= 1_000
