@@ -31,6 +31,7 @@ VERSION = 1
 MAX_BUNDLE_BYTES = 64 << 20  # a bundle file larger than this is refused before it is parsed
 MAX_ORIGIN = 200  # characters of the origin kept: it is copied into every imported row's provenance
 MAX_PROVENANCE = 600  # characters of an item's own provenance kept
+MAX_EXAMPLE_CHARS = 16_000  # a resolution here learns at most kb.preprocess.MAX_KEPT_CHARS (12,000)
 
 
 def _clip(text: str, limit: int) -> str:
@@ -170,11 +171,16 @@ def import_learned(
 def _import_example(kb: KnowledgeBase, db: sqlite_utils.Database, item: Any, origin: str) -> str:
     if not isinstance(item, dict) or not str(item.get("text", "")).strip():
         return "orphaned"
-    pitfall_id, text = str(item.get("pitfall_id", "")), redact(str(item["text"])).strip()
-    from pitstop.incidents.learning import pitfall_exists
+    from pitstop.incidents.learning import example_text, pitfall_exists
 
+    pitfall_id = str(item.get("pitfall_id", ""))
     if not pitfall_exists(db, pitfall_id):
         return "orphaned"
+    text = redact(str(item["text"])).strip()
+    if len(text) > MAX_EXAMPLE_CHARS:  # more than a resolution here teaches: keep what it would keep
+        text = example_text(text)
+        if not text:
+            return "orphaned"
     if db.execute("SELECT 1 FROM examples WHERE pitfall_id = ? AND text = ?", [pitfall_id, text]).fetchone():
         return "known"
     kb.add_example(

@@ -272,3 +272,19 @@ def test_a_long_origin_is_not_copied_into_every_imported_row(fresh_kb):
         "SELECT max(length(provenance)) FROM examples WHERE source = 'import'"
     ).fetchone()
     assert longest[0] <= 1_000
+
+
+def test_an_imported_example_is_no_longer_than_what_a_resolution_here_would_learn(fresh_kb):
+    """A resolution learns the retriever's cleaned view of a paste (at most 12,000 characters); an
+    imported example was stored whole, a megabyte of text in the examples and both FTS tables."""
+    from pitstop.incidents.exchange import import_learned
+
+    text = "NCCL WARN Cuda failure 'unknown error'\n" + "training step took longer than usual\n" * 30_000
+    report = import_learned(
+        fresh_kb, fresh_kb.db, bundle(examples=({"pitfall_id": "host-oom-killer", "text": text},))
+    )
+    assert report.examples_added == 1
+    stored = fresh_kb.db.execute("SELECT max(length(text)) FROM examples WHERE source = 'import'").fetchone()[
+        0
+    ]
+    assert stored <= 16_000
