@@ -34,6 +34,21 @@ MAX_PROVENANCE = 600  # characters of an item's own provenance kept
 MAX_EXAMPLE_CHARS = 16_000  # a resolution here learns at most kb.preprocess.MAX_KEPT_CHARS (12,000)
 
 
+MAX_DEPTH = 32  # levels of nesting a bundle may have (it needs 6); deeper breaks Python's recursion later
+
+
+def _too_deep(data: Any) -> bool:
+    """True when lists or objects nest more than MAX_DEPTH levels (walked without recursion)."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list):
+            if depth > MAX_DEPTH:
+                return True
+            stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
+    return False
+
+
 def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
@@ -112,6 +127,8 @@ def read_bundle(path: Path) -> dict[str, Any]:
     except ValueError as exc:  # UnicodeDecodeError included
         raise BadFile(msg("errors.bundle.not_json", path=str(path), error=str(exc))) from None
     except RecursionError:  # arrays or objects nested deeper than the parser's stack
+        data = None
+    if data is None or _too_deep(data):
         raise BadFile(msg("errors.bundle.not_json", path=str(path), error="nested too deeply")) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BadFile(msg("errors.bundle.not_bundle", path=str(path)))

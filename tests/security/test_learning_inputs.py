@@ -230,10 +230,10 @@ def test_an_imported_entry_is_redacted_before_it_is_stored(fresh_kb):
     assert fresh_kb.get("site-x-memory-pressure").summary.startswith("the exporter ran with")
 
 
-@pytest.mark.parametrize("kind", ["deep", "huge"])
+@pytest.mark.parametrize("kind", ["deep", "nested-in-an-entry", "huge"])
 def test_a_hostile_bundle_file_is_one_sentence_and_exit_5(tmp_path, kind):
-    """A bundle nested 200,000 deep raised RecursionError out of json (a traceback, exit 1); a
-    bundle of any size was read whole into memory."""
+    """A bundle nested 200,000 deep raised RecursionError out of json (a traceback, exit 1), one
+    nested 900 deep inside an entry out of the walks over it; a bundle of any size was read whole."""
     import subprocess
     import sys
 
@@ -241,6 +241,11 @@ def test_a_hostile_bundle_file_is_one_sentence_and_exit_5(tmp_path, kind):
     head = '{"format": "pitstop-learned", "version": 1, "examples": [], "entries": '
     if kind == "deep":
         path.write_text(head + "[" * 200_000 + "]" * 200_000 + "}")
+    elif kind == "nested-in-an-entry":  # parses, then broke the recursion of the walks over the entry
+        params = '{"a": ' + "[" * 900 + "]" * 900 + "}"
+        path.write_text(
+            head + '[{"id": "site-x-deep", "checks": [{"check": "x", "params": ' + params + "}]}]}"
+        )
     else:
         with path.open("w") as handle:
             handle.write(head + "[")
