@@ -166,8 +166,10 @@ def import_learned(
                 "provenance": _provenance(origin, data.get("provenance", "")),
             }
         )
-        if db.execute(  # a name any entry, draft or merge proposal here has is known
-            "SELECT 1 FROM pitfalls WHERE id = ?1 UNION ALL SELECT 1 FROM drafts WHERE id = ?1", [entry.id]
+        if db.execute(  # a name an entry, draft, merge proposal or pending resolution here has is known
+            "SELECT 1 FROM pitfalls WHERE id = ?1 UNION ALL SELECT 1 FROM drafts WHERE id = ?1"
+            " UNION ALL SELECT 1 FROM resolutions WHERE cause_id = ?1",
+            [entry.id],
         ).fetchone():
             known += 1
             continue

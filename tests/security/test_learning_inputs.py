@@ -293,3 +293,29 @@ def test_an_imported_example_is_no_longer_than_what_a_resolution_here_would_lear
         0
     ]
     assert stored <= 16_000
+
+
+def test_an_imported_entry_does_not_take_the_id_a_pending_resolution_reserved(fresh_kb):
+    """A resolution recorded without the KB (or cut short by a crash) has reserved its draft's id; an
+    import then took it, and learn_pending's draft was silently dropped (ON CONFLICT DO NOTHING) while
+    its body overwrote the imported entry: the searchable entry and the reviewed draft differed."""
+    from pitstop.core.db import open_db
+    from pitstop.incidents import drafts
+    from pitstop.incidents.exchange import import_learned
+    from pitstop.incidents.store import Incidents
+    from tests.incidents.learning_support import AV
+
+    offline = Incidents(open_db(fresh_kb.db_path), kb=None)
+    text = "epochs twice as slow since Monday"
+    iid = offline.record_answer(
+        channel="C1", thread_ts="7.0", user="U1", text=text, answer=fresh_kb.ask(text)
+    )
+    reserved = offline.resolve(iid, user="U2", new_cause=AV).resolution.cause_id
+    report = import_learned(
+        fresh_kb, fresh_kb.db, bundle(entry(fresh_kb, id=reserved, title="The other site's"))
+    )
+    assert (report.entries_added, report.entries_known) == (0, 1)
+    incidents_for(fresh_kb).learn_pending()
+    draft = drafts.get_draft(fresh_kb.db, reserved)
+    assert (draft.incident_id, draft.title) == (iid, AV.title)
+    assert fresh_kb.get(reserved).title == AV.title
