@@ -97,11 +97,24 @@ def _pending(db: sqlite_utils.Database, draft_id: str) -> Draft:
     return draft
 
 
+def _superseded(db: sqlite_utils.Database, draft: Draft) -> bool:
+    """True when a curated entry now has the draft's name (a release or another approval shipped an
+    entry file with that id while the draft waited): the draft must not write over it."""
+    row = db.execute("SELECT status FROM pitfalls WHERE id = ?", [draft.id]).fetchone()
+    return draft.kind == "new" and row is not None and row[0] == "curated"
+
+
+def _refuse_superseded(db: sqlite_utils.Database, draft: Draft) -> None:
+    if _superseded(db, draft):
+        raise UsageError(msg("errors.drafts.superseded", id=draft.id))
+
+
 def edit(kb: KnowledgeBase, db: sqlite_utils.Database, draft_id: str, changes: Mapping[str, Any]) -> Pitfall:
     """Change fields of a new-cause draft; the result must be a valid entry. Returns the new entry."""
     draft = _pending(db, draft_id)
     if draft.kind != "new":
         raise UsageError(msg("errors.drafts.merge_only", id=draft_id, target=draft.target_id))
+    _refuse_superseded(db, draft)
     unknown = sorted(set(changes) - set(EDITABLE_TEXT) - set(EDITABLE_LISTS))
     if unknown:
         raise UsageError(msg("errors.drafts.not_editable", fields=", ".join(unknown)))
@@ -133,6 +146,7 @@ def approve(
         sentence = _merge(kb, db, draft, user)
         path = None
     else:
+        _refuse_superseded(db, draft)
         pitfall = Pitfall.from_dict(draft.body)
         pitfall = replace(
             pitfall, status="curated", provenance=f"{pitfall.provenance}; approved by {user} on {now}"
@@ -155,9 +169,10 @@ def approve(
 def reject(
     kb: KnowledgeBase, db: sqlite_utils.Database, draft_id: str, *, user: str, clock: Clock = utc_now
 ) -> Msg:
-    """Refuse a draft (it leaves search) or a merge proposal (nothing is added); returns a sentence."""
+    """Refuse a draft (it leaves search) or a merge proposal (nothing is added); returns a sentence. A
+    draft whose name a curated entry now has is only marked rejected: the curated entry stays."""
     draft = _pending(db, draft_id)
-    if draft.kind == "new":
+    if draft.kind == "new" and not _superseded(db, draft):
         kb.upsert_pitfall(replace(Pitfall.from_dict(draft.body), status="rejected"))
     with immediate(db):
         db.execute(

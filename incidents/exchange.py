@@ -3,7 +3,7 @@
 The bundle is JSON (`FORMAT`, version 1). Every item keeps its provenance, and an import prefixes
 it with where the bundle came from. Imported entries arrive as drafts, so that this site's
 maintainers review them (`pitstop kb approve`); imported examples attach to entries this site
-knows, once each. Text is redacted again on the way in.
+knows, once each. Text is redacted again on the way in (every string of an entry, and examples).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from pitstop.core.db import immediate
 from pitstop.core.errors import BadFile, UsageError, os_reason
 from pitstop.core.i18n import Msg, msg
 from pitstop.core.redact import redact
+from pitstop.core.strings import map_strings
 from pitstop.kb.schema import Pitfall, validate_entry
 
 if TYPE_CHECKING:
@@ -27,6 +28,35 @@ if TYPE_CHECKING:
 
 FORMAT = "pitstop-learned"
 VERSION = 1
+MAX_BUNDLE_BYTES = 64 << 20  # a bundle file larger than this is refused before it is parsed
+MAX_ORIGIN = 200  # characters of the origin kept: it is copied into every imported row's provenance
+MAX_PROVENANCE = 600  # characters of an item's own provenance kept
+MAX_EXAMPLE_CHARS = 16_000  # a resolution here learns at most kb.preprocess.MAX_KEPT_CHARS (12,000)
+
+
+MAX_DEPTH = 32  # levels of nesting a bundle may have (it needs 6); deeper breaks Python's recursion later
+
+
+def _too_deep(data: Any) -> bool:
+    """True when lists or objects nest more than MAX_DEPTH levels (walked without recursion)."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list):
+            if depth > MAX_DEPTH:
+                return True
+            stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
+    return False
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def _provenance(origin: str, own: Any) -> str:
+    """An imported item's provenance: where the bundle came from, then the item's own (redacted, then
+    cut, so a cut never leaves half a secret unmasked)."""
+    return f"imported from {origin}: {_clip(redact(str(own)), MAX_PROVENANCE)}"
 
 
 @dataclass(frozen=True)
@@ -86,11 +116,20 @@ def read_bundle(path: Path) -> dict[str, Any]:
     """Parse and check a bundle file; UsageError when it cannot be read, BadFile (exit 5) when it is not a
     bundle this version reads."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        with Path(path).open("rb") as handle:
+            raw = handle.read(MAX_BUNDLE_BYTES + 1)
     except OSError as exc:
         raise UsageError(msg("errors.file.unreadable", path=str(path), reason=os_reason(exc))) from None
-    except ValueError as exc:
+    if len(raw) > MAX_BUNDLE_BYTES:
+        raise BadFile(msg("errors.bundle.too_big", path=str(path), limit=MAX_BUNDLE_BYTES >> 20))
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except ValueError as exc:  # UnicodeDecodeError included
         raise BadFile(msg("errors.bundle.not_json", path=str(path), error=str(exc))) from None
+    except RecursionError:  # arrays or objects nested deeper than the parser's stack
+        data = None
+    if data is None or _too_deep(data):
+        raise BadFile(msg("errors.bundle.not_json", path=str(path), error="nested too deeply")) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BadFile(msg("errors.bundle.not_bundle", path=str(path)))
     if data.get("version") != VERSION:
@@ -106,10 +145,11 @@ def import_learned(
     kb: KnowledgeBase, db: sqlite_utils.Database, bundle: dict[str, Any], *, clock: Clock = utc_now
 ) -> ImportReport:
     """Add a bundle's entries (as drafts) and examples (as source 'import'); idempotent."""
-    origin = redact(str(bundle.get("origin") or "another site"))
+    origin = _clip(redact(str(bundle.get("origin") or "another site")), MAX_ORIGIN)
+    entries = [map_strings(e, redact) for e in bundle["entries"]]  # what is checked is what is stored
     problems = [
         p
-        for i, e in enumerate(bundle["entries"])
+        for i, e in enumerate(entries)
         for p in validate_entry(
             {k: v for k, v in e.items() if k != "status"} if isinstance(e, dict) else e, f"entries[{i}]"
         )
@@ -118,11 +158,19 @@ def import_learned(
         raise BadFile(msg("errors.bundle.invalid", problems="\n  ".join(problems)))
     added = known = 0
     now = stamp(clock())
-    for data in bundle["entries"]:
+    for data in entries:
         entry = Pitfall.from_dict(
-            {**data, "status": "draft", "provenance": f"imported from {origin}: {data.get('provenance', '')}"}
+            {
+                **data,
+                "status": "draft",
+                "provenance": _provenance(origin, data.get("provenance", "")),
+            }
         )
-        if db.execute("SELECT 1 FROM pitfalls WHERE id = ?", [entry.id]).fetchone():
+        if db.execute(  # a name an entry, draft, merge proposal or pending resolution here has is known
+            "SELECT 1 FROM pitfalls WHERE id = ?1 UNION ALL SELECT 1 FROM drafts WHERE id = ?1"
+            " UNION ALL SELECT 1 FROM resolutions WHERE cause_id = ?1",
+            [entry.id],
+        ).fetchone():
             known += 1
             continue
         with immediate(db):
@@ -142,17 +190,22 @@ def import_learned(
 def _import_example(kb: KnowledgeBase, db: sqlite_utils.Database, item: Any, origin: str) -> str:
     if not isinstance(item, dict) or not str(item.get("text", "")).strip():
         return "orphaned"
-    pitfall_id, text = str(item.get("pitfall_id", "")), redact(str(item["text"])).strip()
-    from pitstop.incidents.learning import pitfall_exists
+    from pitstop.incidents.learning import example_text, pitfall_exists
 
+    pitfall_id = str(item.get("pitfall_id", ""))
     if not pitfall_exists(db, pitfall_id):
         return "orphaned"
+    text = redact(str(item["text"])).strip()
+    if len(text) > MAX_EXAMPLE_CHARS:  # more than a resolution here teaches: keep what it would keep
+        text = example_text(text)
+        if not text:
+            return "orphaned"
     if db.execute("SELECT 1 FROM examples WHERE pitfall_id = ? AND text = ?", [pitfall_id, text]).fetchone():
         return "known"
     kb.add_example(
         pitfall_id,
         text,
         source="import",
-        provenance=f"imported from {origin}: {redact(str(item.get('provenance', '')))}",
+        provenance=_provenance(origin, item.get("provenance", "")),
     )
     return "added"

@@ -7,12 +7,13 @@ candidates:
   count, at most `PRIOR_MAX` ("this team resolved 3 incident(s) as this, latest #12");
 - a host prior: when the paste names a host whose incident was resolved as a cause, that cause gains
   `HOST_BOOST` ("host gpu07 had this cause in incident #12");
-- demotion by feedback: repeated "Not it" for near-identical questions. Votes count only from incidents whose
-error text embeds within `NEAR` cosine of the query; a cause is demoted when at least
-`MIN_NOT_IT` distinct (incident, user) votes said "Not it" and they outnumber "This was it" votes,
-by `STEP` per net vote, never more than `MAX_DEMOTION` of the 0..1 score. Incident texts and queries
-are embedded through the same view as the KB's examples (`kb.glossary.dense_view`); the incident
-vectors are cached in `incident_vectors` keyed by that view's hash, like the KB's own embeddings.
+- demotion by feedback: repeated "Not it" for near-identical questions. Votes count only from incidents
+  whose error text embeds within `NEAR` cosine of the query; a cause is demoted when at least
+  `MIN_NOT_IT` distinct people said "Not it" and they outnumber the people who said "This was it"
+  (each person counts once per cause and side, however many incidents they voted from), by `STEP` per
+  net vote, never more than `MAX_DEMOTION` of the 0..1 score. Incident texts and queries are embedded
+  through the same view as the KB's examples (`kb.glossary.dense_view`); the incident vectors are
+  cached in `incident_vectors` keyed by that view's hash, like the KB's own embeddings.
 """
 
 from __future__ import annotations
@@ -60,6 +61,7 @@ class Adjustment:
 @dataclass(frozen=True)
 class _Votes:
     pitfall_ids: tuple[str, ...]
+    users: tuple[str, ...]  # who voted
     helpful: np.ndarray  # bool per vote
     vectors: np.ndarray  # (votes, dim) unit vectors of the voted incident's text
 
@@ -138,12 +140,17 @@ class FeedbackAdjuster:
         if vector is None:
             vector = self._embedder.encode([view.text])[0]
         near = votes.vectors @ vector >= NEAR
-        tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-        for pitfall_id, helpful, close in zip(votes.pitfall_ids, votes.helpful, near, strict=True):
+        # cause -> (people who said "Not it", people who said "This was it"): one person voting from
+        # many incidents (the same error pasted in several threads) is still one voice
+        tally: dict[str, tuple[set[str], set[str]]] = defaultdict(lambda: (set(), set()))
+        for pitfall_id, user, helpful, close in zip(
+            votes.pitfall_ids, votes.users, votes.helpful, near, strict=True
+        ):
             if close:
-                tally[pitfall_id][int(helpful)] += 1
+                tally[pitfall_id][int(helpful)].add(user)
         out = {}
-        for pitfall_id, (not_it, was_it) in tally.items():
+        for pitfall_id, (not_it_users, was_it_users) in tally.items():
+            not_it, was_it = len(not_it_users), len(was_it_users)
             net = not_it - was_it
             if not_it >= MIN_NOT_IT and net > 0:
                 delta = min(STEP * net, MAX_DEMOTION)
@@ -166,14 +173,15 @@ class FeedbackAdjuster:
         import numpy as np
 
         rows = db.execute(
-            "SELECT f.pitfall_id, f.helpful, i.id, i.error_text FROM feedback f JOIN incidents i"
+            "SELECT f.pitfall_id, f.helpful, i.id, i.error_text, f.user FROM feedback f JOIN incidents i"
             " ON i.id = f.incident_id WHERE i.error_text != '' ORDER BY f.rowid"
         ).fetchall()
-        vectors = self._incident_vectors(db, {iid: text for _, _, iid, text in rows})
+        vectors = self._incident_vectors(db, {iid: text for _, _, iid, text, _ in rows})
         kept = [r for r in rows if r[2] in vectors]
         dim = self._embedder.dim
         return _Votes(
             pitfall_ids=tuple(r[0] for r in kept),
+            users=tuple(str(r[4]) for r in kept),
             helpful=np.array([bool(r[1]) for r in kept], dtype=bool),
             vectors=np.vstack([vectors[r[2]] for r in kept]) if kept else np.zeros((0, dim), np.float32),
         )

@@ -34,6 +34,7 @@ LAYERS = (
 )
 SEVERITIES = ("critical", "high", "medium", "low", "info")
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{2,80}$")
+MERGE_ID = re.compile(r"merge-[0-9]+")  # the name of incident N's merge proposal (incidents/learning.py)
 REQUIRED_TEXT = ("id", "title", "title_zh", "layer", "severity", "summary", "summary_zh", "cause")
 REQUIRED_LISTS = ("symptoms", "signatures", "fix", "references")
 # Chinese counterparts: cause and the lists may be absent on drafts; `pitstop kb check` requires them
@@ -48,6 +49,9 @@ KNOWN_FIELDS = frozenset(
     + ("benign", "checks", "checks_note", "status", "provenance")
 )
 LANG_KEYS = frozenset({"en", "zh"})
+# Check parameters the checks compile as Python regexes (collectors/checks; tests/security/
+# test_learning_inputs.py keeps this list equal to the parameters the check specs document as regexes)
+REGEX_PARAMS = ("pattern", "unless_pattern", "health_pattern", "nic", "iface")
 # A space between two Chinese characters or Chinese punctuation marks: where YAML folded a line break in
 # Chinese text (`>-` joins lines with a space, which Chinese does not put between words)
 _ZH = "\u3000-\u303f\u3400-\u9fff\uff00-\uffef"
@@ -205,8 +209,10 @@ def validate_entry(data: Any, source: str = "<entry>") -> list[str]:
             problems.append(f"{source}: 'fix_zh' must have the same steps as 'fix' ({len(data['fix'])})")
     for key in sorted(set(data) - KNOWN_FIELDS):
         problems.append(f"{source}: unknown field '{key}'")
-    if isinstance(data.get("id"), str) and not ID_PATTERN.match(data["id"]):
+    if isinstance(data.get("id"), str) and not ID_PATTERN.fullmatch(data["id"]):
         problems.append(f"{source}: id '{data['id']}' must be lowercase letters, digits and dashes")
+    elif isinstance(data.get("id"), str) and MERGE_ID.fullmatch(data["id"]):
+        problems.append(f"{source}: id '{data['id']}' is the name of a merge proposal (merge-<incident>)")
     if data.get("layer") not in LAYERS:
         problems.append(f"{source}: layer '{data.get('layer')}' is not one of {', '.join(LAYERS)}")
     if data.get("severity") not in SEVERITIES:
@@ -233,6 +239,12 @@ def validate_entry(data: Any, source: str = "<entry>") -> list[str]:
                 problems.append(
                     f"{source}: 'describe' of check '{item['check']}' must be {{en: ..., zh: ...}}"
                 )
+            else:
+                for key in REGEX_PARAMS:
+                    value = (item.get("params") or {}).get(key)
+                    refused = None if value is None else signatures.check_param_problem(str(value))
+                    if refused:
+                        problems.append(f"{source}: check '{item['check']}' {key} {str(value)!r} {refused}")
     return problems
 
 

@@ -43,6 +43,8 @@ _SET_OPTIONS.log_errors = False
 # signatures' whole set keeps about 110 MB of DFA states; under 64 MB its cache was reset over and
 # over (4.5 s instead of 0.3 s per 22,000 texts). The memory is taken only as states are needed.
 _SET_OPTIONS.max_mem = 256 << 20
+MAX_PARAM_REPEATS = 2  # unbounded repetitions in a row in a check's regex parameter (curated: at most 2)
+_LONG_REPEAT = 64  # a repetition allowed more times than this counts as unbounded
 MIN_LITERAL = 3  # how telling a literal must be to prefilter on: an ASCII character counts 1, others 3
 _REPEATS = (sre_parse.MAX_REPEAT, sre_parse.MIN_REPEAT)
 _WORD = re.compile(r"[A-Za-z]{3,}")  # literal words of a pattern, for probe texts
@@ -198,6 +200,55 @@ def problem(pattern: str) -> str | None:
         compile_signature(pattern)
     except UnsafePattern as exc:
         return str(exc)
+    return None
+
+
+def _repeats_in_a_row(items: Any) -> int:
+    """The most unbounded (or over `_LONG_REPEAT`) repetitions one match path of a parsed pattern
+    passes through, lookarounds included: Python's `re` backtracks over each of them in turn, a cost
+    polynomial in the line's length with this degree (`regex` and RE2 skip such a search when a
+    required literal is absent, so the probes alone do not see it)."""
+    total = 0
+    for op, arg in items:
+        if op in _REPEATS:
+            total += int(arg[1] > _LONG_REPEAT) + _repeats_in_a_row(arg[2])
+        elif op == sre_parse.SUBPATTERN:
+            total += _repeats_in_a_row(arg[3])
+        elif op in (sre_parse.ASSERT, sre_parse.ASSERT_NOT):
+            total += _repeats_in_a_row(arg[1])
+        elif op == sre_parse.BRANCH:
+            total += max(_repeats_in_a_row(branch) for branch in arg[1])
+    return total
+
+
+@lru_cache(maxsize=1024)
+def check_param_problem(pattern: str) -> str | None:
+    """Why `pattern` may not be a regex parameter of a read-only check (`kernel_log_match`'s `pattern`,
+    `link_mtu`'s `iface`...), or None when it may. Checks match these with Python's `re` over a host's
+    whole log, where a backtracking pattern cannot be stopped and holds the GIL (the whole bot), so the
+    bar is that of a lookaround signature whatever the engine: it compiles on `re`, has no nested or
+    alternated repetition and no back-reference, at most `MAX_PARAM_REPEATS` unbounded repetitions in
+    a row, and survives the probes (timed on `regex`)."""
+    if len(pattern) > MAX_PATTERN:
+        return f"is longer than {MAX_PATTERN} characters"
+    try:
+        re.compile(pattern, re.I)
+    except re.error as exc:
+        return f"does not compile: {exc}"
+    reason = _structural_problem(pattern)
+    if reason:
+        return reason
+    if _repeats_in_a_row(sre_parse.parse(pattern, re.I)) > MAX_PARAM_REPEATS:
+        return (
+            f"has more than {MAX_PARAM_REPEATS} unbounded repetitions in a row (each multiplies the"
+            " backtracking on a long line)"
+        )
+    try:
+        compiled = Compiled(pattern, "regex", regex.compile(pattern, regex.I | regex.V0))
+    except regex.error as exc:
+        return f"does not compile: {exc}"
+    if _slow_on_probes(compiled):
+        return f"takes over {PROBE_TIMEOUT_S * 1000:.0f} ms on a repetitive {PROBE_LENGTH}-character text"
     return None
 
 

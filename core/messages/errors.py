@@ -120,6 +120,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "fix it with `pitstop kb edit {id} --FIELD VALUE`",
         "草稿 '{id}' 现在还不能批准：\n  {problems}\n请用 `pitstop kb edit {id} --FIELD VALUE` 修正",
     ),
+    "errors.drafts.superseded": (
+        "a curated entry is now called '{id}': this draft can only be rejected (that keeps the entry)",
+        "现在已有名为 '{id}' 的正式条目：这份草稿只能拒绝（拒绝不影响该条目）",
+    ),
     "errors.drafts.file_exists": (
         "{path} already exists with other content; move it away, then approve again",
         "{path} 已存在且内容不同；请先移走它再批准",
@@ -486,6 +490,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     # learned bundles, learning evaluation, drafts (incidents/exchange.py, learning_eval.py, drafts.py)
     "errors.bundle.not_json": ("{path} is not JSON: {error}", "{path} 不是 JSON：{error}"),
+    "errors.bundle.too_big": (
+        "{path} is larger than {limit} MB, more than a learned bundle holds",
+        "{path} 超过 {limit} MB，不像是学习包",
+    ),
     "errors.bundle.not_bundle": (
         "{path} is not a Pitstop learned bundle (made by `pitstop kb export --learned`)",
         "{path} 不是 Pitstop 的学习包（由 `pitstop kb export --learned` 生成）",
