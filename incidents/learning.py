@@ -22,7 +22,7 @@ from pitstop.core.errors import UsageError
 from pitstop.core.i18n import Msg, msg, stored
 from pitstop.incidents.model import NewCause
 from pitstop.kb.preprocess import prepare
-from pitstop.kb.schema import Pitfall
+from pitstop.kb.schema import MERGE_ID, Pitfall
 
 if TYPE_CHECKING:
     from pitstop.kb.service import KnowledgeBase
@@ -55,10 +55,13 @@ def slugify(title: str) -> str:
 
 
 def reserve_draft_id(db: sqlite_utils.Database, title: str, incident_id: int) -> str:
-    """An id for a new cause that no pitfall, draft or pending resolution uses yet."""
+    """An id for a new cause that no pitfall, draft or pending resolution uses yet, and never the name
+    a merge proposal will need (`merge-<incident>`: a title "Merge 57" is `merge-57-cause`)."""
     base = slugify(title)
     if len(base) < 3:
         base = f"incident-{incident_id}-cause"
+    elif MERGE_ID.fullmatch(base):
+        base = f"{base}-cause"
     taken = {
         row[0]
         for row in db.execute(

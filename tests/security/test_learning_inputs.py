@@ -129,14 +129,9 @@ def test_an_imported_entry_cannot_take_the_id_of_a_future_merge_proposal(fresh_k
     assert (proposal.kind, proposal.target_id) == ("merge", "bios-above-4g-decoding-disabled")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="incidents/learning.py reserve_draft_id turns the title 'Merge 1' into the draft id 'merge-1',"
-    " the name incident #1's merge proposal will need; fix: never return an id of the form merge-<digits>"
-    " (e.g. append '-cause'), and make _insert_draft's ON CONFLICT DO NOTHING raise instead of silently"
-    " keeping another draft",
-)
 def test_a_new_cause_titled_like_a_merge_proposal_does_not_take_its_id(fresh_kb):
+    """A title "Merge N" made the draft id `merge-N`, the name incident N's merge proposal needs later
+    (it was silently never stored, and `kb approve merge-N` approved the squatter's draft)."""
     from tests.incidents.learning_support import ABOVE_4G, AV
 
     store = incidents_for(fresh_kb)
@@ -146,7 +141,8 @@ def test_a_new_cause_titled_like_a_merge_proposal_does_not_take_its_id(fresh_kb)
     squat = store.record_answer(
         channel="C1", thread_ts="5.1", user="U9", text="y", answer=fresh_kb.ask("gpu")
     )
-    store.resolve(squat, user="U9", new_cause=replace(AV, title=f"Merge {first + 2}"))
+    squatted = store.resolve(squat, user="U9", new_cause=replace(AV, title=f"Merge {first + 2}"))
+    assert squatted.resolution.cause_id == f"merge-{first + 2}-cause"
     text = "checkpoint writes crawl since the vendor visit"
     victim = store.record_answer(
         channel="C1", thread_ts="5.2", user="U1", text=text, answer=fresh_kb.ask(text)
