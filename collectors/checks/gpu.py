@@ -453,6 +453,17 @@ def gpu_mixed_models(facts: Facts, params: Mapping[str, Any], ctx: CheckContext)
     )
 
 
+def idle(gpu: Gpu) -> bool | None:
+    """Whether the GPU was idle when read (its idle clock event, or under 5% load); None when unknown."""
+    if (gpu.clock_events or {}).get("gpu_idle") or (
+        gpu.utilization_pct is not None and gpu.utilization_pct < 5
+    ):
+        return True
+    if gpu.utilization_pct is not None or (gpu.clock_events or {}).get("gpu_idle") is False:
+        return False
+    return None
+
+
 def pcie_idle_downclock(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
     """Benign: lower PCIe generation only while idle, at full width."""
     got = gpus_or_reason(facts)
@@ -470,17 +481,13 @@ def pcie_idle_downclock(facts: Facts, params: Mapping[str, Any], ctx: CheckConte
         if all(g.pcie_gen_current is None for g in gpus):
             return inconclusive(msg("reasons.gpu.pcie_gen_unreadable"))
         return ruled_out(msg("reasons.gpu.pcie_gen_max"), facts.evidence(collector, lines))
-    idle = [
-        g
-        for g in down
-        if (g.clock_events or {}).get("gpu_idle") or (g.utilization_pct is not None and g.utilization_pct < 5)
-    ]
+    idle_ones = [g for g in down if idle(g)]
     narrow = [
         g
         for g in down
         if None not in (g.pcie_width_current, g.pcie_width_max) and g.pcie_width_current < g.pcie_width_max  # type: ignore[operator]
     ]
-    if len(idle) == len(down) and not narrow:
+    if len(idle_ones) == len(down) and not narrow:
         return confirmed(msg("reasons.gpu.pcie_idle_saving"), facts.evidence(collector, lines))
     return ruled_out(
         msg("reasons.gpu.pcie_busy_downclock"),

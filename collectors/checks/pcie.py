@@ -7,8 +7,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from pitstop.collectors.checks.base import confirmed, inconclusive, ruled_out, spec
+from pitstop.collectors.checks.gpu import GPU, idle
 from pitstop.collectors.facts import Facts
 from pitstop.collectors.model import CheckContext, Verdict
+from pitstop.collectors.parsers.gpu import short_bus_id
 from pitstop.collectors.parsers.lspci import PciDevice
 from pitstop.core.i18n import msg
 
@@ -26,8 +28,18 @@ def _selected(device: PciDevice, kind: str) -> bool:
     return bool(DEVICE_FILTERS.get(kind, DEVICE_FILTERS["any"]).search(device.device_class))
 
 
+def _idle_gpus(facts: Facts) -> dict[str, bool | None]:
+    """Short bus id -> whether the NVIDIA GPU there was idle when NVML or `nvidia-smi -q` read it."""
+    _, gpus = facts.gpus()
+    return {bus: idle(g) for g in gpus or () if (bus := short_bus_id(g.bus_id or ""))}
+
+
 def pcie_link_downgraded(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> Verdict:
-    """LnkSta speed or width below LnkCap for GPUs (default), NICs or any device."""
+    """LnkSta speed or width below LnkCap for GPUs (default), NICs or any device.
+
+    An NVIDIA GPU lowers its link speed when idle, on purpose: a GPU link that is only slower (full
+    width) counts when the GPU was busy, and is inconclusive when it was idle or its load is unknown.
+    """
     pci = facts.get("lspci")
     if pci is None:
         return inconclusive(facts.why_missing("lspci"))
@@ -35,12 +47,26 @@ def pcie_link_downgraded(facts: Facts, params: Mapping[str, Any], ctx: CheckCont
     devices = [d for d in pci.devices if _selected(d, kind)]
     if not devices:
         return inconclusive(msg("reasons.pcie.no_device", kind=kind))
-    down = [d for d in devices if d.downgraded]
+    idle_at = _idle_gpus(facts) if kind == "gpu" else {}
+
+    def saving(d: PciDevice) -> bool | None:  # False: a slower link on a busy GPU (or not a GPU)
+        return None if kind != "gpu" else idle_at.get(short_bus_id(d.slot) or "")
+
+    down = [
+        d for d in devices if d.narrower or (d.slower and saving(d) is False) or (d.slower and kind != "gpu")
+    ]
     lines = [f"{d.slot} {d.description}: {d.cap_line} | {d.sta_line}" for d in (down or devices)]
     if down:
         return confirmed(
             msg("reasons.pcie.downgraded", n=len(down), kind=kind), facts.evidence("lspci", lines)
         )
+    slow = [d for d in devices if d.slower]
+    if slow:
+        key = (
+            "reasons.pcie.slower_idle" if all(saving(d) for d in slow) else "reasons.pcie.slower_load_unknown"
+        )
+        shown = [f"{d.slot} {d.description}: {d.cap_line} | {d.sta_line}" for d in slow]
+        return inconclusive(msg(key, n=len(slow)), facts.evidence("lspci", shown))
     if all(d.downgraded is None for d in devices):
         if any(d.access_denied for d in devices):
             return inconclusive(msg("reasons.pcie.status_denied"))
@@ -92,16 +118,18 @@ def pci_kernel_driver(facts: Facts, params: Mapping[str, Any], ctx: CheckContext
 SPECS = (
     spec(
         pcie_link_downgraded,
-        ("lspci",),
+        ("lspci", *GPU),
         {"device": "gpu (default) | nic | any"},
         describe={
             "en": (
                 "Compares each device's PCIe link speed and width with what the link is "
-                "capable of: a slower or narrower link confirms it, full speed and width "
-                "rule it out."
+                "capable of: a narrower link, or a slower one on a busy GPU, confirms it; a "
+                "GPU link that is only slower while the GPU is idle (power saving) or of "
+                "unknown load is inconclusive; full speed and width rule it out."
             ),
             "zh": (
-                "比较每个设备 PCIe 链路当前的速率和宽度与它的能力上限：速率或宽度降了即确认，满速满宽则排除。"
+                "比较每个设备 PCIe 链路当前的速率和宽度与它的能力上限：宽度降了，或 GPU 在忙时速率降了，"
+                "即确认；GPU 空闲（节能）或负载不明时只是速率降低，无法判断；满速满宽则排除。"
             ),
         },
     ),

@@ -75,7 +75,19 @@ class PciDevice:
         """True when the link runs slower or narrower than it can; None when unknown."""
         if None in (self.cap_speed_gts, self.sta_speed_gts, self.cap_width, self.sta_width):
             return None
-        return self.sta_speed_gts < self.cap_speed_gts or self.sta_width < self.cap_width  # type: ignore[operator]
+        return self.slower or self.narrower
+
+    @property
+    def slower(self) -> bool:
+        """The link runs at a lower speed than it can (what an idle GPU does to save power)."""
+        return (
+            None not in (self.cap_speed_gts, self.sta_speed_gts) and self.sta_speed_gts < self.cap_speed_gts
+        )  # type: ignore[operator]
+
+    @property
+    def narrower(self) -> bool:
+        """The link runs on fewer lanes than it can (never power saving)."""
+        return None not in (self.cap_width, self.sta_width) and self.sta_width < self.cap_width  # type: ignore[operator]
 
 
 @dataclass(frozen=True)

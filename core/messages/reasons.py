@@ -865,6 +865,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         " on purpose)",
         "{n} 条 `{kind}` 链路低于其能力运行（请在负载下再查：空闲 GPU 会主动降速）",
     ),
+    "reasons.pcie.slower_idle": (
+        "{n} GPU link(s) run at a lower speed at full width while the GPU is idle, which GPUs do to"
+        " save power: whether the link reaches full speed needs a reading under load",
+        "{n} 条 GPU 链路在满宽度下速率较低，而 GPU 正空闲，这是 GPU 的节能行为："
+        "链路能否跑到满速，需要在负载下再读一次",
+    ),
+    "reasons.pcie.slower_load_unknown": (
+        "{n} GPU link(s) run at a lower speed at full width, but the GPU's load was not read: an idle"
+        " GPU lowers its link speed on purpose, so re-check under load",
+        "{n} 条 GPU 链路在满宽度下速率较低，但没读到 GPU 的负载：空闲的 GPU 会主动降速，请在负载下再查",
+    ),
     "reasons.pcie.status_denied": (
         "link status unreadable: access denied (needs root)",
         "读不到链路状态：权限不足（需要 root）",

@@ -212,6 +212,34 @@ def test_pcie_idle_downclock_is_benign_only_when_idle(shared_dir: Path, h100: ob
     assert check("pcie_idle_downclock", busy).verdict == "ruled_out"
 
 
+def slower_link(bus: str) -> object:
+    """lspci of one NVIDIA GPU whose link runs at Gen1 speed at full width: what an idle GPU shows (the
+    LnkCap/LnkSta shape of the shared H100 output, its speed lowered; no real idle GPU block found)."""
+    return ok(
+        "lspci",
+        f"{bus} VGA compatible controller: NVIDIA Corporation AD103 [GeForce RTX 4080 SUPER] (rev a1)\n"
+        "\t\tLnkCap:\tPort #0, Speed 16GT/s, Width x16, ASPM L1, Exit Latency L1 <4us\n"
+        "\t\tLnkSta:\tSpeed 2.5GT/s (downgraded), Width x16 (ok)\n\tKernel driver in use: nvidia\n",
+    )
+
+
+def test_a_slower_gpu_link_counts_only_when_the_gpu_is_busy(shared_dir: Path) -> None:
+    """An idle NVIDIA GPU drops its link to a lower speed on purpose: that is not a downtrained link
+    (it confirmed `pcie-link-downtrained` on every idle host). Narrower is never power saving."""
+    idle = shared(shared_dir, SMI_Q, "nvidia-smi-q/rtx4080s-595-idle.txt")  # bus 01:00.0, 0% load
+    quiet = check("pcie_link_downgraded", slower_link("01:00.0"), idle)
+    assert quiet.verdict == "inconclusive" and "idle" in str(quiet.reason)
+    assert "Speed 2.5GT/s (downgraded)" in quiet.evidence[0].lines[0]
+    busy = probe(
+        {"index": 0, "bus_id": "00000000:01:00.0", "utilization_pct": 97, "clock_events": {"gpu_idle": False}}
+    )
+    assert check("pcie_link_downgraded", slower_link("01:00.0"), busy).verdict == "confirmed"
+    unknown = check("pcie_link_downgraded", slower_link("01:00.0"))  # no GPU reading at all
+    assert unknown.verdict == "inconclusive" and "load was not read" in str(unknown.reason)
+    elsewhere = check("pcie_link_downgraded", slower_link("41:00.0"), busy)  # the busy GPU is another one
+    assert elsewhere.verdict == "inconclusive"
+
+
 # --- driver and framework -----------------------------------------------------------------------
 
 
