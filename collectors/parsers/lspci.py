@@ -80,14 +80,14 @@ class PciDevice:
     @property
     def slower(self) -> bool:
         """The link runs at a lower speed than it can (what an idle GPU does to save power)."""
-        return (
-            None not in (self.cap_speed_gts, self.sta_speed_gts) and self.sta_speed_gts < self.cap_speed_gts
-        )  # type: ignore[operator]
+        cap, now = self.cap_speed_gts, self.sta_speed_gts
+        return cap is not None and now is not None and now < cap
 
     @property
     def narrower(self) -> bool:
         """The link runs on fewer lanes than it can (never power saving)."""
-        return None not in (self.cap_width, self.sta_width) and self.sta_width < self.cap_width  # type: ignore[operator]
+        cap, now = self.cap_width, self.sta_width
+        return cap is not None and now is not None and now < cap
 
 
 @dataclass(frozen=True)
