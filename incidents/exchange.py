@@ -9,6 +9,7 @@ knows, once each. Text is redacted again on the way in (every string of an entry
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -81,24 +82,42 @@ class ImportReport:
         )
 
 
+def _shared(source: str, provenance: str, incident: int | None) -> str:
+    """What an exported example says of where it came from: a resolution's incident number only (its
+    channel, thread and resolver stay here); another site's provenance as that site shared it."""
+    if source != "incident":
+        return provenance
+    found = re.search(r"incident #(\d+)", provenance)
+    number = incident if incident is not None else found.group(1) if found else None
+    return f"incident #{number}" if number is not None else "a resolved incident"
+
+
 def export_learned(db: sqlite_utils.Database, *, origin: str, clock: Clock = utc_now) -> dict[str, Any]:
     """The bundle: learned examples of reviewed entries, and the entries approved from drafts.
 
-    Mined examples (`kind='mined'`) ship with every install in kb/examples/, so they stay out.
+    Mined examples (`kind='mined'`) ship with every install in kb/examples/, so they stay out. What a
+    resolution learned says only its incident's number here: the channel, thread and people named in
+    this site's own provenance stay at this site.
     """
     examples = [
-        {"pitfall_id": pid, "text": text, "source": source, "provenance": provenance, "created_at": created}
-        for pid, text, source, provenance, created in db.execute(
-            "SELECT e.pitfall_id, e.text, e.source, e.provenance, e.created_at FROM examples e"
+        {
+            "pitfall_id": pid,
+            "text": text,
+            "source": source,
+            "provenance": _shared(source, provenance, incident),
+            "created_at": created,
+        }
+        for pid, text, source, provenance, created, incident in db.execute(
+            "SELECT e.pitfall_id, e.text, e.source, e.provenance, e.created_at, e.incident_id FROM examples e"
             " JOIN pitfalls p ON p.id = e.pitfall_id WHERE e.source != 'curated' AND e.kind != 'mined'"
             " AND p.status = 'curated'"
             " ORDER BY e.id"
         )
     ]
     entries = [
-        {**json.loads(body), "provenance": provenance}
-        for body, provenance in db.execute(
-            "SELECT p.body_json, p.provenance FROM drafts d JOIN pitfalls p ON p.id = d.id"
+        {**json.loads(body), "provenance": f"learned from incident #{incident}"}
+        for body, incident in db.execute(
+            "SELECT p.body_json, d.incident_id FROM drafts d JOIN pitfalls p ON p.id = d.id"
             " WHERE d.kind = 'new' AND d.status = 'approved' AND p.status = 'curated' ORDER BY d.id"
         )
     ]

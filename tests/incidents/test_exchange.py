@@ -51,6 +51,8 @@ def test_export_then_import_carries_examples_and_entries_with_provenance(sites, 
         "on-access-antivirus-scans-the-dataset",
     }
     assert all("incident #" in x["provenance"] for x in bundle["examples"])
+    shared = json.dumps(bundle)  # this site's channel, thread and people stay here
+    assert not any(local in shared for local in ('"C1', "C1 ", "1.0)", "U2", "maint")), shared
 
     report = import_learned(b, b.db, json.loads(json.dumps(bundle)))
     assert (report.entries_added, report.examples_added, report.examples_orphaned) == (
