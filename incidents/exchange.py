@@ -1,9 +1,10 @@
 """Share what a site learned: export learned examples and approved drafts, import another site's.
 
 The bundle is JSON (`FORMAT`, version 1). Every item keeps its provenance (what a resolution
-taught, only its incident's number), and an import prefixes it with where the bundle came from. Imported entries arrive as drafts, so that this site's
-maintainers review them (`pitstop kb approve`); imported examples attach to entries this site
-knows, once each. Text is redacted again on the way in (every string of an entry, and examples).
+taught, only its incident's number), and an import prefixes it with where the bundle came from.
+Imported entries arrive as drafts, so that this site's maintainers review them (`pitstop kb
+approve`); imported examples attach to entries this site knows, once each. Text is redacted again on
+the way in (every string of an entry, and examples).
 """
 
 from __future__ import annotations
