@@ -21,6 +21,12 @@ def printable(text: str) -> str:
     return _UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def without_controls(text: str) -> str:
+    """`text` without the characters `printable` escapes: for words people write that become KB text
+    (a new cause, a draft edit, an imported entry), where an escape would be stored as typed."""
+    return _UNSAFE.sub("", text)
+
+
 class PrintableStream:
     """A text stream that writes everything through `printable` (the CLI's standard output)."""
 

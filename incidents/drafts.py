@@ -26,7 +26,7 @@ from pitstop.core.errors import NotFound, UsageError
 from pitstop.core.i18n import Msg, msg
 from pitstop.core.redact import redact
 from pitstop.core.strings import map_strings
-from pitstop.core.terminal import printable
+from pitstop.core.terminal import printable, without_controls
 from pitstop.kb.schema import PITFALLS_DIR, Pitfall, validate_entry
 
 if TYPE_CHECKING:
@@ -212,10 +212,11 @@ def _merge(kb: KnowledgeBase, db: sqlite_utils.Database, draft: Draft, user: str
 
 
 def _clean(key: str, value: Any) -> str | list[str]:
-    """A redacted field value; list fields take a list (a lone string becomes a one-item list)."""
+    """A redacted field value without control or bidi characters; list fields take a list (a lone
+    string becomes a one-item list)."""
     if key not in EDITABLE_LISTS:
-        return redact(str(value))
-    return [redact(str(v)) for v in ([value] if isinstance(value, str) else value)]
+        return without_controls(redact(str(value)))
+    return [without_controls(redact(str(v))) for v in ([value] if isinstance(value, str) else value)]
 
 
 def _require_valid(draft_id: str, data: Mapping[str, Any], action: str) -> None:

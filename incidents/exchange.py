@@ -23,6 +23,7 @@ from pitstop.core.errors import BadFile, UsageError, os_reason
 from pitstop.core.i18n import Msg, msg
 from pitstop.core.redact import redact
 from pitstop.core.strings import map_strings
+from pitstop.core.terminal import without_controls
 from pitstop.kb.schema import Pitfall, validate_entry
 
 if TYPE_CHECKING:
@@ -166,7 +167,8 @@ def import_learned(
 ) -> ImportReport:
     """Add a bundle's entries (as drafts) and examples (as source 'import'); idempotent."""
     origin = _clip(redact(str(bundle.get("origin") or "another site")), MAX_ORIGIN)
-    entries = [map_strings(e, redact) for e in bundle["entries"]]  # what is checked is what is stored
+    # what is checked is what is stored: redacted, without control or bidi characters
+    entries = [map_strings(e, lambda s: without_controls(redact(s))) for e in bundle["entries"]]
     problems = [
         p
         for i, e in enumerate(entries)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pitstop.core.redact import redact
+from pitstop.core.terminal import without_controls
 
 
 @dataclass(frozen=True)
@@ -19,12 +20,17 @@ class NewCause:
     symptoms: tuple[str, ...] = ()
 
     def redacted(self) -> NewCause:
-        """The same cause with every field passed through the redactor and trimmed."""
+        """The same cause with every field redacted, trimmed and without control or bidi characters
+        (they would reach the draft's edit form raw, `core.terminal.without_controls`)."""
+
+        def clean(text: str) -> str:
+            return without_controls(redact(text)).strip()
+
         return NewCause(
-            title=redact(self.title).strip(),
-            what=redact(self.what).strip(),
-            fix=redact(self.fix).strip(),
-            symptoms=tuple(s for s in (redact(x).strip() for x in self.symptoms) if s),
+            title=clean(self.title),
+            what=clean(self.what),
+            fix=clean(self.fix),
+            symptoms=tuple(s for s in map(clean, self.symptoms) if s),
         )
 
     def to_json(self) -> dict[str, Any]:

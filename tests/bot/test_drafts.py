@@ -174,11 +174,12 @@ def test_app_home_lists_drafts_and_a_reject_there_takes_it_out_of_search(bot, sh
 
 def test_a_drafts_control_and_bidi_characters_are_shown_not_obeyed_in_slack(bot, shared_dir):
     """A resolution's title and fix with an OSC 8 link, a carriage return and bidi overrides reach the
-    draft review message (blocks and fallback text) as visible escapes, never as controls."""
+    draft review message (blocks and fallback text) without them: the draft is stored without control
+    or bidi characters (its edit form would show them raw), so nothing in the message is obeyed."""
     hostile = {**NEW_CAUSE, "new_title": f"Fan {HOSTILE} \u2066\u200f\u061c", "new_fix": f"swap it {HOSTILE}"}
     _, message = resolve_with_new_cause(bot, shared_dir, hostile)
     for text in (all_text(message), message["text"]):
-        assert "innocent" in text and "\\u202e" in text
+        assert "innocent" in text and "exe.txt" in text
         assert [c for c in text if c in "\x1b\r\x9b\u202e\u2066\u200f\u061c"] == []
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -113,11 +114,28 @@ def test_approving_a_merge_adds_the_examples_to_the_existing_entry(fresh_kb, tmp
         drafts.edit(fresh_kb, fresh_kb.db, pending.id, {"title": "x"})
 
 
-def test_an_approved_file_shows_bidi_and_control_characters_as_escapes(fresh_kb, tmp_path):
-    hostile = replace(
-        AV, title="On-access antivirus \u202escans\u202c the dataset", fix="Excluded \x1b]8;;x\x1b\\/data"
+HOSTILE = replace(
+    AV, title="On-access antivirus \u202escans\u202c the dataset", fix="Excluded \x1b]8;;x\x1b\\/data"
+)
+
+
+def test_a_new_cause_and_an_edit_keep_no_bidi_or_control_characters(fresh_kb):
+    """What a draft holds is what its edit form shows raw (Slack renders an input box as typed)."""
+    draft_id = resolve_new(fresh_kb, HOSTILE, "1.1")
+    body = drafts.get_draft(fresh_kb.db, draft_id).body
+    assert (body["title"], body["fix"]) == (
+        "On-access antivirus scans the dataset",
+        ["Excluded ]8;;x\\/data"],
     )
-    draft_id = resolve_new(fresh_kb, hostile, "1.1")
+    edited = drafts.edit(fresh_kb, fresh_kb.db, draft_id, {"summary": "scans \u2066every\u2069 file\r"})
+    assert edited.summary == "scans every file"
+
+
+def test_an_approved_file_shows_bidi_and_control_characters_as_escapes(fresh_kb, tmp_path):
+    """A draft stored before new causes were cleaned may still hold them: the file shows them."""
+    draft_id = resolve_new(fresh_kb, AV, "1.2")
+    body = {**drafts.get_draft(fresh_kb.db, draft_id).body, "title": HOSTILE.title, "fix": [HOSTILE.fix]}
+    fresh_kb.db.execute("UPDATE drafts SET body_json = ? WHERE id = ?", [json.dumps(body), draft_id])
     drafts.approve(fresh_kb, fresh_kb.db, draft_id, user="maint", directory=tmp_path)
     text = (tmp_path / f"{draft_id}.yaml").read_text(encoding="utf-8")
     assert not set(text) & {"\u202e", "\u202c", "\x1b"}, text  # a reviewer's terminal or PR shows them
