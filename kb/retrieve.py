@@ -360,6 +360,8 @@ class _Evidence:
     shift: float = 0.0
     learned: _Learned | None = None
     unvouched: float = 0.0  # what one person's resolution added to the score: not confidence
+    draft: bool = False  # an unreviewed draft: "medium" at most
+    unvouched_draft: bool = False  # ... that no maintainer's resolution created: one person's words
 
 
 def _adjust(
@@ -443,6 +445,11 @@ class Retriever:
             evidence.setdefault(pitfall_id, _Evidence()).learned = learned
         for pitfall_id, weight in self._found.weights.items():
             evidence[pitfall_id].signature_weight = weight
+        drafts = [pid for pid in evidence if catalog.pitfalls[pid].status == "draft"]
+        vouched = store.vouched_drafts(self._db(), drafts)
+        for pitfall_id in drafts:
+            evidence[pitfall_id].draft = True
+            evidence[pitfall_id].unvouched_draft = pitfall_id not in vouched
         fused = self._boost_learned(self._fuse(evidence, MODES[mode]), evidence)
         if self._adjustments is not None and mode == "hybrid":
             vector = nearest.result().vectors[0] if nearest is not None else None
@@ -710,24 +717,33 @@ class Retriever:
     def _below_the_confident(
         self, fused: list[tuple[str, float]], evidence: Mapping[str, _Evidence]
     ) -> list[tuple[str, float]]:
-        """What one person's resolution added never lifts an entry above one more confident without it."""
-        if not any(evidence[pid].unvouched for pid, _ in fused):
+        """One person's word never lifts an entry above one more confident without it: what a resolution
+        nobody vouched for added (`_Learned`) stays below every entry more confident, and a draft no
+        maintainer's resolution created (one member's new cause, an imported entry) below every
+        reviewed entry at least as confident ("medium" or "high")."""
+        if not any(evidence[pid].unvouched or evidence[pid].unvouched_draft for pid, _ in fused):
             return fused
         level = {pid: _LEVELS.index(self._confidence(evidence[pid], s)) for pid, s in fused}
         out = []
         for pid, score in fused:
             item = evidence[pid]
-            above = min((s for p, s in fused if level[p] > level[pid]), default=2.0)
-            if item.unvouched and score >= above:
-                own = score - item.unvouched
-                capped = max(own, above - 1e-6)
-                item.unvouched, score = capped - own, capped
+            if item.unvouched_draft:
+                floor = max(level[pid], 1)
+                above = min((s for p, s in fused if not evidence[p].draft and level[p] >= floor), default=2.0)
+                score = min(score, above - 1e-6)
+            elif item.unvouched:
+                above = min((s for p, s in fused if level[p] > level[pid]), default=2.0)
+                if score >= above:
+                    own = score - item.unvouched
+                    capped = max(own, above - 1e-6)
+                    item.unvouched, score = capped - own, capped
             out.append((pid, score))
         return sorted(out, key=lambda item: (-item[1], item[0]))
 
     def _confidence(self, item: _Evidence, score: float) -> str:
         """high | medium | low (low: "no confident match"), from the calibrated evidence rules; what one
-        person's resolution added to the score does not count (`_Learned`)."""
+        person's resolution added to the score does not count (`_Learned`), and an unreviewed draft is
+        "medium" at most."""
         t = self.tuning
         vouched = item.learned.vouched if item.learned else 0.0
         offered = item.learned.offered if item.learned else 0.0
@@ -735,7 +751,7 @@ class Retriever:
         if vouched >= t.learned_high or (
             item.signature_chars and score >= t.high_score and item.similarity >= t.high_similarity
         ):
-            return "high"
+            return "medium" if item.draft else "high"
         if max(vouched, offered) >= t.learned_medium or (item.signature_chars and score >= t.medium_score):
             return "medium"
         return "low"

@@ -442,6 +442,19 @@ def resolutions_of(
     return {iid: (str(user), bool(vouched), bool(offered)) for iid, user, vouched, offered in rows}
 
 
+def vouched_drafts(db: sqlite_utils.Database, ids: Sequence[str]) -> set[str]:
+    """The drafts among `ids` that a resolution vouched for created (a maintainer's or the operator's
+    new cause, `resolutions.vouched`); imported drafts and one channel member's are not."""
+    if not ids:
+        return set()
+    rows = db.execute(
+        "SELECT d.id FROM drafts d JOIN resolutions r ON r.incident_id = d.incident_id AND r.cause_id = d.id"
+        f" WHERE r.vouched = 1 AND d.id IN ({','.join('?' * len(ids))})",
+        list(ids),
+    )
+    return {row[0] for row in rows}
+
+
 def embedding_state(db: sqlite_utils.Database, model: str) -> Iterator[tuple[int, str, str | None]]:
     """(example id, text, content hash of its `model` vector or None) for every example, streamed (at
     100k entries the list held 400,000 texts); write the tables only once it is consumed."""

@@ -108,3 +108,33 @@ def test_older_resolutions_from_the_cli_and_the_console_stay_vouched_for_and_sla
     new = open_db(tmp_path / "old.db")
     rows = new.execute("SELECT incident_id, vouched FROM resolutions ORDER BY incident_id").fetchall()
     assert [tuple(r) for r in rows] == [(1, 0), (2, 1), (3, 1)]
+
+
+def test_an_unreviewed_draft_copying_the_error_is_not_confident_nor_above_a_reviewed_cause(kb):
+    """ "None of these" with a made-up cause whose symptoms copy the error: the draft is found (that is
+    what the next paste of a new cause needs), but it was "high" and first for every out-of-memory
+    paste; an unreviewed draft is "medium" at most, below a reviewed entry at least as confident."""
+    from pitstop.incidents.model import NewCause
+
+    store = incidents_for(kb)
+    iid = store.record_answer(channel="C1", thread_ts="7.0", user="U1", text=PASTE, answer=kb.ask(PASTE))
+    made_up = NewCause(
+        "Cosmic rays flip the allocator",
+        "cosmic rays",
+        "pray",
+        ("torch.cuda.OutOfMemoryError: CUDA out of memory", "CUDA out of memory. Tried to allocate"),
+    )
+    draft = store.resolve(iid, user="U2", new_cause=made_up).resolution.cause_id
+    after = answer(kb)
+    assert after[draft][1] == "medium" and after[draft][0] > after[OOM][0]
+
+
+def test_a_maintainers_new_cause_may_rank_first_but_stays_unreviewed(kb):
+    from pitstop.incidents.model import NewCause
+
+    store = incidents_for(kb)
+    iid = store.record_answer(channel="C1", thread_ts="8.0", user="U1", text=PASTE, answer=kb.ask(PASTE))
+    made_up = NewCause("Allocator arena leak", "a leak", "restart", (PASTE,))
+    draft = store.resolve(iid, user="U2", new_cause=made_up, vouched=True).resolution.cause_id
+    top = kb.ask(PASTE, top=5).results[0]
+    assert (top.id, top.confidence, top.draft) == (draft, "medium", True)
