@@ -3,6 +3,9 @@ hosts (see docs/SECURITY.md)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -89,3 +92,60 @@ def test_a_longer_name_is_not_the_host(host, named):
 
     assert not _names(f"nccl timeout on {named} again", host)
     assert _names(f"nccl timeout on {host.upper()}. again".lower(), host)  # a full stop, any case
+
+
+# --- (c) the database path ---------------------------------------------------------------------
+
+
+def _run_cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pitstop", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "HF_HUB_OFFLINE": "1", **env},
+        check=False,
+    )
+
+
+def test_a_database_in_a_folder_others_may_write_is_refused(tmp_path: Path):
+    """In a shared folder (/tmp, mode 1777) another user leaves `p.db-wal` and `p.db-shm` open to all
+    before the first open: SQLite wrote every commit into their files (read and rewritable by them)."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    for suffix in ("-wal", "-shm"):
+        planted = shared / f"p.db{suffix}"
+        planted.touch()
+        planted.chmod(0o666)
+    done = _run_cli("incidents", "list", env={"PITSTOP_DB": str(shared / "p.db")})
+    assert done.returncode == 6, done.stderr
+    assert "open to other users' writes" in done.stderr and "Traceback" not in done.stderr
+    assert all((shared / f"p.db{s}").stat().st_size == 0 for s in ("-wal", "-shm"))
+    assert not (shared / "p.db").exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to give a file to another user")
+def test_a_sidecar_of_another_user_is_refused(tmp_path: Path):
+    from pitstop.core.db import open_db
+    from pitstop.core.errors import BadDatabase
+
+    folder = tmp_path / "db"
+    folder.mkdir(mode=0o700)
+    planted = folder / "p.db-wal"
+    planted.touch()
+    os.chown(planted, 65534, 65534)
+    with pytest.raises(BadDatabase, match="belongs to another user"):
+        open_db(folder / "p.db")
+    assert planted.stat().st_size == 0
+
+
+def test_a_private_folder_and_a_symlink_into_one_still_work(tmp_path: Path):
+    from pitstop.core.db import open_db
+
+    folder = tmp_path / "db"
+    folder.mkdir(mode=0o700)
+    open_db(folder / "p.db").conn.close()
+    link = tmp_path / "link.db"
+    link.symlink_to(folder / "p.db")
+    open_db(link).conn.close()
