@@ -205,3 +205,48 @@ def test_the_framing_nonce_is_not_in_any_argv_on_the_host(kb_path, tmp_path) -> 
         fleet.down(tmp_path / "lab")
     assert done.returncode in (0, 10, 11), done.stderr
     assert found == set()
+
+
+# --- (b) the warm ask server -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("runtime", ["file", "foreign"])
+def test_ask_with_an_unusable_runtime_dir_answers_in_its_own_process(kb_path, tmp_path, runtime, monkeypatch):
+    """`su alice` keeps the first user's XDG_RUNTIME_DIR (/run/user/1000, 0700, not alice's): making
+    `pitstop` in it raised PermissionError, and `pitstop ask` died with a traceback (a file there:
+    NotADirectoryError)."""
+    from tests.bot.conftest import copy_kb as copy_db
+
+    db = copy_db(kb_path, tmp_path / "ask.db")
+    where = tmp_path / "runtime"
+    if runtime == "file":
+        where.write_text("")
+    else:
+        if os.geteuid() != 0:
+            pytest.skip("needs root to run as another user")
+        where.mkdir(mode=0o700)
+    env = {"XDG_RUNTIME_DIR": str(where), "PITSTOP_DB": str(db), "PITSTOP_ASK_SERVER": "1"}
+    if runtime == "file":
+        done = _run_cli("ask", "Xid 79 GPU has fallen off the bus", env=env)
+        assert done.returncode == 0, done.stderr
+        assert "xid79-gpu-fell-off-bus" in done.stdout and "Traceback" not in done.stderr
+        return
+    from pitstop.cli import ask_server
+
+    ask_server._roots()  # imported before the fork
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(where))
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child reports through the pipe
+        try:
+            os.setgid(65534)
+            os.setuid(65534)
+            outcome = repr(ask_server.socket_path(db))
+        except BaseException as exc:  # noqa: BLE001
+            outcome = f"raised {type(exc).__name__}"
+        os.write(write, outcome.encode())
+        os._exit(0)
+    os.close(write)
+    os.waitpid(pid, 0)
+    with os.fdopen(read) as pipe:
+        assert pipe.read() == "None"
