@@ -83,6 +83,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the {what} {path} is not UTF-8 text (a binary file?)",
         "{what} {path} 不是 UTF-8 文本（是二进制文件吗？）",
     ),
+    "security.file.too_large": (
+        "the {what} {path} is larger than {limit} MiB; this is not such a file",
+        "{what} {path} 超过 {limit} MiB，不是这类文件",
+    ),
+    "security.file.too_deep": (
+        "the {what} {path} nests lists or mappings more than {depth} levels deep",
+        "{what} {path} 的列表或映射嵌套超过 {depth} 层",
+    ),
     "security.file.not_yaml": (
         "the {what} {path} is not valid YAML: {reason}",
         "{what} {path} 不是有效的 YAML：{reason}",

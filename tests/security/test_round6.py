@@ -102,7 +102,13 @@ def test_a_longer_name_is_not_the_host(host, named):
 # --- (c) the database path ---------------------------------------------------------------------
 
 
-def _run_cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+def _run_cli(*args: str, env: dict[str, str], memory: int | None = None) -> subprocess.CompletedProcess[str]:
+    import resource
+
+    def limit() -> None:  # (the child's address space, so a runaway read fails here, not the machine)
+        if memory is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
     return subprocess.run(
         [sys.executable, "-m", "pitstop", *args],
         capture_output=True,
@@ -110,6 +116,7 @@ def _run_cli(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str
         timeout=120,
         env={**os.environ, "HF_HUB_OFFLINE": "1", **env},
         check=False,
+        preexec_fn=limit,  # noqa: PLW1509 - no threads run in the child before exec
     )
 
 
@@ -250,3 +257,37 @@ def test_ask_with_an_unusable_runtime_dir_answers_in_its_own_process(kb_path, tm
     os.waitpid(pid, 0)
     with os.fdopen(read) as pipe:
         assert pipe.read() == "None"
+
+
+# --- (c) hostile case, taxonomy and policy files -----------------------------------------------
+
+
+BLOCK_98_DEEP = "a:\n" + "".join(" " * n + "b:\n" for n in range(1, 99))
+
+
+@pytest.mark.parametrize(
+    ("args", "content", "said"),
+    [
+        # libyaml's composer recursed in C: SIGSEGV (exit -11), no sentence; 98 block levels: the limit
+        (["kb", "check", "--taxonomy"], "[" * 100_000, "more than 64 levels deep"),
+        (["kb", "check", "--taxonomy"], BLOCK_98_DEEP, "64 levels"),
+        (["policy", "check", "--user", "alice", "gpu1", "--policy"], "{a: " * 50_000, "64 levels"),
+        # json.loads raised RecursionError: a traceback, exit 1
+        (["eval", "retrieval"], "[" * 100_000 + "\n", "nested too deeply"),
+        (["eval", "learning", "--split"], "[" * 100_000 + "\n", "nested too deeply"),
+    ],
+    ids=["flow-yaml", "block-yaml", "policy", "eval-retrieval", "eval-learning"],
+)
+def test_deeply_nested_files_are_one_sentence(tmp_path: Path, args, content, said):
+    hostile = tmp_path / "hostile.yaml"
+    hostile.write_text(content)
+    done = _run_cli(*args, str(hostile), env={"PITSTOP_DB": str(tmp_path / "p.db")})
+    assert done.returncode == 5, (done.returncode, done.stderr[-500:])
+    assert said in done.stderr and "Traceback" not in done.stderr
+
+
+def test_an_endless_case_file_is_refused_without_filling_memory(tmp_path: Path):
+    """`pitstop eval retrieval /dev/zero` read it whole: 22 GB before the kernel killed it."""
+    env = {"PITSTOP_DB": str(tmp_path / "p.db")}
+    done = _run_cli("eval", "retrieval", "/dev/zero", env=env, memory=3 * 2**30)
+    assert done.returncode == 5 and "larger than 64 MiB" in done.stderr, done.stderr[-500:]
