@@ -77,7 +77,12 @@ def _only_mine(path: Path) -> None:
         info = folder.stat()
         if not trusted(info, (me, 0)):
             raise BadDatabase(
-                msg("security.db.shared_dir", directory=str(folder), mode=f"{info.st_mode & 0o7777:o}")
+                msg(
+                    "security.db.shared_dir",
+                    directory=str(folder),
+                    mode=f"{info.st_mode & 0o7777:o}",
+                    uid=info.st_uid,
+                )
             )
     for name in dict.fromkeys((path, real, Path(f"{real}-wal"), Path(f"{real}-shm"))):
         try:

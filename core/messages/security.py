@@ -50,10 +50,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{path} 是目录而不是数据库文件；请把 PITSTOP_DB 指向一个文件",
     ),
     "security.db.shared_dir": (
-        "the database's directory {directory} (mode {mode}) is open to other users' writes: they could "
-        "read and change the database through its -wal and -shm files; point PITSTOP_DB at a file in a "
-        "directory only you may write (mode 0700)",
-        "数据库所在目录 {directory}（权限 {mode}）允许其他用户写入："
+        "the database's directory {directory} (mode {mode}, uid {uid}) is another user's or open to other "
+        "users' writes: they could read and change the database through its -wal and -shm files; point "
+        "PITSTOP_DB at a file in a directory only you may write (mode 0700)",
+        "数据库所在目录 {directory}（权限 {mode}，uid {uid}）属于其他用户或允许其他用户写入："
         "他们可借 -wal 和 -shm 文件读取并篡改数据库；"
         "请把 PITSTOP_DB 指向只有你能写入的目录（权限 0700）中的文件",
     ),

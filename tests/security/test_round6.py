@@ -132,7 +132,7 @@ def test_a_database_in_a_folder_others_may_write_is_refused(tmp_path: Path):
         planted.chmod(0o666)
     done = _run_cli("incidents", "list", env={"PITSTOP_DB": str(shared / "p.db")})
     assert done.returncode == 6, done.stderr
-    assert "open to other users' writes" in done.stderr and "Traceback" not in done.stderr
+    assert "open to other" in done.stderr and "Traceback" not in done.stderr
     assert all((shared / f"p.db{s}").stat().st_size == 0 for s in ("-wal", "-shm"))
     assert not (shared / "p.db").exists()
 
