@@ -291,3 +291,26 @@ def test_an_endless_case_file_is_refused_without_filling_memory(tmp_path: Path):
     env = {"PITSTOP_DB": str(tmp_path / "p.db")}
     done = _run_cli("eval", "retrieval", "/dev/zero", env=env, memory=3 * 2**30)
     assert done.returncode == 5 and "larger than 64 MiB" in done.stderr, done.stderr[-500:]
+
+
+# --- (e) a hostile host's framing --------------------------------------------------------------
+
+
+def test_a_marker_start_without_an_end_is_output_not_held():
+    """The host knows the nonce (the script carries it): `\\n@@NONCE ` and then 50 MiB without a newline
+    was all held as a marker's start, past the output cap, and copied on every chunk (20 s of CPU)."""
+    from pitstop.collectors.transport.framing import Demux
+
+    nonce = "0123456789abcdef"
+    demux = Demux(nonce, [1 << 20, 1 << 20])
+    demux.feed(f"\n@@{nonce} B 0\nok\n\n@@{nonce} ".encode())
+    started = time.process_time()
+    for _ in range(800):  # 50 MiB in 64 KiB chunks, as asyncssh delivers them
+        demux.feed(b"x" * 65536)
+    assert time.process_time() - started < 2.0
+    assert len(demux._pending) < 1024
+    assert demux.tails[0].total > 50 * 2**20 and len(demux.tails[0].data) == 1 << 20  # capped output
+    # the framing still works after it, a marker split across chunks too
+    demux.feed(f"\n\n@@{nonce} E 0 0\n\n@@{nonce} B 1\nsecond\n\n@@{nonce} E".encode())
+    demux.feed(b" 1 3\n")
+    assert demux.status == {0: 0, 1: 3} and demux.tails[1].data == b"second\n"
