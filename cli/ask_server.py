@@ -114,7 +114,8 @@ def _private_dir() -> Path | None:
     """This user's folder for sockets (created 0700), or None when it exists but others could use it."""
     runtime = os.environ.get("XDG_RUNTIME_DIR")
     folder = Path(runtime) / "pitstop" if runtime else Path(f"/tmp/pitstop-{os.getuid()}")
-    with contextlib.suppress(FileExistsError, FileNotFoundError):
+    # (an XDG_RUNTIME_DIR that `su` or `sudo -u` kept from another user, or a file: no server, no error)
+    with contextlib.suppress(OSError):
         folder.mkdir(mode=0o700)
     try:
         info = folder.lstat()

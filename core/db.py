@@ -12,7 +12,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from pitstop.core.config import data_dir
+from pitstop.core.config import data_dir, trusted
 from pitstop.core.errors import BadDatabase
 from pitstop.core.i18n import msg
 from pitstop.migrations import migrations
@@ -29,6 +29,7 @@ def open_db(path: str | Path, *, migrate: bool = True) -> sqlite_utils.Database:
         private_dir(path.parent)
         if path.is_dir():
             raise BadDatabase(msg("security.db.is_dir", path=str(path)))
+        _only_mine(path)
         # Never open and close an existing database file by hand: SQLite's locks are POSIX locks, which
         # a process loses on every file of its own when it closes ANY descriptor of that file, and a
         # connection whose locks vanished lets another process delete the WAL under it (lost commits).
@@ -61,6 +62,35 @@ def open_db(path: str | Path, *, migrate: bool = True) -> sqlite_utils.Database:
             with contextlib.suppress(FileNotFoundError, PermissionError):
                 os.chmod(f"{path}{suffix}", 0o600)
     return db
+
+
+def _only_mine(path: Path) -> None:
+    """Refuse a database another user could read or steer: its folder (and the one its symlink points
+    into, where SQLite keeps `-wal` and `-shm`) must be this user's or root's and closed to others'
+    writes (as `trusted` judges an ssh config), and the file and its sidecars, where they exist, this
+    user's. In a shared folder such as /tmp another user could otherwise leave a `p.db-wal` open to
+    all before the first open, and SQLite would write every commit (pastes, the audit trail, the
+    server secret) into their file, which they may also rewrite."""
+    me = os.geteuid()
+    real = path.resolve()
+    for folder in dict.fromkeys((path.absolute().parent, real.parent)):
+        info = folder.stat()
+        if not trusted(info, (me, 0)):
+            raise BadDatabase(
+                msg(
+                    "security.db.shared_dir",
+                    directory=str(folder),
+                    mode=f"{info.st_mode & 0o7777:o}",
+                    uid=info.st_uid,
+                )
+            )
+    for name in dict.fromkeys((path, real, Path(f"{real}-wal"), Path(f"{real}-shm"))):
+        try:
+            info = name.lstat()
+        except FileNotFoundError:
+            continue
+        if info.st_uid != me:
+            raise BadDatabase(msg("security.db.not_mine", path=str(name), uid=info.st_uid))
 
 
 def private_dir(directory: Path) -> None:

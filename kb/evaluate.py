@@ -194,8 +194,9 @@ def load_cases(path: Path) -> list[Case]:
                     new_cause=data.get("new_cause") if isinstance(data.get("new_cause"), dict) else None,
                 )
             )
-        except (ValueError, KeyError, TypeError) as exc:
-            raise BadFile(msg("errors.eval.bad_line", path=str(path), line=number, error=str(exc))) from None
+        except (ValueError, KeyError, TypeError, RecursionError) as exc:  # (RecursionError: `[` * 100,000)
+            error = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+            raise BadFile(msg("errors.eval.bad_line", path=str(path), line=number, error=error)) from None
     if not cases:
         raise BadFile(msg("errors.eval.no_cases", path=str(path)))
     return cases

@@ -6,7 +6,8 @@ candidates:
 - a per-deployment prior: causes this team resolved before gain `PRIOR_STEP` per doubling of their
   count, at most `PRIOR_MAX` ("this team resolved 3 incident(s) as this, latest #12");
 - a host prior: when the paste names a host whose incident was resolved as a cause, that cause gains
-  `HOST_BOOST` ("host gpu07 had this cause in incident #12");
+  `HOST_BOOST` once, however many of its incidents or hosts the paste names ("host gpu07 had this
+  cause in incident #12");
 - demotion by feedback: repeated "Not it" for near-identical questions. Votes count only from incidents
   whose error text embeds within `NEAR` cosine of the query; a cause is demoted when at least
   `MIN_NOT_IT` distinct people said "Not it" and they outnumber the people who said "This was it"
@@ -14,6 +15,13 @@ candidates:
   net vote, never more than `MAX_DEMOTION` of the 0..1 score. Incident texts and queries are embedded
   through the same view as the KB's examples (`kb.glossary.dense_view`); the incident vectors are
   cached in `incident_vectors` keyed by that view's hash, like the KB's own embeddings.
+
+The two priors are people's word, like a learned example (`kb.retrieve._Learned`): unless a
+maintainer or the operator vouched for one of the resolutions behind a prior, or two different people
+resolved as that cause, what it adds is `Adjustment.unvouched`, which ranks but is not confidence and
+never lifts a cause above one more confident without it (`Retriever._below_the_confident`): one
+channel member resolving a host's incidents as a wrong cause must not put it first for every paste
+that names the host.
 """
 
 from __future__ import annotations
@@ -56,6 +64,7 @@ class Adjustment:
     delta: float
     why: tuple[Msg, ...]
     reason: Msg
+    unvouched: float = 0.0  # the part of `delta` only one person's unvouched resolutions give
 
 
 @dataclass(frozen=True)
@@ -76,7 +85,9 @@ class FeedbackAdjuster:
         self._votes: _Votes | None = None
         self._resolved_key: tuple[object, ...] | None = None
         self._by_cause: dict[str, list[int]] = {}
+        self._trusted: set[str] = set()  # causes a vouched resolution or two resolvers stand behind
         self._hosts: list[tuple[str, str, int]] = []  # (host, cause, incident), oldest first
+        self._trusted_hosts: set[tuple[str, str]] = set()  # (host, cause) likewise
 
     def __call__(self, prepared: Prepared, vector: np.ndarray | None = None) -> dict[str, Adjustment]:
         """The prior, host and feedback adjustments for this paste (empty when there are none).
@@ -88,7 +99,12 @@ class FeedbackAdjuster:
             for pid, change in part.items():
                 old = out.get(pid)
                 out[pid] = (
-                    Adjustment(old.delta + change.delta, old.why + change.why, change.reason)
+                    Adjustment(
+                        old.delta + change.delta,
+                        old.why + change.why,
+                        change.reason,
+                        old.unvouched + change.unvouched,
+                    )
                     if old
                     else change
                 )
@@ -101,15 +117,25 @@ class FeedbackAdjuster:
             delta = min(PRIOR_MAX, PRIOR_STEP * math.log2(1 + len(incidents)))
             why = (msg("kb.detail.prior", count=len(incidents), incident=max(incidents)),)
             out[pid] = Adjustment(
-                delta, why, msg("kb.why.prior", count=len(incidents), incident=max(incidents))
+                delta,
+                why,
+                msg("kb.why.prior", count=len(incidents), incident=max(incidents)),
+                0.0 if pid in self._trusted else delta,
             )
         lowered = raw.lower()
-        for host, pid, iid in self._hosts:
-            if re.search(rf"(?<![\w.-]){re.escape(host.lower())}(?![\w-])", lowered):
-                why = (msg("kb.detail.host", host=host, incident=iid),)
-                out[pid] = Adjustment(
-                    out[pid].delta + HOST_BOOST, why, msg("kb.why.host", host=host, incident=iid)
-                )
+        boosted: set[str] = set()
+        for host, pid, iid in reversed(self._hosts):  # the latest incident names the boost
+            if pid in boosted or not _names(lowered, host.lower()):
+                continue
+            boosted.add(pid)
+            own = 0.0 if (host, pid) in self._trusted_hosts else HOST_BOOST
+            old = out[pid]
+            out[pid] = Adjustment(
+                old.delta + HOST_BOOST,
+                old.why + (msg("kb.detail.host", host=host, incident=iid),),
+                msg("kb.why.host", host=host, incident=iid),
+                old.unvouched + own,
+            )
         return out
 
     def _resolved(self) -> dict[str, list[int]]:
@@ -119,12 +145,23 @@ class FeedbackAdjuster:
         if key != self._resolved_key:
             by_cause: dict[str, list[int]] = defaultdict(list)
             hosts: list[tuple[str, str, int]] = []
-            for iid, cause, hosts_json in db.execute(
-                "SELECT r.incident_id, r.cause_id, i.hosts_json FROM resolutions r JOIN incidents i"
-                " ON i.id = r.incident_id WHERE r.kind IN ('existing', 'draft') ORDER BY r.incident_id"
+            people: dict[object, set[str]] = defaultdict(set)  # cause or (host, cause) -> resolvers
+            vouched: set[object] = set()
+            for iid, cause, hosts_json, user, sure in db.execute(
+                "SELECT r.incident_id, r.cause_id, i.hosts_json, r.resolved_by, r.vouched FROM resolutions r"
+                " JOIN incidents i ON i.id = r.incident_id WHERE r.kind IN ('existing', 'draft')"
+                " ORDER BY r.incident_id"
             ):
                 by_cause[cause].append(iid)
-                hosts += [(str(h), cause, iid) for h in json.loads(hosts_json or "[]") if len(str(h)) >= 3]
+                named = [(str(h), cause, iid) for h in json.loads(hosts_json or "[]") if len(str(h)) >= 3]
+                hosts += named
+                for who in (cause, *((h, cause) for h, _, _ in named)):
+                    people[who].add(str(user))
+                    if sure:
+                        vouched.add(who)
+            trusted = vouched | {who for who, users in people.items() if len(users) >= 2}
+            self._trusted = {who for who in trusted if isinstance(who, str)}
+            self._trusted_hosts = {who for who in trusted if isinstance(who, tuple)}
             self._by_cause, self._hosts, self._resolved_key = dict(by_cause), hosts, key
         return self._by_cause
 
@@ -212,6 +249,13 @@ class FeedbackAdjuster:
                     )
                     found[iid] = vector
         return found
+
+
+def _names(lowered: str, host: str) -> bool:
+    """Whether a lowercased paste names `host` as a whole name: not inside a longer name (`gpu-host-42`
+    or `gpu-host-42.other` for `gpu-host-42`; `10.0.0.10` or `10.0.0.1.5` for `10.0.0.1`), as
+    `app.hosts.mentioned_hosts` reads names; a sentence's full stop after it still counts."""
+    return re.search(rf"(?<![\w.-]){re.escape(host)}(?![\w-]|\.\w)", lowered) is not None
 
 
 def _view(text: str) -> DenseView | None:

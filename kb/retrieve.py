@@ -367,17 +367,25 @@ class _Evidence:
 def _adjust(
     fused: list[tuple[str, float]], evidence: Mapping[str, _Evidence], changes: Mapping[str, Adjustment]
 ) -> list[tuple[str, float]]:
-    """Apply feedback adjustments to the fused scores, each explained in the match's `why`."""
+    """Apply feedback adjustments to the fused scores, each explained in the match's `why`; what only
+    one person's resolutions add (`Adjustment.unvouched`) is kept apart, as `_boost_learned` does."""
     if not changes:
         return fused
     for pitfall_id, change in changes.items():
         if pitfall_id in evidence:
             evidence[pitfall_id].why.extend(change.why)
             evidence[pitfall_id].reasons.append(change.reason)
-    adjusted = [
-        (pid, min(1.0, max(0.0, score + changes[pid].delta)) if pid in changes else score)
-        for pid, score in fused
-    ]
+    adjusted = []
+    for pid, score in fused:
+        found = changes.get(pid)
+        if found is None:
+            adjusted.append((pid, score))
+            continue
+        new = min(1.0, max(0.0, score + found.delta))
+        if found.unvouched:
+            without = min(1.0, max(0.0, score + found.delta - found.unvouched))
+            evidence[pid].unvouched += max(0.0, new - without)
+        adjusted.append((pid, new))
     return sorted(adjusted, key=lambda item: (-item[1], item[0]))
 
 

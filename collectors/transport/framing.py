@@ -183,6 +183,13 @@ class Tail:
         self._held = 0
 
 
+# The longest marker line (`\n@@NONCE E 999 255\n` is 31 bytes): a longer start of one is output. A host
+# that knows the nonce (it is in the script) otherwise sent `\n@@NONCE ` and then no newline: every byte
+# after it was held as the marker's start, past the output cap, and copied again on every chunk (50 MiB:
+# 50 MB held and 20 s of CPU on the event loop; quadratic).
+MAX_MARKER = 64
+
+
 class Demux:
     """Split one framed stream into per-command tails; `on_marker(kind, index)` sees each marker."""
 
@@ -211,6 +218,10 @@ class Demux:
             if i < 0:
                 break
             j = buf.find(b"\n", i + len(sep))
+            if j < 0 and len(buf) - i > MAX_MARKER:  # no marker is this long: output that looks like one
+                self._flush(buf[start:])
+                self._pending = b""
+                return
             if j < 0:
                 self._flush(buf[start:i])
                 self._pending = buf[i:]

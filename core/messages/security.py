@@ -49,6 +49,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{path} is a directory, not a database file; point PITSTOP_DB at a file",
         "{path} 是目录而不是数据库文件；请把 PITSTOP_DB 指向一个文件",
     ),
+    "security.db.shared_dir": (
+        "the database's directory {directory} (mode {mode}, uid {uid}) is another user's or open to other "
+        "users' writes: they could read and change the database through its -wal and -shm files; point "
+        "PITSTOP_DB at a file in a directory only you may write (mode 0700)",
+        "数据库所在目录 {directory}（权限 {mode}，uid {uid}）属于其他用户或允许其他用户写入："
+        "他们可借 -wal 和 -shm 文件读取并篡改数据库；"
+        "请把 PITSTOP_DB 指向只有你能写入的目录（权限 0700）中的文件",
+    ),
+    "security.db.not_mine": (
+        "{path} belongs to another user (uid {uid}); Pitstop uses only a database and -wal/-shm files of "
+        "its own user; point PITSTOP_DB at another file",
+        "{path} 属于其他用户（uid {uid}）；Pitstop 只使用属于当前用户的数据库及其 -wal/-shm 文件；"
+        "请把 PITSTOP_DB 指向其他文件",
+    ),
     "security.db.not_sqlite": (
         "{path} is not a SQLite database; point PITSTOP_DB at another file",
         "{path} 不是 SQLite 数据库；请把 PITSTOP_DB 指向其他文件",
@@ -68,6 +82,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "security.file.binary": (
         "the {what} {path} is not UTF-8 text (a binary file?)",
         "{what} {path} 不是 UTF-8 文本（是二进制文件吗？）",
+    ),
+    "security.file.too_large": (
+        "the {what} {path} is larger than {limit} MiB; this is not such a file",
+        "{what} {path} 超过 {limit} MiB，不是这类文件",
+    ),
+    "security.file.too_deep": (
+        "the {what} {path} nests lists or mappings more than {depth} levels deep",
+        "{what} {path} 的列表或映射嵌套超过 {depth} 层",
     ),
     "security.file.not_yaml": (
         "the {what} {path} is not valid YAML: {reason}",
