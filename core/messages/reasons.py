@@ -90,6 +90,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "reasons.gpu.clock_event": ("clock event reason `{names}` active", "降频原因 `{names}` 正在生效"),
     "reasons.gpu.no_clock_event": ("no GPU reports `{names}`", "没有 GPU 报告 `{names}`"),
+    "reasons.gpu.clock_event_unexplained": (
+        "`{names}` active on GPU {gpus}, but `{unless}` (which would explain it) is not reported, "
+        "so its cause is unknown",
+        "GPU {gpus} 上 `{names}` 正在生效，但没有报告 `{unless}`（它能解释这一降频），所以原因未知",
+    ),
     "reasons.gpu.no_clock_event_unless": (
         "no GPU reports `{names}` without `{unless}`",
         "没有 GPU 在没有 `{unless}` 的情况下报告 `{names}`",
