@@ -824,6 +824,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "内核列出了 {n} 个 RDMA 端口，但 libibverbs 一个设备都列不出："
         "缺少它的 provider 库，或者 RDMA 服务没起来",
     ),
+    "reasons.network.link_layer_not_shown": (
+        "{ports}: no `Link layer` line (the output was cut?), so InfiniBand or RoCE is unknown",
+        "{ports}：没有 `Link layer` 一行（输出被截断？），无法判断是 InfiniBand 还是 RoCE",
+    ),
     "reasons.network.no_port": ("no `{layer}` port found", "没有找到 `{layer}` 端口"),
     "reasons.network.stray_line": (
         "a line naming an HCA or port was not understood: {line}",

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from pitstop.collectors.model import CommandResult
 from pitstop.core.i18n import render
-from tests.collectors.check_inputs import FIXTURES, check, ok
+from tests.collectors.check_inputs import FIXTURES, argv, check, ok
 
 POWER_BRAKE = {"reason": ["hw_slowdown", "hw_power_brake_slowdown"], "unless_reason": ["hw_thermal_slowdown"]}
 
@@ -28,3 +31,34 @@ def test_hw_slowdown_without_its_thermal_line_is_not_a_power_brake() -> None:
         assert verdict.verdict == "inconclusive"
         assert "hw_thermal_slowdown" in render(verdict.reason, "en")
         assert "原因未知" in render(verdict.reason, "zh")
+
+
+def test_ibstat_port_cut_before_its_link_layer_is_of_unknown_layer(shared_dir: Path) -> None:
+    """An ibstat cut before a port's `Link layer` line: that port was taken for InfiniBand. An
+    H100 host's Ethernet port that is Down (mlx5_2), cut there, confirmed ib-port-down-physical; a
+    RoCE-only host cut before its last `Link layer` line ruled the InfiniBand entries out on the
+    one cut port ("all 1 InfiniBand port(s) are fine"). Both are now inconclusive, naming the port."""
+    lines = (shared_dir / "outputs/ibstat/h100-cx7-ib-active-eth-down.txt").read_text().splitlines(True)
+    at = lines.index("\t\tLink layer: Ethernet\n", lines.index("CA 'mlx5_2'\n"))
+    cut = ok("ibstat", "".join(lines[:at]))
+    for state in ("down", "not_active"):
+        verdict = check("ib_port_state", cut, params={"state": state})
+        assert verdict.verdict == "inconclusive", state
+        assert "mlx5_2 port 1" in render(verdict.reason, "en") and "Link layer" in render(
+            verdict.reason, "zh"
+        )
+    roce = (shared_dir / "outputs/ibstat/h100-cx7-roce-all-active.txt").read_text().splitlines(True)
+    last = max(i for i, line in enumerate(roce) if "Link layer" in line)
+    assert check("ib_port_state", ok("ibstat", "".join(roce[:last])), params={"state": "down"}).verdict == (
+        "inconclusive"
+    )
+    # the whole outputs read as before
+    whole = ok("ibstat", "".join(lines))
+    assert check("ib_port_state", whole, params={"state": "down"}).verdict == "ruled_out"
+    assert (
+        check("ib_port_state", ok("ibstat", "".join(roce)), params={"state": "down"}).verdict == "ruled_out"
+    )
+    # a single port cut at the size cap shows no link layer anywhere: unknown too
+    one = "".join(lines[lines.index("CA 'mlx5_2'\n") : at])
+    capped = CommandResult("ibstat", argv("ibstat"), "ok", 0, stdout=one, truncated=True)
+    assert check("ib_port_state", capped, params={"state": "down"}).verdict == "inconclusive"
