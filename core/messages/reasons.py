@@ -269,6 +269,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "reasons.installed": ("{tool} {version} installed", "已安装 {tool} {version}"),
     "reasons.no_version": ("{tool} printed no version", "{tool} 没有输出版本号"),
     # containers (collectors/checks/container.py)
+    "reasons.container.cli_without_ctk": (
+        "Docker lists no nvidia runtime and nvidia-ctk is not installed, but nvidia-container-cli "
+        "{version} is: toolkits before 1.12 have no nvidia-ctk, and Docker 19.03+ gives `--gpus` "
+        "containers their GPUs through the toolkit's hook without an nvidia runtime",
+        "Docker 没有列出 nvidia 运行时，也没装 nvidia-ctk，但装了 nvidia-container-cli {version}："
+        "1.12 之前的 toolkit 没有 nvidia-ctk，Docker 19.03+ 不需要 nvidia 运行时，"
+        "通过 toolkit 的钩子就能把 GPU 交给 `--gpus` 容器",
+    ),
     "reasons.container.no_engine": ("no container engine answered: {why}", "没有容器引擎应答：{why}"),
     "reasons.container.daemon_unreachable": (
         "docker daemon not reachable: {error}",

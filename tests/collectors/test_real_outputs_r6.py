@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pitstop.collectors.model import CommandResult
+from pitstop.collectors.checks.registry import evaluate
+from pitstop.collectors.model import CheckContext, CommandResult
 from pitstop.core.i18n import render
-from tests.collectors.check_inputs import FIXTURES, argv, check, ok
+from pitstop.kb.schema import load_pitfalls
+from tests.collectors.check_inputs import FIXTURES, NOW, argv, check, ok
+
+REPO = Path(__file__).resolve().parents[2]
 
 POWER_BRAKE = {"reason": ["hw_slowdown", "hw_power_brake_slowdown"], "unless_reason": ["hw_thermal_slowdown"]}
 
@@ -62,3 +66,29 @@ def test_ibstat_port_cut_before_its_link_layer_is_of_unknown_layer(shared_dir: P
     one = "".join(lines[lines.index("CA 'mlx5_2'\n") : at])
     capped = CommandResult("ibstat", argv("ibstat"), "ok", 0, stdout=one, truncated=True)
     assert check("ib_port_state", capped, params={"state": "down"}).verdict == "inconclusive"
+
+
+def test_old_toolkit_without_nvidia_ctk_is_not_a_missing_toolkit(shared_dir: Path) -> None:
+    """Docker 19.03's `docker info` lists only runc (Fedora 32 host), nvidia-ctk is not installed, and
+    `nvidia-container-cli -V` prints libnvidia-container 1.0.7: the toolkit of that era has no
+    nvidia-ctk and serves `docker run --gpus` through its hook, with no nvidia runtime registered
+    (NVIDIA/k8s-device-plugin#168, Xilinx/Vitis-AI#28). nvidia-container-toolkit-missing was
+    confirmed; it is inconclusive, naming the version. Without nvidia-container-cli it still confirms."""
+    results = {
+        "docker_info": ok(
+            "docker_info",
+            (shared_dir / "outputs/docker-info/docker-19.03-fedora32-runc-only.txt").read_text(),
+        ),
+        "nvidia_ctk": CommandResult(
+            "nvidia_ctk", argv("nvidia_ctk"), "missing", 127, stderr="bash: nvidia-ctk: command not found"
+        ),
+    }
+    entry = next(
+        p for p in load_pitfalls(REPO / "kb" / "pitfalls") if p.id == "nvidia-container-toolkit-missing"
+    )
+    ctx = CheckContext(host="h", now=NOW)
+    assert evaluate(entry, results, ctx).verdict == "confirmed"
+    cli = (FIXTURES / "outputs/nvidia-container-cli-version/1.0.7-ubuntu-gcc7.txt").read_text()
+    verdict = evaluate(entry, {**results, "nvidia_container_cli": ok("nvidia_container_cli", cli)}, ctx)
+    assert verdict.verdict == "inconclusive"
+    assert "1.0.7" in render(verdict.reason, "en") and "1.0.7" in render(verdict.reason, "zh")
