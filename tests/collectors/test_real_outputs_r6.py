@@ -6,6 +6,7 @@ from pathlib import Path
 
 from pitstop.collectors.checks.registry import evaluate
 from pitstop.collectors.model import CheckContext, CommandResult
+from pitstop.collectors.parsers import kernel_log
 from pitstop.core.i18n import render
 from pitstop.kb.schema import load_pitfalls
 from tests.collectors.check_inputs import FIXTURES, NOW, argv, check, ok
@@ -92,3 +93,42 @@ def test_old_toolkit_without_nvidia_ctk_is_not_a_missing_toolkit(shared_dir: Pat
     verdict = evaluate(entry, {**results, "nvidia_container_cli": ok("nvidia_container_cli", cli)}, ctx)
     assert verdict.verdict == "inconclusive"
     assert "1.0.7" in render(verdict.reason, "en") and "1.0.7" in render(verdict.reason, "zh")
+
+
+def test_round6_kernel_logs_read_right() -> None:
+    """Kernel logs of this round that Pitstop already read right, kept so they stay read right."""
+    ctx = CheckContext(host="h", now=NOW)
+
+    def verdict(name: str, pattern: str) -> str:
+        log = ok("kernel_log", (FIXTURES / "outputs" / name).read_text())
+        return check("kernel_log_match", log, params={"pattern": pattern}, ctx=ctx).verdict
+
+    aer = "AER: .*error|PCIe Bus Error"
+    edac = r"EDAC .*\b\d+ [CU]E\b|HANDLING MCE MEMORY ERROR|mce: \[Hardware Error\]"
+    # syslog with the Dutch month 'jan.': dated, so the log is recognized
+    dutch = kernel_log.parse(
+        (
+            FIXTURES / "outputs/journalctl-k/syslog-dutch-jan-aer-corrected-id-00e5-receiver-error.txt"
+        ).read_text(),
+        now=NOW,
+    )
+    assert all(e.time is not None and e.time.month == 1 for e in dutch.events) and dutch.recognized
+    assert (
+        verdict("journalctl-k/syslog-dutch-jan-aer-corrected-id-00e5-receiver-error.txt", aer) == "confirmed"
+    )
+    # pasted without timestamps, every line indented: present, but no absence can be read from it
+    indented = "dmesg/no-timestamp-indented-aer-rxerr-nvme-gtx1060-laptop.txt"
+    assert verdict(indented, aer) == "confirmed"
+    assert verdict(indented, "nfs: server .* not responding") == "inconclusive"
+    for name in (
+        "dmesg/ctime-edac-sbridge-1-ce-memory-read-error-chan2-dimm0.txt",
+        "journalctl-k/syslog-uptime-edac-mc0-n-ce-error-cpu0channel2-dimm0-excerpt.txt",
+    ):
+        assert verdict(name, edac) == "confirmed", name
+        assert verdict(name, aer) == "ruled_out", name
+    # the server came back ('nfs: server ... OK'), but it did stop responding
+    for name in (
+        "dmesg/nfs-not-responding-timed-out-still-trying-then-ok-excerpt.txt",
+        "dmesg/ctime-nfs-root-over-nfs-still-trying-then-ok-excerpt.txt",
+    ):
+        assert verdict(name, "nfs: server .* not responding") == "confirmed", name
