@@ -563,6 +563,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "调频策略 `{governor}` 会随负载升频，不是 `{expect}`：仅凭这个设置看不出 CPU 慢；"
         "请在负载下把 `current CPU frequency` 与正常节点比较",
     ),
+    "reasons.host.cmdline_repeated": (
+        "`{flag}` is given more than once on the kernel command line, `{value}` only some of those "
+        "times; the kernel may apply every one, so whether `{flag}={value}` holds is not clear",
+        "内核命令行里 `{flag}` 出现了多次，只有其中几次是 `{value}`；内核可能逐个应用，"
+        "所以无法判断 `{flag}={value}` 是否生效",
+    ),
     "reasons.host.cmdline_has": ("kernel command line has `{flag}`", "内核启动参数里有 `{flag}`"),
     "reasons.host.cmdline_has_unless": (
         "kernel command line has `{flag}` but also `{unless}`",

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from pitstop.collectors.checks.registry import evaluate
 from pitstop.collectors.model import CheckContext, CommandResult
-from pitstop.collectors.parsers import kernel_log
+from pitstop.collectors.parsers import cmdline, kernel_log
 from pitstop.core.i18n import render
 from pitstop.kb.schema import load_pitfalls
 from tests.collectors.check_inputs import FIXTURES, NOW, argv, check, ok
@@ -132,3 +132,24 @@ def test_round6_kernel_logs_read_right() -> None:
         "dmesg/ctime-nfs-root-over-nfs-still-trying-then-ok-excerpt.txt",
     ):
         assert verdict(name, "nfs: server .* not responding") == "confirmed", name
+
+
+def test_cmdline_parameter_given_more_than_once_or_as_a_list() -> None:
+    """Qubes dom0 boot line `... intel_iommu=igfx_off ... intel_iommu=on intel_iommu=igfx_off`: the
+    kernel applies each `intel_iommu=`, but the parser kept the last value only and ruled
+    iommu-translation-mode out ("lacks `intel_iommu=on`"). Repeated with different values it is
+    inconclusive; a comma list (`intel_iommu=on,igfx_off`) holds each of its options."""
+    iommu = {"flag": "intel_iommu", "value": "on", "unless": "iommu=pt"}
+    text = (
+        FIXTURES / "outputs/proc-cmdline/qubes-dom0-intel-iommu-three-times-igfx-off-last.txt"
+    ).read_text()
+    assert cmdline.parse(text).values["intel_iommu"] == ("igfx_off", "on", "igfx_off")
+    verdict = check("cmdline_flag", ok("cmdline", text), params=iommu)
+    assert verdict.verdict == "inconclusive"
+    assert "intel_iommu" in render(verdict.reason, "en") and "intel_iommu" in render(verdict.reason, "zh")
+    once = text.replace("intel_iommu=igfx_off ", "").replace("intel_iommu=on", "intel_iommu=on,igfx_off")
+    assert check("cmdline_flag", ok("cmdline", once), params=iommu).verdict == "confirmed"
+    passthrough = once.rstrip() + " iommu=pt\n"
+    assert check("cmdline_flag", ok("cmdline", passthrough), params=iommu).verdict == "ruled_out"
+    twice = passthrough.rstrip() + " iommu=soft\n"
+    assert check("cmdline_flag", ok("cmdline", twice), params=iommu).verdict == "inconclusive"
