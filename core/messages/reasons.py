@@ -710,6 +710,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "not in the kernel log {window}: {label} ({n} older line(s) outside the window ignored)",
         "{window}内核日志里没有：{label}（时间窗口外更早的 {n} 行已忽略）",
     ),
+    "reasons.logs.not_from_boot": (
+        "{reason}, but the log does not reach back to boot (it starts at `{first}`, without the "
+        "kernel's boot banner): earlier messages were overwritten or cut, so an absence since boot "
+        "shows nothing",
+        "{reason}，但这段日志没有追溯到开机（从 `{first}` 开始，没有内核的开机横幅）："
+        "更早的消息已被覆盖或截掉，所以开机以来没找到也说明不了什么",
+    ),
     "reasons.logs.not_a_kernel_log": (
         "{reason}, but the output does not read as a kernel log (no timestamps or `kernel:` prefixes),"
         " so an absence shows nothing",

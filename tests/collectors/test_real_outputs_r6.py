@@ -125,7 +125,11 @@ def test_round6_kernel_logs_read_right() -> None:
         "journalctl-k/syslog-uptime-edac-mc0-n-ce-error-cpu0channel2-dimm0-excerpt.txt",
     ):
         assert verdict(name, edac) == "confirmed", name
-        assert verdict(name, aer) == "ruled_out", name
+    # wall-clock times without the boot banner: a journal of this boot, the absence holds
+    assert verdict("dmesg/ctime-edac-sbridge-1-ce-memory-read-error-chan2-dimm0.txt", aer) == "ruled_out"
+    # its first line is 250 days into the boot: what came before is not in it
+    late = "journalctl-k/syslog-uptime-edac-mc0-n-ce-error-cpu0channel2-dimm0-excerpt.txt"
+    assert verdict(late, aer) == "inconclusive"
     # the server came back ('nfs: server ... OK'), but it did stop responding
     for name in (
         "dmesg/nfs-not-responding-timed-out-still-trying-then-ok-excerpt.txt",
@@ -153,3 +157,22 @@ def test_cmdline_parameter_given_more_than_once_or_as_a_list() -> None:
     assert check("cmdline_flag", ok("cmdline", passthrough), params=iommu).verdict == "ruled_out"
     twice = passthrough.rstrip() + " iommu=soft\n"
     assert check("cmdline_flag", ok("cmdline", twice), params=iommu).verdict == "inconclusive"
+
+
+def test_ring_buffer_that_lost_the_boot_rules_nothing_out() -> None:
+    """`dmesg | head` on a DENT OS switch (arm64): the ring buffer's first line is 22.9 s into the
+    boot, the earlier messages overwritten (dentOS#270, "log buffer too small"). Every absence was
+    ruled out "since boot" (AER, nouveau probe, Xids), though driver probes and enumeration-time
+    AER lines are exactly what was lost. It is inconclusive, quoting the first line; a log that starts
+    at boot (the kernel banner, or uptime 0) still rules out."""
+    text = (FIXTURES / "outputs/dmesg/head-ring-buffer-lost-first-22s-dentos-arm64.txt").read_text()
+    ctx = CheckContext(host="h", now=NOW)
+    assert kernel_log.parse(text).from_boot is False
+    for collector in ("dmesg", "kernel_log"):
+        verdict = check("kernel_log_match", ok(collector, text), params={"pattern": "AER: .*error"}, ctx=ctx)
+        assert verdict.verdict == "inconclusive", collector
+        assert "22.906794" in render(verdict.reason, "en") and "开机" in render(verdict.reason, "zh")
+    booted = "[    0.000000] Linux version 6.1.0 (builder@dent) #1 SMP\n" + text
+    assert kernel_log.parse(booted).from_boot is True
+    verdict = check("kernel_log_match", ok("dmesg", booted), params={"pattern": "AER: .*error"}, ctx=ctx)
+    assert verdict.verdict == "ruled_out"
