@@ -42,6 +42,15 @@ def _toolkit(facts: Facts) -> Verdict:
     if cdi:
         return ruled_out(msg("reasons.container.cdi_listed"), facts.evidence("docker_info", cdi))
     ctk = facts.result("nvidia_ctk")
+    cli = facts.get("nvidia_container_cli")
+    if ctk is not None and ctk.outcome == "missing" and cli is not None and cli.version:
+        # toolkits before 1.12 have no nvidia-ctk, and Docker 19.03+ hands `--gpus` to their hook
+        # without an nvidia runtime: libnvidia-container installed is no missing toolkit
+        return inconclusive(
+            msg("reasons.container.cli_without_ctk", version=cli.version),
+            facts.evidence("docker_info", runtime),
+            facts.evidence("nvidia_container_cli", [cli.line]),
+        )
     if ctk is not None and ctk.outcome == "missing":
         return confirmed(
             msg("reasons.container.no_toolkit"),
@@ -148,23 +157,25 @@ def toolkit_cgroup_v2(facts: Facts, params: Mapping[str, Any], ctx: CheckContext
 SPECS = (
     spec(
         docker_nvidia_runtime,
-        ("docker_info", "nvidia_ctk"),
+        ("docker_info", "nvidia_ctk", "nvidia_container_cli"),
         describe={
             "en": (
                 "Reads Docker's runtimes and CDI devices and whether nvidia-ctk exists: no nvidia "
-                "runtime, no nvidia.com/gpu CDI device and no nvidia-ctk confirm it; an nvidia runtime "
+                "runtime, no nvidia.com/gpu CDI device and no nvidia-ctk confirm it (unless "
+                "nvidia-container-cli prints a version: an older toolkit); an nvidia runtime "
                 "or NVIDIA CDI devices rule it out."
             ),
             "zh": (
                 "读取 Docker 的运行时、CDI 设备以及 nvidia-ctk 是否存在：既无 nvidia 运行时、又无 "
-                "nvidia.com/gpu CDI 设备、也没装 nvidia-ctk 即确认；"
+                "nvidia.com/gpu CDI 设备、也没装 nvidia-ctk 即确认"
+                "（nvidia-container-cli 能打印版本时除外：那是旧版 toolkit）；"
                 "有 nvidia 运行时或 NVIDIA CDI 设备则排除。"
             ),
         },
     ),
     spec(
         nvidia_ctk_installed,
-        ("nvidia_ctk", "docker_info"),
+        ("nvidia_ctk", "docker_info", "nvidia_container_cli"),
         describe={
             "en": (
                 "Checks whether nvidia-ctk is installed where a container engine needs it: missing "

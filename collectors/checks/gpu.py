@@ -75,9 +75,29 @@ def gpu_clock_event(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) 
         if g.clock_events is None:
             return None
         explained = any(g.clock_events.get(r) for r in unless)  # e.g. HW Slowdown caused by temperature
-        return any(g.clock_events.get(r) for r in reasons) and not explained
+        active = any(g.clock_events.get(r) for r in reasons)
+        if active and not explained and any(g.clock_events.get(r) is None for r in unless):
+            return None  # an explaining reason not printed (older driver, cut output): cause unknown
+        return active and not explained
 
     fields = [f"clock_events.{r}" for r in reasons + unless] + ["temperature_c", "power_draw_w"]
+    got = gpus_or_reason(facts)
+    if not isinstance(got, Verdict):
+        unexplained = [g for g in got[1] if test(g) is None and g.clock_events is not None]
+        if unexplained and not any(test(g) for g in got[1]):
+            missing = [r for r in unless if any(g.clock_events.get(r) is None for g in unexplained)]  # type: ignore[union-attr]
+            return inconclusive(
+                msg(
+                    "reasons.gpu.clock_event_unexplained",
+                    names="/".join(reasons),
+                    unless="/".join(missing),
+                    gpus=", ".join(g.label for g in unexplained),
+                ),
+                facts.evidence(
+                    got[0],
+                    [f"GPU {g.label}: {g.line(f)}" for g in unexplained for f in fields if f in g.lines],
+                ),
+            )
     return per_gpu(
         facts,
         test,

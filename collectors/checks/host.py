@@ -57,16 +57,25 @@ def cmdline_flag(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) -> 
     if not flag:
         return inconclusive(msg("reasons.needs_param", check="cmdline_flag", param="flag"))
     value = params.get("value")
-    present = flag in cmd.params and (value is None or str(cmd.params[flag]) == str(value))
     shown = f"{flag}={value}" if value is not None else flag
     evidence = facts.evidence("cmdline", [cmd.line])
+
+    def given(name: str, wanted: str | None) -> bool | None:
+        """Whether `name` was given `wanted` (one of its comma-separated options: `on,igfx_off`);
+        None when it was given more than once and only some times so."""
+        found = cmd.values.get(name) or ((cmd.params[name],) if name in cmd.params else ())
+        if wanted is None or not found:
+            return bool(found)
+        hits = [wanted in str(v).split(",") for v in found]
+        return True if all(hits) else False if not any(hits) else None
+
+    present = given(flag, None if value is None else str(value))
     unless_name, _, unless_value = str(params.get("unless", "")).partition("=")
-    if (
-        present
-        and unless_name
-        and unless_name in cmd.params
-        and str(cmd.params[unless_name]) == (unless_value or "True")
-    ):
+    unless = given(unless_name, unless_value or "True") if present and unless_name else False
+    if present is None or unless is None:
+        name, wanted = (flag, value) if present is None else (unless_name, unless_value or "True")
+        return inconclusive(msg("reasons.host.cmdline_repeated", flag=name, value=wanted), evidence)
+    if unless:
         return ruled_out(
             msg("reasons.host.cmdline_has_unless", flag=shown, unless=params["unless"]), evidence
         )

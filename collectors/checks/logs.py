@@ -133,6 +133,12 @@ def kernel_log_match(facts: Facts, params: Mapping[str, Any], ctx: CheckContext)
             facts.evidence(collector, _sample([line for e in healthy for line in e.lines], 4), rerun),
         )
     covered = [e.line for e in (log.events[0], log.events[-1])] if log.events else []
+    # since boot, an absence covers only what the log kept: not a ring buffer that lost its start
+    if win.since is None and (log.from_boot is False or (log.from_boot is None and collector == "dmesg")):
+        return inconclusive(
+            msg("reasons.logs.not_from_boot", reason=reason, first=log.events[0].line),
+            facts.evidence(collector, covered, rerun),
+        )
     return by_outcome(
         str(params.get("when_absent", "ruled_out")),
         reason,

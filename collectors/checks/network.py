@@ -147,10 +147,15 @@ def ib_port_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) ->
     # The fabric's link layer: InfiniBand when the host has IB ports (its Ethernet ports are then
     # other networks), else Ethernet (a RoCE host, whose down ports count). A subnet manager
     # exists only on InfiniBand.
-    layers = {(p.link_layer or "infiniband").lower() for p in info.ports}
+    # A port without a `Link layer` line among ports that show one was cut off before it: its layer
+    # is unknown (only an ibstat older than RoCE shows none at all, and its ports are InfiniBand),
+    # and so is that of any port of an output cut at the size cap.
+    shown = any(p.link_layer for p in info.ports) or collector in facts.truncated()
+    unshown = [p for p in info.ports if shown and not p.link_layer]
+    layers = {(p.link_layer or "infiniband").lower() for p in info.ports if p not in unshown}
     fabric = "infiniband" if "infiniband" in layers or which == "init" else "ethernet"
     layer = str(params.get("link_layer", fabric)).lower()
-    ports = [p for p in info.ports if (p.link_layer or "infiniband").lower() == layer]
+    ports = [p for p in info.ports if p not in unshown and (p.link_layer or "infiniband").lower() == layer]
     if not ports:
         return inconclusive(msg("reasons.network.no_port", layer=layer))
     layer = "RoCE (Ethernet)" if layer == "ethernet" else "InfiniBand"
@@ -176,6 +181,11 @@ def ib_port_state(facts: Facts, params: Mapping[str, Any], ctx: CheckContext) ->
                 ports=", ".join(name(p) for p in bad),
             ),
             facts.evidence(collector, lines + errors),
+        )
+    if unshown:
+        return inconclusive(
+            msg("reasons.network.link_layer_not_shown", ports=", ".join(name(p) for p in unshown)),
+            facts.evidence(collector, [f"{name(p)}: {line}" for p in unshown for line in p.lines] + errors),
         )
     if held:
         return inconclusive(

@@ -11,10 +11,13 @@ from pitstop.collectors.parsers._text import clean_lines
 
 @dataclass(frozen=True)
 class Cmdline:
-    """Parameters in order; `params` maps a name to its value (True for a bare flag; the last one wins)."""
+    """Parameters in order; `params` maps a name to its value (True for a bare flag; the last one wins),
+    `values` to every value it was given, in order (the kernel hands each `intel_iommu=` to its
+    handler, so `intel_iommu=on intel_iommu=igfx_off` turns on both)."""
 
     line: str = ""
     params: dict[str, str | bool] = field(default_factory=dict)
+    values: dict[str, tuple[str | bool, ...]] = field(default_factory=dict)
     recognized: bool = False  # one line naming the kernel image or the root file system
 
 
@@ -31,8 +34,10 @@ def parse(text: str) -> Cmdline:
     except ValueError:
         tokens = line.split()
     params: dict[str, str | bool] = {}
+    values: dict[str, tuple[str | bool, ...]] = {}
     for token in tokens:
         name, eq, value = token.partition("=")
         params[name] = value if eq else True
+        values[name] = (*values.get(name, ()), params[name])
     booted = any(isinstance(params.get(k), str) and _PATH.match(str(params[k])) for k in _BOOT)
-    return Cmdline(line=line, params=params, recognized=len(parts) == 1 and booted)
+    return Cmdline(line=line, params=params, values=values, recognized=len(parts) == 1 and booted)

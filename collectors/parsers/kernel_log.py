@@ -77,6 +77,7 @@ _IDENT = re.compile(r"^(?:(?P<host>\S+)\s+)?(?P<ident>kernel|[\w.@-]+\[\d+\]):\s
 # On a MIG GPU the driver adds the instances: `Xid (PCI:0000:01:00 GPU-I:05 GPU-CI:00): 94, ...`
 _XID = re.compile(r"\bXid \((?:PCI:)?(?P<pci>[0-9a-fA-F:.]+)(?: GPU-C?I:\d+)*\): (?P<xid>\d+)\b")
 _SXID = re.compile(r"\bSXid \((?:PCI:)?(?P<pci>[0-9a-fA-F:.]+)\): (?P<xid>\d+)\b")
+_BOOT_BANNER = re.compile(r"^(?:Linux version \d|Booting Linux on physical CPU|Command line: )")
 _PCI = re.compile(r"\b(?:[0-9a-fA-F]{4,8}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7]\b")
 
 
@@ -140,6 +141,18 @@ class KernelLog:
                 lines = tuple(line for e in window for line in e.lines)
                 found.append(ApiMismatch(m.group("client"), m.group("module"), lines))
         return tuple(found)
+
+    @functools.cached_property
+    def from_boot(self) -> bool | None:
+        """Whether the log reaches back to boot: True with the kernel's banner (`Linux version`, arm64's
+        `Booting Linux on physical CPU`, `Command line:`) among its first lines or a first line under a
+        second of uptime; False when its first line is later into the boot (the ring buffer `dmesg`
+        reads is finite: a busy host overwrites the boot's first messages); None when it cannot tell
+        (wall-clock times without the banner)."""
+        if any(_BOOT_BANNER.match(e.message) for e in self.events[:50]):
+            return True
+        first = self.events[0].uptime_s if self.events else None
+        return None if first is None else first < 1.0
 
     @functools.cached_property
     def recognized(self) -> bool:

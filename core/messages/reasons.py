@@ -90,6 +90,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "reasons.gpu.clock_event": ("clock event reason `{names}` active", "降频原因 `{names}` 正在生效"),
     "reasons.gpu.no_clock_event": ("no GPU reports `{names}`", "没有 GPU 报告 `{names}`"),
+    "reasons.gpu.clock_event_unexplained": (
+        "`{names}` active on GPU {gpus}, but `{unless}` (which would explain it) is not reported, "
+        "so its cause is unknown",
+        "GPU {gpus} 上 `{names}` 正在生效，但没有报告 `{unless}`（它能解释这一降频），所以原因未知",
+    ),
     "reasons.gpu.no_clock_event_unless": (
         "no GPU reports `{names}` without `{unless}`",
         "没有 GPU 在没有 `{unless}` 的情况下报告 `{names}`",
@@ -264,6 +269,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "reasons.installed": ("{tool} {version} installed", "已安装 {tool} {version}"),
     "reasons.no_version": ("{tool} printed no version", "{tool} 没有输出版本号"),
     # containers (collectors/checks/container.py)
+    "reasons.container.cli_without_ctk": (
+        "Docker lists no nvidia runtime and nvidia-ctk is not installed, but nvidia-container-cli "
+        "{version} is: toolkits before 1.12 have no nvidia-ctk, and Docker 19.03+ gives `--gpus` "
+        "containers their GPUs through the toolkit's hook without an nvidia runtime",
+        "Docker 没有列出 nvidia 运行时，也没装 nvidia-ctk，但装了 nvidia-container-cli {version}："
+        "1.12 之前的 toolkit 没有 nvidia-ctk，Docker 19.03+ 不需要 nvidia 运行时，"
+        "通过 toolkit 的钩子就能把 GPU 交给 `--gpus` 容器",
+    ),
     "reasons.container.no_engine": ("no container engine answered: {why}", "没有容器引擎应答：{why}"),
     "reasons.container.daemon_unreachable": (
         "docker daemon not reachable: {error}",
@@ -550,6 +563,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "调频策略 `{governor}` 会随负载升频，不是 `{expect}`：仅凭这个设置看不出 CPU 慢；"
         "请在负载下把 `current CPU frequency` 与正常节点比较",
     ),
+    "reasons.host.cmdline_repeated": (
+        "`{flag}` is given more than once on the kernel command line, `{value}` only some of those "
+        "times; the kernel may apply every one, so whether `{flag}={value}` holds is not clear",
+        "内核命令行里 `{flag}` 出现了多次，只有其中几次是 `{value}`；内核可能逐个应用，"
+        "所以无法判断 `{flag}={value}` 是否生效",
+    ),
     "reasons.host.cmdline_has": ("kernel command line has `{flag}`", "内核启动参数里有 `{flag}`"),
     "reasons.host.cmdline_has_unless": (
         "kernel command line has `{flag}` but also `{unless}`",
@@ -691,6 +710,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "not in the kernel log {window}: {label} ({n} older line(s) outside the window ignored)",
         "{window}内核日志里没有：{label}（时间窗口外更早的 {n} 行已忽略）",
     ),
+    "reasons.logs.not_from_boot": (
+        "{reason}, but the log does not reach back to boot (it starts at `{first}`, without the "
+        "kernel's boot banner): earlier messages were overwritten or cut, so an absence since boot "
+        "shows nothing",
+        "{reason}，但这段日志没有追溯到开机（从 `{first}` 开始，没有内核的开机横幅）："
+        "更早的消息已被覆盖或截掉，所以开机以来没找到也说明不了什么",
+    ),
     "reasons.logs.not_a_kernel_log": (
         "{reason}, but the output does not read as a kernel log (no timestamps or `kernel:` prefixes),"
         " so an absence shows nothing",
@@ -818,6 +844,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         " service is missing",
         "内核列出了 {n} 个 RDMA 端口，但 libibverbs 一个设备都列不出："
         "缺少它的 provider 库，或者 RDMA 服务没起来",
+    ),
+    "reasons.network.link_layer_not_shown": (
+        "{ports}: no `Link layer` line (the output was cut?), so InfiniBand or RoCE is unknown",
+        "{ports}：没有 `Link layer` 一行（输出被截断？），无法判断是 InfiniBand 还是 RoCE",
     ),
     "reasons.network.no_port": ("no `{layer}` port found", "没有找到 `{layer}` 端口"),
     "reasons.network.stray_line": (
