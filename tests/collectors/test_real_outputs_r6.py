@@ -176,3 +176,38 @@ def test_ring_buffer_that_lost_the_boot_rules_nothing_out() -> None:
     assert kernel_log.parse(booted).from_boot is True
     verdict = check("kernel_log_match", ok("dmesg", booted), params={"pattern": "AER: .*error"}, ctx=ctx)
     assert verdict.verdict == "ruled_out"
+
+
+def _entry(pitfall_id: str):
+    return next(p for p in load_pitfalls(REPO / "kb" / "pitfalls") if p.id == pitfall_id)
+
+
+def test_a_machine_check_that_names_no_memory_is_not_a_memory_error() -> None:
+    """CPU thermal events log `mce: [Hardware Error]: Machine check events logged` too: those lines,
+    as an AHF dmesg excerpt in a runbook shows them (search index file id 52698413730), confirmed
+    host-dram-ecc-mce-errors; now inconclusive. An EDAC line still confirms."""
+    ctx = CheckContext(host="h", now=NOW)
+    entry = _entry("host-dram-ecc-mce-errors")
+    thermal = (
+        "[821343.182821] CPU0: Core temperature above threshold, cpu clock throttled (total events = 18821)\n"
+        "[821401.228821] mce: [Hardware Error]: Machine check events logged\n"
+        "[821401.228844] mce: [Hardware Error]: CPU 0: Machine Check Exception: 5 Bank 4: b200000000000108\n"
+    )
+    assert evaluate(entry, {"dmesg": ok("dmesg", thermal)}, ctx).verdict == "inconclusive"
+    edac = "[ 5.1] EDAC MC0: 1 CE memory read error on CPU_SrcID#0_Ha#0_Chan#2_DIMM#0\n"
+    assert evaluate(entry, {"dmesg": ok("dmesg", thermal + edac)}, ctx).verdict == "confirmed"
+
+
+def test_iommu_translation_mode_is_not_ruled_out_by_an_absent_intel_iommu() -> None:
+    """AMD's IOMMU, and Intel's on kernels built with it on by default, translate without
+    `intel_iommu=on` on the command line: its absence said "ruled out"; now it says nothing."""
+    ctx = CheckContext(host="h", now=NOW)
+    entry = _entry("iommu-translation-mode")
+
+    def verdict(line: str) -> str:
+        return evaluate(entry, {"cmdline": ok("cmdline", line + "\n")}, ctx).verdict
+
+    plain = "BOOT_IMAGE=/vmlinuz-6.8.0-45-generic root=UUID=1 ro quiet splash"
+    assert verdict(plain) == "inconclusive"
+    assert verdict(plain + " intel_iommu=on") == "confirmed"
+    assert verdict(plain + " intel_iommu=on iommu=pt") == "ruled_out"
