@@ -212,7 +212,12 @@ async def _run_lane(session: Session, cmds: Sequence[Command]) -> list[CommandRe
             "truncated": stdout.truncated,
             "output_bytes": stdout.total + stderr.total,
         }
-        if i in out.status:
+        if i in out.forged or i in err.forged:
+            why = msg("errors.runner.forged")
+            results.append(
+                _result(cmd, "error", why, duration=duration, **{**text, "stdout": "", "stderr": ""})
+            )
+        elif i in out.status:
             outcome, message = _classify(cmd, out.status[i], text["stderr"], duration)
             if stdout.truncated:
                 cut = msg("errors.runner.truncated", kept=len(stdout.data), total=stdout.total)

@@ -203,6 +203,12 @@ class Demux:
         self.tails = [Tail(cap) for cap in caps]
         self.began: set[int] = set()
         self.status: dict[int, int | None] = {}
+        # Commands whose framing someone forged: a marker out of order (a begin inside a command, an end
+        # of a command not running, a second begin or end). The nonce is in the script, so a user of
+        # the host who reads its process list can print markers; the genuine marker that follows a
+        # forged one is then out of order, so any forgery shows, on the command it hid in and the one
+        # it named.
+        self.forged: set[int] = set()
 
     def _flush(self, chunk: bytes) -> None:
         if self._current is not None and chunk:
@@ -242,6 +248,11 @@ class Demux:
         if len(fields) < 2 or not fields[1].isdigit() or int(fields[1]) >= len(self.tails):
             return
         kind, index = fields[0], int(fields[1])
+        in_order = (kind == "B" and self._current is None and index not in self.began) or (
+            kind == "E" and self._current == index and index not in self.status
+        )
+        if not in_order:
+            self.forged.update(i for i in (index, self._current) if i is not None)
         if kind == "B":
             self._current = index
             self.began.add(index)

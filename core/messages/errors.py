@@ -606,6 +606,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{seconds} 秒后仍无响应：远端的 timeout 也没能终止它（可能卡在 D 状态？）",
     ),
     "errors.runner.lost": ("connection lost while running", "运行途中连接断开"),
+    "errors.runner.forged": (
+        "its output carried Pitstop's command markers out of order (someone on the host printed them):"
+        " where it began or ended cannot be trusted, so it is not read",
+        "它的输出里出现了顺序不对的 Pitstop 命令标记（主机上有人打印了它们）：无法确定它从哪里开始、"
+        "在哪里结束，所以不读取",
+    ),
     "errors.runner.lost_because": ("connection lost while running: {error}", "运行途中连接断开：{error}"),
     "errors.runner.no_channel": ("could not open a channel: {error}", "无法打开通道：{error}"),
     "errors.runner.channel_late": (
