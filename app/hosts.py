@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
+
+from pitstop.core.names import name_at
 
 
 def mentioned_hosts(text: str, names: Iterable[str]) -> list[str]:
     """Inventory names that appear in `text` as whole words, in order of first appearance."""
-    found: list[tuple[int, str]] = []
-    for name in set(names):
-        match = re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-]|\.\w)", text, re.IGNORECASE)
-        if match:
-            found.append((match.start(), name))
+    found = [(at, name) for name in set(names) if (at := name_at(text, name)) is not None]
     return [name for _, name in sorted(found)]

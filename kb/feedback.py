@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,6 +38,7 @@ import sqlite_utils
 from pitstop.core.db import immediate
 from pitstop.core.errors import UsageError
 from pitstop.core.i18n import Msg, msg
+from pitstop.core.names import name_at
 from pitstop.kb.embed import Embedder
 from pitstop.kb.glossary import DenseView, dense_view
 from pitstop.kb.preprocess import Prepared, prepare
@@ -122,10 +122,9 @@ class FeedbackAdjuster:
                 msg("kb.why.prior", count=len(incidents), incident=max(incidents)),
                 0.0 if pid in self._trusted else delta,
             )
-        lowered = raw.lower()
         boosted: set[str] = set()
         for host, pid, iid in reversed(self._hosts):  # the latest incident names the boost
-            if pid in boosted or not _names(lowered, host.lower()):
+            if pid in boosted or name_at(raw, host) is None:
                 continue
             boosted.add(pid)
             own = 0.0 if (host, pid) in self._trusted_hosts else HOST_BOOST
@@ -249,13 +248,6 @@ class FeedbackAdjuster:
                     )
                     found[iid] = vector
         return found
-
-
-def _names(lowered: str, host: str) -> bool:
-    """Whether a lowercased paste names `host` as a whole name: not inside a longer name (`gpu-host-42`
-    or `gpu-host-42.other` for `gpu-host-42`; `10.0.0.10` or `10.0.0.1.5` for `10.0.0.1`), as
-    `app.hosts.mentioned_hosts` reads names; a sentence's full stop after it still counts."""
-    return re.search(rf"(?<![\w.-]){re.escape(host)}(?![\w-]|\.\w)", lowered) is not None
 
 
 def _view(text: str) -> DenseView | None:

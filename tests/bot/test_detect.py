@@ -58,3 +58,6 @@ def test_mentioned_hosts_are_whole_words_in_order():
     assert mentioned_hosts("gpu-node-3.", names) == ["gpu-node-3"]
     assert mentioned_hosts("gpu-node-3x and mydgx1", names) == []
     assert mentioned_hosts("在 GPU-NODE-3 上跑不起来", names) == ["gpu-node-3"]
+    # Chinese written right against the name, as people write it (`\w` took 上 for part of the name)
+    assert mentioned_hosts("gpu-node-3上训练很慢，dgx1也是", names) == ["gpu-node-3", "dgx1"]
+    assert mentioned_hosts("gpu-node-3.example.com 和 mydgx1", names) == []

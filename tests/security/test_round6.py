@@ -93,10 +93,11 @@ def test_the_host_boost_counts_once_however_many_incidents(kb):
     ],
 )
 def test_a_longer_name_is_not_the_host(host, named):
-    from pitstop.kb.feedback import _names
+    from pitstop.core.names import name_at
 
-    assert not _names(f"nccl timeout on {named} again", host)
-    assert _names(f"nccl timeout on {host.upper()}. again".lower(), host)  # a full stop, any case
+    assert name_at(f"nccl timeout on {named} again", host) is None
+    assert name_at(f"nccl timeout on {host.upper()}. again", host) is not None  # a full stop, any case
+    assert name_at(f"{host}上训练很慢", host) == 0  # Chinese right after the name
 
 
 # --- (c) the database path ---------------------------------------------------------------------
