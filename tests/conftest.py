@@ -98,3 +98,14 @@ def kb_path(
 def kb(kb_path: Path, embedder: Embedder) -> KnowledgeBase:
     """The shared, read-only knowledge base (tests that write use their own)."""
     return KnowledgeBase.open(kb_path, embedder=embedder)
+
+
+@pytest.fixture
+def fresh_kb(kb_path: Path, embedder: Embedder, tmp_path: Path) -> Iterator[KnowledgeBase]:
+    """A writable copy of the session's built KB, for tests that teach it (resolutions, feedback,
+    drafts, imports); the session's `kb` is shared and must not be written."""
+    from tests.incidents.learning_support import copy_kb as private_copy
+
+    kb = private_copy(kb_path, tmp_path, embedder)
+    yield kb
+    kb.close()

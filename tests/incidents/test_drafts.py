@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 import yaml
@@ -13,17 +12,9 @@ import yaml
 from pitstop.core.errors import NotFound, UsageError
 from pitstop.incidents import drafts
 from pitstop.incidents.model import NewCause
-from pitstop.kb.embed import Embedder
 from pitstop.kb.schema import load_pitfalls
 from pitstop.kb.service import KnowledgeBase
-from tests.incidents.learning_support import ABOVE_4G, AV, copy_kb, incidents_for
-
-
-@pytest.fixture
-def fresh_kb(kb_path: Path, embedder: Embedder, tmp_path: Path) -> KnowledgeBase:
-    kb = copy_kb(kb_path, tmp_path, embedder)
-    yield kb
-    kb.close()
+from tests.incidents.learning_support import ABOVE_4G, AV, incidents_for
 
 
 def resolve_new(

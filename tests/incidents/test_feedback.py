@@ -2,25 +2,15 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from pitstop.core.errors import NotFound
-from pitstop.kb.embed import Embedder
 from pitstop.kb.feedback import MAX_DEMOTION, STEP, FeedbackAdjuster
 from pitstop.kb.preprocess import prepare
 from pitstop.kb.service import KnowledgeBase
-from tests.incidents.learning_support import copy_kb, incidents_for
+from tests.incidents.learning_support import incidents_for
 
 QUERY = "NCCL WARN Cuda failure 'unknown error' on rank 3 after the driver update"
-
-
-@pytest.fixture
-def fresh_kb(kb_path: Path, embedder: Embedder, tmp_path: Path) -> KnowledgeBase:
-    kb = copy_kb(kb_path, tmp_path, embedder)
-    yield kb
-    kb.close()
 
 
 def vote(kb: KnowledgeBase, thread: str, text: str, users: list[str], pitfall_id: str, helpful: bool) -> int:

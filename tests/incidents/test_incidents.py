@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import multiprocessing
 import threading
-from pathlib import Path
 
 import pytest
 
@@ -15,9 +14,8 @@ from pitstop.core.db import open_db
 from pitstop.core.errors import NotFound, UsageError
 from pitstop.incidents.model import NewCause
 from pitstop.incidents.store import AlreadyResolved, Incidents
-from pitstop.kb.embed import Embedder
 from pitstop.kb.service import KnowledgeBase
-from tests.incidents.learning_support import Clock, copy_kb, incidents_for
+from tests.incidents.learning_support import Clock, incidents_for
 
 SECRET_PASTE = (
     "NCCL WARN NET/IB : Got completion from peer with error 12, opcode 0, len 0, vendor err 129\n"
@@ -45,13 +43,6 @@ def diagnosis(verdict: str, line: str) -> list[tuple[str, Verdict]]:
             ),
         )
     ]
-
-
-@pytest.fixture
-def fresh_kb(kb_path: Path, embedder: Embedder, tmp_path: Path) -> KnowledgeBase:
-    kb = copy_kb(kb_path, tmp_path, embedder)
-    yield kb
-    kb.close()
 
 
 @pytest.fixture

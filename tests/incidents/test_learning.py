@@ -11,17 +11,9 @@ from pitstop.core.errors import UsageError
 from pitstop.incidents import learning
 from pitstop.incidents.learning_eval import run, split_half
 from pitstop.incidents.model import NewCause
-from pitstop.kb.embed import Embedder
 from pitstop.kb.evaluate import Case, load_cases
 from pitstop.kb.service import KnowledgeBase
-from tests.incidents.learning_support import ABOVE_4G, AV, CAUSE, PARAPHRASE, PASTE, copy_kb, incidents_for
-
-
-@pytest.fixture
-def fresh_kb(kb_path: Path, embedder: Embedder, tmp_path: Path) -> KnowledgeBase:
-    kb = copy_kb(kb_path, tmp_path, embedder)
-    yield kb
-    kb.close()
+from tests.incidents.learning_support import ABOVE_4G, AV, CAUSE, PARAPHRASE, PASTE, incidents_for
 
 
 def ranked(kb: KnowledgeBase, text: str) -> list[str]:

@@ -3,22 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
-from pitstop.kb.embed import Embedder
 from pitstop.kb.service import KnowledgeBase
-from tests.incidents.learning_support import copy_kb, incidents_for
+from tests.incidents.learning_support import incidents_for
 
 QUERY = "NCCL WARN Cuda failure 'unknown error' on rank 3 after the driver update"
-
-
-@pytest.fixture
-def fresh_kb(kb_path: Path, embedder: Embedder, tmp_path: Path) -> KnowledgeBase:
-    kb = copy_kb(kb_path, tmp_path, embedder)
-    yield kb
-    kb.close()
 
 
 def scores(kb: KnowledgeBase, text: str) -> dict[str, float]:
