@@ -243,6 +243,15 @@ class _Loaded:
         return self._now() == self.state
 
 
+def _well_typed(request: Request) -> bool:
+    """Whether each field has the type `pitstop ask` sends (JSON can carry any): a list as the text
+    stopped the server with a traceback."""
+    strings = isinstance(request.text, str) and isinstance(request.mode, str)
+    numbers = all(isinstance(v, int) and not isinstance(v, bool) for v in (request.top, request.width))
+    flags = isinstance(request.json, bool) and isinstance(request.verbose, bool)
+    return strings and numbers and flags and (request.lang is None or isinstance(request.lang, str))
+
+
 def _handle(conn: socket.socket, loaded: _Loaded) -> bool:
     """Answer one connection; False when the server must stop (what it loaded has changed)."""
     from pitstop.core.errors import PitstopError
@@ -253,7 +262,9 @@ def _handle(conn: socket.socket, loaded: _Loaded) -> bool:
         return True
     try:
         request = Request(**json.loads(_read_all(conn, MAX_REQUEST)))
-    except (OSError, ValueError, TypeError):
+    except (OSError, ValueError, TypeError, RecursionError):  # the client then answers in its own process
+        return True
+    if not _well_typed(request):
         return True
     if not loaded.current():
         with contextlib.suppress(OSError):

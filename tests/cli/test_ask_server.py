@@ -188,3 +188,28 @@ def test_the_server_can_be_turned_off(world: dict[str, str]) -> None:
     time.sleep(1)
     path = ask_server.socket_path(db)
     assert path is not None and not path.exists()
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b"[" * 5_000 + b"]" * 5_000,  # deeper than json's recursion (the limit is 1,000)
+        b'{"text": ["NCCL"], "lang": null, "top": 5, "mode": "hybrid", "json": false, "verbose": false,'
+        b' "width": 100}',
+        b'{"text": "NCCL", "lang": 3, "top": "5", "mode": "hybrid", "json": 0, "verbose": false, "width": 1}',
+    ],
+    ids=["deep", "text-not-a-string", "wrong-types"],
+)
+def test_a_malformed_request_is_dropped_and_the_server_stays(body: bytes) -> None:
+    """Only this user can connect, but whatever a connection sends must not stop the server (a deep
+    JSON raised RecursionError, a list as the text an AttributeError): it is dropped unanswered, and
+    the client answers in its own process."""
+    import socket
+
+    server, client = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    with server, client:
+        client.sendall(body)
+        client.shutdown(socket.SHUT_WR)
+        assert ask_server._handle(server, loaded=None) is True  # never reaches what was loaded
+        server.close()  # (the serving loop closes each connection after _handle)
+        assert client.recv(16) == b""  # nothing was answered
