@@ -732,15 +732,20 @@ class Retriever:
         if not any(evidence[pid].unvouched or evidence[pid].unvouched_draft for pid, _ in fused):
             return fused
         level = {pid: _LEVELS.index(self._confidence(evidence[pid], s)) for pid, s in fused}
+        # the lowest score at each level, of every entry and of reviewed ones: one pass, not one per entry
+        lowest, reviewed = [2.0] * len(_LEVELS), [2.0] * len(_LEVELS)
+        for pid, score in fused:
+            lowest[level[pid]] = min(lowest[level[pid]], score)
+            if not evidence[pid].draft:
+                reviewed[level[pid]] = min(reviewed[level[pid]], score)
         out = []
         for pid, score in fused:
             item = evidence[pid]
             if item.unvouched_draft:
-                floor = max(level[pid], 1)
-                above = min((s for p, s in fused if not evidence[p].draft and level[p] >= floor), default=2.0)
+                above = min(reviewed[max(level[pid], 1) :])
                 score = min(score, above - 1e-6)
             elif item.unvouched:
-                above = min((s for p, s in fused if level[p] > level[pid]), default=2.0)
+                above = min(lowest[level[pid] + 1 :], default=2.0)
                 if score >= above:
                     own = score - item.unvouched
                     capped = max(own, above - 1e-6)
