@@ -29,6 +29,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+sys.path.insert(0, str(REPO / "bench"))
+
+from bench_sweep import pdsh_script  # noqa: E402
 
 from pitstop.collectors import catalog, inventory, runner  # noqa: E402
 from pitstop.collectors.transport import framing  # noqa: E402
@@ -198,7 +201,7 @@ def ssh_per_command(lab, host, cmds: list[catalog.Command]) -> float:
 
 def pdsh(lab, hosts, cmds: list[catalog.Command]) -> tuple[float, float]:
     """`pdsh -R ssh` over all hosts at once running the same commands in one shell; wall and client CPU."""
-    script = framing.build_script([c for c in cmds if c.stdin is None], framing.new_nonce())
+    script = pdsh_script([c for c in cmds if c.stdin is None])
     for c in cmds:  # the NVML probe goes in as a here-document: the same remote work as ours
         if c.stdin is not None:
             wrapped = f"timeout -k {framing.KILL_AFTER_S} {c.timeout_s} {shlex.join(c.argv)}"

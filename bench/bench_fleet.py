@@ -28,10 +28,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "bench"))
 
-from bench_sweep import _measured, _ssh_config, _sweep_commands  # noqa: E402
+from bench_sweep import _measured, _ssh_config, _sweep_commands, pdsh_script  # noqa: E402
 
 from pitstop.collectors import catalog  # noqa: E402
-from pitstop.collectors.transport import framing  # noqa: E402
 
 
 def _clones(root: Path, n: int) -> list[Path]:
@@ -126,7 +125,7 @@ def main() -> None:
         scenario = SCENARIOS_DIR / "h100-sxm5-healthy"
         ifaces = catalog.interfaces_from_ip_link((scenario / "ip-link.txt").read_text())
         cmds = _sweep_commands(collectors, ifaces)
-        script = framing.build_script(cmds, framing.new_nonce())
+        script = pdsh_script(cmds)
         cfg = work / "ssh_config"
         _ssh_config(lab, cfg)
         env = dict(os.environ, HF_HUB_OFFLINE="1", PDSH_RCMD_TYPE="ssh", PDSH_SSH_ARGS=f"-F {cfg} -l%u %h")

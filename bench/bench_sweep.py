@@ -203,6 +203,11 @@ def _ssh_config(lab, path: Path) -> None:
     path.write_text("\n".join(lines) + "\n")
 
 
+def pdsh_script(cmds: list[catalog.Command]) -> str:
+    """The framing script for pdsh, which gives a remote command no stdin: the nonce is set in the text."""
+    return framing.build_script(cmds).replace(framing.HEADER[0], f"_ps_nonce={framing.new_nonce()}", 1)
+
+
 def _sweep_commands(collectors: tuple[str, ...], ifaces: list[str]) -> list[catalog.Command]:
     """The commands of a full sweep on one lab host (ethtool per interface; the dmesg fallback not)."""
     cmds = []
@@ -268,7 +273,7 @@ def main() -> None:
         kb.close()
         ifaces = catalog.interfaces_from_ip_link((scenario / "ip-link.txt").read_text())
         cmds = _sweep_commands(collectors, ifaces)
-        script = framing.build_script(cmds, framing.new_nonce())
+        script = pdsh_script(cmds)
         cfg = work / "ssh_config"
         _ssh_config(lab, cfg)
         env = dict(os.environ, HF_HUB_OFFLINE="1", PDSH_RCMD_TYPE="ssh", PDSH_SSH_ARGS=f"-F {cfg} -l%u %h")

@@ -150,7 +150,7 @@ async def _run_lane(session: Session, cmds: Sequence[Command]) -> list[CommandRe
     commands, to the next one's start), so a marker costs a timer, not a wake-up of this coroutine.
     """
     nonce = framing.new_nonce()
-    script = framing.build_script(cmds, nonce)
+    script = framing.build_script(cmds)
     policy.check_argv(("sh", "-c", script))
     loop = asyncio.get_running_loop()
     began: dict[int, float] = {}
@@ -186,7 +186,8 @@ async def _run_lane(session: Session, cmds: Sequence[Command]) -> list[CommandRe
     out = framing.Demux(nonce, [c.output_cap for c in cmds], on_marker)
     err = framing.Demux(nonce, [STDERR_CAP] * len(cmds))
     stdin = next((c.stdin for c in cmds if c.stdin is not None), None)
-    task = asyncio.ensure_future(session.run(script, stdin, out.feed, err.feed))
+    run = session.run(script, framing.stdin_for(nonce, stdin), out.feed, err.feed, eof=stdin is not None)
+    task = asyncio.ensure_future(run)
     timer = loop.call_at(deadline(), expire)
     try:
         await asyncio.wait({task})

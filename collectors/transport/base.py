@@ -27,8 +27,13 @@ class HostUnavailable(Exception):
 class Session(Protocol):
     """One open connection to one host; `run` may be called concurrently (one channel each)."""
 
-    async def run(self, script: str, stdin: bytes | None, on_stdout: Sink, on_stderr: Sink) -> int | None:
+    async def run(
+        self, script: str, stdin: bytes, on_stdout: Sink, on_stderr: Sink, *, eof: bool
+    ) -> int | None:
         """Run `script` with `sh`, stream its output to the sinks, return the exit status (None if lost).
+
+        `stdin` is written first; with `eof` stdin is then closed, else it stays open and silent (the
+        framing script's clock).
 
         Cancelling the call closes the channel (SSH) or kills the process group (local).
         """

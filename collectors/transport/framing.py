@@ -4,6 +4,12 @@ One script runs several catalog commands in sequence on one channel. Before and 
 command it prints a marker line carrying a per-run nonce on stdout and on stderr, the end
 marker on stdout with the exit status, so one stream carries many commands. `Demux` splits a
 stream back into per-command output, keeping only the last `cap` bytes of each.
+
+The nonce is not in the script: the script is the channel's command, so it is the argv of the host's
+shell for the whole sweep, and any local user of the host can read argv (/proc/PID/cmdline). The
+script reads the nonce from the first line of its stdin (`stdin_for`) into a shell variable, which
+only the same user can read; a command's output (a process name in `nvidia-smi -q`, a Slurm job name)
+then cannot print a marker.
 """
 
 from __future__ import annotations
@@ -23,11 +29,12 @@ KILL_AFTER_S = 2
 # and exit codes (124 stopped by TERM, 137 by KILL; the tool in its own process group, killed whole):
 # the tool is the only process a command starts, where the `timeout` program costs a second one.
 # It polls the tool between `read -t` waits on the script's stdin, which the runner holds open and
-# never writes (fd 6): alive is `kill -0` and, where /proc is, not a zombie (a tool that has exited
-# but that bash has not reaped yet still answers `kill -0`, and would run out the timeout). When
-# stdin carries a command's input or has ended, it waits on a pipe from one idle coprocess instead.
-# Other shells run the real `timeout`.
+# writes nothing to after the nonce line (fd 6): alive is `kill -0` and, where /proc is, not a zombie
+# (a tool that has exited but that bash has not reaped yet still answers `kill -0`, and would run out
+# the timeout). When stdin carries a command's input or has ended, it waits on a pipe from one idle
+# coprocess instead. Other shells run the real `timeout`.
 HEADER = (
+    "IFS= read -r _ps_nonce || exit 125",
     "export LC_ALL=C",
     'PATH="$PATH:/usr/sbin:/sbin"; export PATH',
     "exec 6<&0",
@@ -65,10 +72,13 @@ HEADER = (
     "}",
     "fi",
 )
-_NONCE = r"[0-9a-f]{16}"
-BEGIN_LINE = re.compile(rf"printf '\\n@@({_NONCE}) B (\d{{1,3}})\\n'; printf '\\n@@\1 B \2\\n' >&2")
-_MARKER_START = "printf '\\n@@"  # how every marker line starts (a cheap test before the patterns)
-END_LINE = re.compile(rf"printf '\\n@@({_NONCE}) E (\d{{1,3}}) %s\\n' \"\$\?\"; printf '\\n@@\1 E \2\\n' >&2")
+BEGIN_LINE = re.compile(
+    r"""printf '\\n@@%s B (\d{1,3})\\n' "\$_ps_nonce"; printf '\\n@@%s B \1\\n' "\$_ps_nonce" >&2"""
+)
+_MARKER_START = "printf '\\n@@%s "  # how every marker line starts (a cheap test before the patterns)
+END_LINE = re.compile(
+    r"""printf '\\n@@%s E (\d{1,3}) %s\\n' "\$_ps_nonce" "\$\?"; printf '\\n@@%s E \1\\n' "\$_ps_nonce" >&2"""
+)
 
 
 def new_nonce() -> str:
@@ -83,15 +93,27 @@ def command_line(cmd: Command) -> str:
     return f"timeout -k {KILL_AFTER_S} {cmd.timeout_s} {sudo}{shlex.join(cmd.argv)}{stdin}"
 
 
-def build_script(commands: Sequence[Command], nonce: str) -> str:
-    """The script that runs `commands` in order with framing markers (at most one may read stdin)."""
+def stdin_for(nonce: str, stdin: bytes | None) -> bytes:
+    """What a script's stdin starts with: the nonce line, then the input of the command that reads it."""
+    return nonce.encode() + b"\n" + (stdin or b"")
+
+
+def build_script(commands: Sequence[Command]) -> str:
+    """The script that runs `commands` in order with framing markers (at most one may read stdin).
+
+    The same commands give the same script on every host: the nonce comes on stdin (`stdin_for`).
+    """
     if any(c.stdin is not None for c in commands[1:]):
         raise ValueError("only the first command of a script may read stdin (the rest wait on it)")
     lines = list(HEADER)
     for i, cmd in enumerate(commands):
-        lines.append(f"printf '\\n@@{nonce} B {i}\\n'; printf '\\n@@{nonce} B {i}\\n' >&2")
+        lines.append(
+            f"""printf '\\n@@%s B {i}\\n' "$_ps_nonce"; printf '\\n@@%s B {i}\\n' "$_ps_nonce" >&2"""
+        )
         lines.append(command_line(cmd))
-        lines.append(f"printf '\\n@@{nonce} E {i} %s\\n' \"$?\"; printf '\\n@@{nonce} E {i}\\n' >&2")
+        lines.append(
+            f"""printf '\\n@@%s E {i} %s\\n' "$_ps_nonce" "$?"; printf '\\n@@%s E {i}\\n' "$_ps_nonce" >&2"""
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -184,7 +206,7 @@ class Tail:
 
 
 # The longest marker line (`\n@@NONCE E 999 255\n` is 31 bytes): a longer start of one is output. A host
-# that knows the nonce (it is in the script) otherwise sent `\n@@NONCE ` and then no newline: every byte
+# that knows the nonce (a compromised one) otherwise sent `\n@@NONCE ` and then no newline: every byte
 # after it was held as the marker's start, past the output cap, and copied again on every chunk (50 MiB:
 # 50 MB held and 20 s of CPU on the event loop; quadratic).
 MAX_MARKER = 64
@@ -204,10 +226,10 @@ class Demux:
         self.began: set[int] = set()
         self.status: dict[int, int | None] = {}
         # Commands whose framing someone forged: a marker out of order (a begin inside a command, an end
-        # of a command not running, a second begin or end). The nonce is in the script, so a user of
-        # the host who reads its process list can print markers; the genuine marker that follows a
-        # forged one is then out of order, so any forgery shows, on the command it hid in and the one
-        # it named.
+        # of a command not running, a second begin or end). Only the host's own shell knows the nonce
+        # (stdin_for), so a forgery means a compromised host or a command that reads its shell; the
+        # genuine marker that follows a forged one is then out of order, so any forgery shows, on the
+        # command it hid in and the one it named.
         self.forged: set[int] = set()
 
     def _flush(self, chunk: bytes) -> None:

@@ -19,26 +19,28 @@ async def _pump(stream: asyncio.StreamReader, sink: Sink) -> None:
 class LocalSession:
     """Runs scripts as child processes in their own process group (killed whole on cancel)."""
 
-    async def run(self, script: str, stdin: bytes | None, on_stdout: Sink, on_stderr: Sink) -> int | None:
+    async def run(
+        self, script: str, stdin: bytes, on_stdout: Sink, on_stderr: Sink, *, eof: bool
+    ) -> int | None:
         """Run `script` with /bin/sh -c; see transport.base.Session.run."""
         proc = await asyncio.create_subprocess_exec(
             "/bin/sh",
             "-c",
             script,
-            stdin=asyncio.subprocess.PIPE,  # without input it stays open and silent (framing's clock)
+            stdin=asyncio.subprocess.PIPE,  # without eof it stays open and silent (framing's clock)
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             start_new_session=True,
         )
         try:
             assert proc.stdin is not None
-            if stdin is not None:
-                try:
-                    proc.stdin.write(stdin)
-                    await proc.stdin.drain()
+            try:
+                proc.stdin.write(stdin)
+                await proc.stdin.drain()
+                if eof:
                     proc.stdin.close()
-                except (BrokenPipeError, ConnectionResetError):
-                    pass  # the script exited without reading its stdin
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the script exited without reading its stdin
             assert proc.stdout is not None and proc.stderr is not None
             await asyncio.gather(_pump(proc.stdout, on_stdout), _pump(proc.stderr, on_stderr))
             return await proc.wait()

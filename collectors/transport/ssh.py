@@ -70,14 +70,16 @@ class SshSession:
 
     conn: asyncssh.SSHClientConnection
 
-    async def run(self, script: str, stdin: bytes | None, on_stdout: Sink, on_stderr: Sink) -> int | None:
+    async def run(
+        self, script: str, stdin: bytes, on_stdout: Sink, on_stderr: Sink, *, eof: bool
+    ) -> int | None:
         """Run `script` on a new channel; see transport.base.Session.run."""
         chan, _ = await self.conn.create_session(
             lambda: _Channel(on_stdout, on_stderr), script, encoding=None
         )
         try:
-            if stdin is not None:  # otherwise stdin stays open and silent: the script's clock (framing)
-                chan.write(stdin)
+            chan.write(stdin)
+            if eof:  # otherwise stdin stays open and silent: the script's clock (framing)
                 chan.write_eof()
             await chan.wait_closed()
         except BaseException:

@@ -58,7 +58,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "script line not in the framing grammar: {line!r}",
         "脚本中这一行不符合分帧格式：{line!r}",
     ),
-    "readonly.script.nonces": ("script mixes marker nonces", "脚本混用了不同的标记随机数"),
     "readonly.script.no_timeout": (
         "script command not wrapped in the remote timeout: {text!r}",
         "脚本中的命令没有套上远端 `timeout`：{text!r}",

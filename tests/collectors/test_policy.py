@@ -38,7 +38,7 @@ def test_every_generated_script_is_allowed() -> None:
         n = max(1, lane_count)
         plain = [c for c in cmds if c.stdin is None]
         for lane in [plain[i::n] for i in range(n)] + [[c] for c in cmds if c.stdin is not None]:
-            script = framing.build_script(lane, framing.new_nonce())
+            script = framing.build_script(lane)
             assert policy.violation(("sh", "-c", script)) is None
 
 
@@ -151,7 +151,7 @@ def _script(lines: list[str]) -> tuple[str, ...]:
 
 
 def test_tampered_scripts_are_refused() -> None:
-    good = framing.build_script([catalog.render(catalog.BY_NAME["uname"])], "0" * 16)
+    good = framing.build_script([catalog.render(catalog.BY_NAME["uname"])])
     assert policy.violation(("sh", "-c", good)) is None
     lines = good.rstrip("\n").split("\n")
     assert policy.violation(_script(lines + ["reboot"])) is not None
@@ -160,8 +160,9 @@ def test_tampered_scripts_are_refused() -> None:
     assert policy.violation(_script([*lines[:3], "timeout -k 2 5 sudo -n uname -a", *lines[4:]])) is not None
     assert policy.violation(_script(lines[1:])) is not None  # header missing
     assert policy.violation(_script(lines[:-1])) is not None  # unterminated block
-    mixed = framing.build_script([catalog.render(catalog.BY_NAME["uname"])] * 2, "1" * 16)
-    assert policy.violation(("sh", "-c", mixed.replace("1" * 16, "2" * 16, 2))) is not None
+    # a marker with its nonce written in (the format before the nonce moved to stdin) is refused
+    literal = good.replace('%s B 0\\n\' "$_ps_nonce"', "0123456789abcdef B 0\\n'", 1)
+    assert literal != good and policy.violation(("sh", "-c", literal)) is not None
 
 
 HOSTILE = st.one_of(
@@ -197,6 +198,6 @@ def test_user_text_never_reaches_argv(text: str) -> None:
     for host in hosts:
         assert host.name in ("gpu1", "localhost")
         for cmd in _all_commands():
-            script = framing.build_script([cmd], framing.new_nonce())
+            script = framing.build_script([cmd])
             assert text not in shlex.split(framing.command_line(cmd)) or text in cmd.argv
             assert policy.violation(("sh", "-c", script)) is None

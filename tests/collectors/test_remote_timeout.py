@@ -16,14 +16,16 @@ NONCE = "0" * 16
 
 
 def _run(shell: str, cmds: list[Command], stdin: bytes | None = None) -> tuple[framing.Demux, framing.Demux]:
-    script = framing.build_script(cmds, NONCE)
+    script = framing.build_script(cmds)
     out, err = framing.Demux(NONCE, [1 << 16] * len(cmds)), framing.Demux(NONCE, [1 << 16] * len(cmds))
     proc = subprocess.Popen(
         [shell, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
     if stdin is not None:
-        stdout, stderr = proc.communicate(stdin, timeout=60)
-    else:  # the runner keeps stdin open and silent while the script runs
+        stdout, stderr = proc.communicate(framing.stdin_for(NONCE, stdin), timeout=60)
+    else:  # the runner writes the nonce line and keeps stdin open and silent while the script runs
+        proc.stdin.write(framing.stdin_for(NONCE, None))  # type: ignore[union-attr]
+        proc.stdin.flush()  # type: ignore[union-attr]
         stdout, stderr = proc.stdout.read(), proc.stderr.read()  # type: ignore[union-attr]
         proc.stdin.close()  # type: ignore[union-attr]
         proc.wait(timeout=60)
@@ -64,9 +66,7 @@ def test_under_bash_the_tool_is_the_only_process_a_command_starts() -> None:
 
 def test_stdin_may_only_feed_the_first_command() -> None:
     with pytest.raises(ValueError, match="first command"):
-        framing.build_script(
-            [Command("a", ("true",), 5, 100), Command("b", ("cat",), 5, 100, stdin=b"x")], NONCE
-        )
+        framing.build_script([Command("a", ("true",), 5, 100), Command("b", ("cat",), 5, 100, stdin=b"x")])
 
 
 def test_a_long_output_costs_its_cap_and_keeps_its_tail() -> None:
@@ -103,7 +103,7 @@ def test_a_zombie_tool_counts_as_finished() -> None:
             ]
         )
         out = subprocess.run(
-            ["bash", "-c", probe], capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL
+            ["bash", "-c", probe], capture_output=True, text=True, timeout=30, input=f"{NONCE}\n"
         )
         assert out.stdout.split() == ["gone", "found", "alive"]
     finally:

@@ -226,21 +226,22 @@ def test_the_runner_masks_a_secret_the_output_cap_cuts(fakebin: Path, tmp_path: 
     assert r["df"].outcome == "nonzero" and "FakeCutPat" not in str(r["df"].message)
 
 
-def test_a_tool_that_reads_the_nonce_and_forges_an_end_is_not_read(tmp_path: Path, monkeypatch) -> None:
-    """The nonce is in the script, which a host's users can read in its process list (here: the tool
-    reads the command line of the shell that runs it). A forged end marker hides the rest of that command's
-    output; the genuine end that follows is out of order, so the command is reported as not read."""
+def test_a_tool_that_reads_its_shells_command_line_finds_no_nonce(tmp_path: Path, monkeypatch) -> None:
+    """A host's users can read every process's command line. The script is the shell's command line,
+    and the nonce is not in it (it comes on stdin), so a tool that looks for it there finds none and
+    the marker it prints is plain output of its command."""
     forger = tmp_path / "uname"
     forger.write_text(
         "#!/bin/sh\n"
         "sh=$(awk '/^PPid/ {print $2}' /proc/$PPID/status)\n"  # the shell above `timeout`
-        "n=$(tr '\\000' '\\n' < /proc/$sh/cmdline | grep -o '@@[0-9a-f]* B' | head -1 | cut -c3-18)\n"
+        "tr '\\000' '\\n' < /proc/$sh/cmdline | grep -c '@@%s B' >/dev/null || exit 3\n"  # it is the script
+        "n=$(tr '\\000' '\\n' < /proc/$sh/cmdline | grep -o '@@[0-9a-f]\\{16\\}' | head -1 | cut -c3-)\n"
         "printf 'Linux box\\n\\n@@%s E 0 0\\nhidden rest\\n' \"$n\"\n"
     )
     forger.chmod(0o755)
     monkeypatch.setenv("PATH", f"{tmp_path}:/usr/bin:/bin")
     r = run(["uname", "df"], lanes=1)
-    forged = r.results["uname"]
-    assert forged.outcome == "error" and "out of order" in str(forged.message)
-    assert forged.stdout == "" and "hidden rest" not in forged.stdout
-    assert r.results["df"].outcome in ("ok", "nonzero")  # the next command is read as usual
+    read = r.results["uname"]
+    assert read.outcome == "ok", read.message  # it found the script, and no nonce in it
+    assert "hidden rest" in read.stdout and "@@ E 0 0" in read.stdout
+    assert r.results["df"].outcome in ("ok", "nonzero")
